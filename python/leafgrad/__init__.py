@@ -1,0 +1,97 @@
+"""leafgrad: an autograd engine with PyTorch's leaf-tensor semantics.
+
+`import leafgrad as torch` runs code written for PyTorch's autograd: leaf tensors,
+requires_grad, retain_grad, detach, grad modes, hooks, autograd.grad, with the same values,
+reprs, errors and warnings.
+"""
+import builtins as _builtins
+
+from . import _core
+from ._core import (
+    Tensor,
+    bool,
+    complex64,
+    complex128,
+    dtype,
+    float32,
+    float64,
+    from_numpy,
+    int32,
+    int64,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    manual_seed,
+    uint8,
+)
+from . import _tensor  # noqa: F401  (installs the Python-level Tensor methods)
+from ._device import device
+from ._factories import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._functions import *  # noqa: F401,F403
+from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ._size import Size
+from ._tensor_str import get_printoptions, printoptions, set_printoptions
+from . import autograd, cuda, nn, optim  # noqa: E402
+
+float = float32
+double = float64
+long = int64
+int = int32
+cfloat = complex64
+cdouble = complex128
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.is_floating_point()
+
+
+def is_complex(t):
+    return t.is_complex()
+
+
+def numel(t):
+    return t.numel()
+
+
+def get_default_dtype():
+    return float32
+
+
+def _make_legacy(name, dt):
+    def new(cls, *args):
+        return tensor(list(args[0]) if args and isinstance(args[0], (list, tuple)) else [], dtype=dt) \
+            if args and isinstance(args[0], (list, tuple)) else zeros(*args, dtype=dt)
+
+    return type(name, (), {"__new__": new, "_dtype": dt})
+
+
+FloatTensor = _make_legacy("FloatTensor", float32)
+DoubleTensor = _make_legacy("DoubleTensor", float64)
+LongTensor = _make_legacy("LongTensor", int64)
+BoolTensor = _make_legacy("BoolTensor", bool)
+
+del _builtins

@@ -1,0 +1,53 @@
+"""`torch.device`: where a tensor lives. Only the CPU exists in this build."""
+
+
+class device:
+    __slots__ = ("type", "index")
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            self.type, self.index = type.type, type.index
+            return
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({type.__class__.__name__})")
+        if ":" in type:
+            type, idx = type.split(":", 1)
+            if index is not None:
+                raise RuntimeError("type (string) must not include an index because index was passed explicitly: " + type)
+            index = int(idx)
+        if type not in ("cpu", "cuda", "meta"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: "
+                + type
+            )
+        self.type, self.index = type, index
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+def check_device(d):
+    """Accept the CPU; refuse CUDA the way a CPU-only PyTorch build does."""
+    if d is None:
+        return
+    d = device(d)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if d.type != "cpu":
+        raise RuntimeError(f"leafgrad supports only the 'cpu' device, got '{d}'")

@@ -1,0 +1,142 @@
+"""Grad-mode context managers and decorators: no_grad, enable_grad, set_grad_enabled,
+inference_mode. The switches themselves are thread-local in the core."""
+import functools
+import inspect
+import sys
+
+from . import _core
+
+
+def _wrap_generator(make_ctx, func):
+    """Apply the mode only while the generator body runs, not between next() calls."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with make_ctx():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_ctx():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with make_ctx():
+                        response = gen.throw(*sys.exc_info())
+                else:
+                    with make_ctx():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+
+    return wrapper
+
+
+class _DecoratorContextManager:
+    def clone(self):
+        return self.__class__()
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise RuntimeError("Please use grad mode decorators on functions, not classes")
+        if inspect.isgeneratorfunction(func):
+            return _wrap_generator(self.clone, func)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return wrapper
+
+    def __repr__(self):
+        return f"<torch.autograd.grad_mode.{type(self).__name__} object at {hex(id(self))}>"
+
+
+class no_grad(_DecoratorContextManager):
+    """Ops inside do not record a graph; results are leaves with requires_grad=False."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __enter__(self):
+        self.prev = _core.is_grad_enabled()
+        _core._set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        _core._set_grad_enabled(self.prev)
+
+
+class enable_grad(_DecoratorContextManager):
+    """Turn recording back on inside no_grad."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __enter__(self):
+        self.prev = _core.is_grad_enabled()
+        _core._set_grad_enabled(True)
+
+    def __exit__(self, *exc):
+        _core._set_grad_enabled(self.prev)
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Sets the mode when constructed; as a context manager restores it on exit."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(
+                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}"
+            )
+        self.prev = _core.is_grad_enabled()
+        self.mode = mode
+        _core._set_grad_enabled(mode)
+
+    def __call__(self, func):
+        _core._set_grad_enabled(self.prev)
+        return super().__call__(func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _core._set_grad_enabled(self.prev)
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+    def __repr__(self):
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like no_grad, and results are inference tensors that autograd refuses later."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = (_core.is_grad_enabled(), _core.is_inference_mode_enabled())
+        if self.mode:
+            _core._set_inference_mode(True)
+            _core._set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        _core._set_grad_enabled(self.prev[0])
+        _core._set_inference_mode(self.prev[1])
+
+    def clone(self):
+        return self.__class__(self.mode)

@@ -1,0 +1,176 @@
+"""Tensor methods written in Python: printing, conversions to Python and numpy, `to`, and
+`backward`. The rest of Tensor lives in the core (src/python/)."""
+from . import _core, _tensor_str
+from ._core import Tensor
+from ._device import CPU, check_device, device
+
+
+class _NumpyView:
+    """Gives numpy a tensor's memory; numpy keeps this object (and so the tensor) alive."""
+
+    __slots__ = ("_t", "__array_interface__")
+
+    def __init__(self, t):
+        self._t = t
+        self.__array_interface__ = _core._array_interface(t)
+
+
+def _numpy(self, *, force=False):
+    import numpy as np
+
+    if self.requires_grad and not force:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    return np.asarray(_NumpyView(self))
+
+
+def _array(self, dtype=None, copy=None):
+    a = _numpy(self)
+    return a if dtype is None else a.astype(dtype, copy=False)
+
+
+def _tolist(self):
+    return _numpy(self, force=True).tolist()
+
+
+def _repr(self, *, tensor_contents=None):
+    gf = self.grad_fn
+    return _tensor_str.format_tensor(
+        _numpy(self, force=True),
+        self.dtype._name,
+        grad_fn=None if gf is None else type(gf).__name__,
+        requires_grad=self.requires_grad,
+    )
+
+
+def _format(self, spec):
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    if spec:
+        raise TypeError("unsupported format string passed to Tensor.__format__")
+    return repr(self)
+
+
+def _iter(self):
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _to(self, *args, **kwargs):
+    """`to(dtype)`, `to(device)`, `to(device, dtype)`, `to(other)`, with copy=/non_blocking=."""
+    dtype = kwargs.pop("dtype", None)
+    dev = kwargs.pop("device", None)
+    copy = kwargs.pop("copy", False)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, _core.dtype):
+            dtype = a
+        elif isinstance(a, (str, device)):
+            dev = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, bool):
+            copy = a
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+    check_device(dev)
+    return self._to_dtype(dtype or self.dtype, copy)
+
+
+_LEGACY = {
+    "float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor", "int32": "IntTensor",
+    "bool": "BoolTensor", "uint8": "ByteTensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
+}
+_FROM_LEGACY = {"torch." + v: k for k, v in _LEGACY.items()}
+
+
+def _type(self, dtype=None, non_blocking=False):
+    if dtype is None:
+        return "torch." + _LEGACY[self.dtype._name]
+    if isinstance(dtype, str):
+        name = _FROM_LEGACY.get(dtype)
+        if name is None:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = getattr(_core, name)
+    elif isinstance(dtype, type) and hasattr(dtype, "_dtype"):
+        dtype = dtype._dtype
+    return self._to_dtype(dtype)
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate d(self)/d(leaf) into each leaf's `.grad` (see torch.Tensor.backward)."""
+    from . import autograd
+
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def _max(self, dim=None, keepdim=False):
+    if dim is None:
+        return self._max_all()
+    raise RuntimeError("max(dim) is not supported yet; use amax/argmax (arrives with the breadth issue)")
+
+
+def _min(self, dim=None, keepdim=False):
+    if dim is None:
+        return self._min_all()
+    raise RuntimeError("min(dim) is not supported yet (arrives with the breadth issue)")
+
+
+def _new(fill):
+    def make(self, *size, dtype=None, device=None, requires_grad=False):
+        from ._factories import full
+
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        return full(size, fill, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+    return make
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    from ._factories import full
+
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    from ._factories import tensor
+
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def _cuda(self, *args, **kwargs):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def _install():
+    T = Tensor
+    T.__repr__ = _repr
+    T.__str__ = _repr
+    T.__format__ = _format
+    T.__iter__ = _iter
+    T.__array__ = _array
+    T.__array_priority__ = 1000
+    T.numpy = _numpy
+    T.tolist = _tolist
+    T.to = _to
+    T.type = _type
+    T.backward = _backward
+    T.max = _max
+    T.min = _min
+    T.new_zeros = _new(0)
+    T.new_ones = _new(1)
+    T.new_empty = _new(0)
+    T.new_full = _new_full
+    T.new_tensor = _new_tensor
+    T.cpu = lambda self: self
+    T.cuda = _cuda
+    T.device = property(lambda self: CPU)
+    T.is_meta = property(lambda self: False)
+    T.__module__ = "leafgrad"
+
+
+_install()

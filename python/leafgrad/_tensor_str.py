@@ -1,0 +1,292 @@
+"""Tensor repr formatting, byte-for-byte compatible with PyTorch's ``repr(tensor)`` (SPEC 13).
+
+Owns the print options (``PRINT_OPTS``, ``set_printoptions``, ``get_printoptions``,
+``printoptions``), element formatting (int/fixed/sci modes), layout, summarisation and
+the ``, dtype=... , grad_fn=<...>`` suffixes. It is pure Python + numpy and knows nothing
+about the Tensor class: callers hand over a numpy array plus dtype/autograd metadata.
+"""
+
+import contextlib
+import dataclasses
+import math
+from typing import Any, Optional
+
+import numpy as np
+
+__all__ = [
+    "PRINT_OPTS",
+    "set_printoptions",
+    "get_printoptions",
+    "printoptions",
+    "format_tensor",
+]
+
+
+@dataclasses.dataclass
+class _PrinterOptions:
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: Optional[bool] = None
+
+
+PRINT_OPTS = _PrinterOptions()
+
+# (precision, threshold, edgeitems, linewidth); torch silently ignores unknown profile names.
+_PROFILES = {
+    "default": (4, 1000, 3, 80),
+    "short": (2, 1000, 2, 80),
+    "full": (4, math.inf, 3, 80),
+}
+
+
+def set_printoptions(
+    precision=None,
+    threshold=None,
+    edgeitems=None,
+    linewidth=None,
+    profile=None,
+    sci_mode=None,
+):
+    """Same semantics as ``torch.set_printoptions``."""
+    if profile is not None and profile in _PROFILES:
+        (
+            PRINT_OPTS.precision,
+            PRINT_OPTS.threshold,
+            PRINT_OPTS.edgeitems,
+            PRINT_OPTS.linewidth,
+        ) = _PROFILES[profile]
+    if precision is not None:
+        PRINT_OPTS.precision = precision
+    if threshold is not None:
+        PRINT_OPTS.threshold = threshold
+    if edgeitems is not None:
+        PRINT_OPTS.edgeitems = edgeitems
+    if linewidth is not None:
+        PRINT_OPTS.linewidth = linewidth
+    # Unlike the other options, torch resets sci_mode on every call.
+    PRINT_OPTS.sci_mode = sci_mode
+
+
+def get_printoptions() -> dict[str, Any]:
+    return dataclasses.asdict(PRINT_OPTS)
+
+
+@contextlib.contextmanager
+def printoptions(**kwargs):
+    old = get_printoptions()
+    set_printoptions(**kwargs)
+    try:
+        yield
+    finally:
+        set_printoptions(**old)
+
+
+# bfloat16 arrives as float32 already holding bfloat16-rounded values.
+_FLOAT_NP = {
+    "float32": np.float32,
+    "float64": np.float64,
+    "float16": np.float16,
+    "bfloat16": np.float32,
+}
+_COMPLEX_NP = {"complex64": np.complex64, "complex128": np.complex128}
+_OTHER_NP = {
+    "int64": np.int64,
+    "int32": np.int32,
+    "int16": np.int16,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "bool": np.bool_,
+}
+_NP_DTYPES = {**_FLOAT_NP, **_COMPLEX_NP, **_OTHER_NP}
+_DEFAULT_DTYPES = {"float32", "complex64", "int64", "bool"}
+
+
+class _Formatter:
+    """Decides mode and width once, over the flat values that will be shown."""
+
+    def __init__(self, values, floating):
+        self.floating = floating
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+
+        if not floating:
+            for v in values.tolist():
+                self.max_width = max(self.max_width, len(str(v)))
+            return
+
+        nz = values[np.isfinite(values) & (values != 0)]
+        if nz.size == 0:
+            # torch returns before consulting PRINT_OPTS.sci_mode, so all-zero/nan/inf
+            # tensors stay in int style even with sci_mode=True.
+            return
+
+        # Ratios in float64: float16 would overflow at 1e8.
+        abs64 = np.abs(nz.astype(np.float64))
+        lo, hi = float(abs64.min()), float(abs64.max())
+        # ceil is compared in the storage dtype, as torch does.
+        self.int_mode = bool(np.all(nz == np.ceil(nz)))
+        if PRINT_OPTS.sci_mode is None:
+            self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+        else:
+            self.sci_mode = PRINT_OPTS.sci_mode
+
+        p = PRINT_OPTS.precision
+        if self.sci_mode:
+            widths = (len(f"{v:.{p}e}") for v in nz.tolist())
+        elif self.int_mode:
+            # +1 for the '.' appended to integral floats.
+            widths = (len(f"{v:.0f}") + 1 for v in nz.tolist())
+        else:
+            widths = (len(f"{v:.{p}f}") for v in nz.tolist())
+        self.max_width = max(self.max_width, max(widths))
+
+    def width(self):
+        return self.max_width
+
+    def format(self, v):
+        if self.floating:
+            p = PRINT_OPTS.precision
+            if self.sci_mode:
+                ret = f"{v:{self.max_width}.{p}e}"
+            elif self.int_mode:
+                ret = f"{v:.0f}"
+                if not (math.isinf(v) or math.isnan(v)):
+                    ret += "."
+            else:
+                ret = f"{v:.{p}f}"
+        else:
+            ret = str(v)
+        return (self.max_width - len(ret)) * " " + ret
+
+
+def _format_element(v, f1, f2):
+    if f2 is None:
+        return f1.format(v)
+    real = f1.format(v.real)
+    imag = (f2.format(v.imag) + "j").lstrip()
+    # The imag sign (including '-0.') comes from its own formatting.
+    if imag[0] in "+-":
+        return real + imag
+    return real + "+" + imag
+
+
+def _summarized_flat(a):
+    """Flat values of what a summarised print shows (torch's get_summarized_data)."""
+    e = PRINT_OPTS.edgeitems
+    if a.ndim == 0:
+        return a.reshape(-1)
+    if a.ndim == 1:
+        # With e == 0, a[-0:] is the whole vector, a quirk torch shares.
+        return np.concatenate((a[:e], a[-e:])) if a.shape[0] > 2 * e else a
+    if not e:
+        return a.reshape(-1)[:0]
+    n = a.shape[0]
+    rows = list(range(e)) + list(range(n - e, n)) if n > 2 * e else range(n)
+    return np.concatenate([_summarized_flat(a[i]) for i in rows])
+
+
+def _vector_str(a, indent, summarize, f1, f2):
+    element_length = f1.width() + 2
+    if f2 is not None:
+        element_length += f2.width() + 1
+    per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / element_length))
+    e = PRINT_OPTS.edgeitems
+
+    def fmt(vals):
+        return [_format_element(v, f1, f2) for v in vals.tolist()]
+
+    if summarize and not e:
+        data = ["..."]
+    elif summarize and a.shape[0] > 2 * e:
+        data = fmt(a[:e]) + [" ..."] + fmt(a[-e:])
+    else:
+        data = fmt(a)
+    lines = [", ".join(data[i : i + per_line]) for i in range(0, len(data), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _nested_str(a, indent, summarize, f1, f2):
+    if a.ndim == 0:
+        return _format_element(a.item(), f1, f2)
+    if a.ndim == 1:
+        return _vector_str(a, indent, summarize, f1, f2)
+    e = PRINT_OPTS.edgeitems
+    n = a.shape[0]
+    if summarize and n > 2 * e:
+        rows = list(range(e)) + [None] + list(range(n - e, n))
+    else:
+        rows = range(n)
+    slices = [
+        "..." if i is None else _nested_str(a[i], indent + 1, summarize, f1, f2)
+        for i in rows
+    ]
+    return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
+
+
+def _body_str(a, dtype, indent):
+    summarize = a.size > PRINT_OPTS.threshold
+
+    def shown(x):
+        return _summarized_flat(x) if summarize else x.reshape(-1)
+
+    if dtype in _COMPLEX_NP:
+        f1 = _Formatter(shown(a.real), True)
+        f2 = _Formatter(shown(a.imag), True)
+    else:
+        f1, f2 = _Formatter(shown(a), dtype in _FLOAT_NP), None
+    return _nested_str(a, indent, summarize, f1, f2)
+
+
+def _add_suffixes(text, suffixes, indent):
+    parts = [text]
+    # torch's arithmetic: last line length + 2.
+    last_line_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)
+
+
+def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None) -> str:
+    """Full repr text, e.g. 'tensor([1., 2.], dtype=torch.float64, grad_fn=<MulBackward0>)'.
+
+    arr: numpy array with the tensor's values and shape (0-d for a 0-d tensor);
+    bfloat16 as float32 holding already-rounded values. dtype: leafgrad dtype name
+    ('float32', 'int64', 'complex128', ...). grad_fn: class name or None;
+    requires_grad is shown only when grad_fn is None. device: None/'cpu' is not shown.
+    """
+    if dtype not in _NP_DTYPES:
+        raise ValueError(f"format_tensor: unknown dtype {dtype!r}")
+    a = np.asarray(arr, dtype=_NP_DTYPES[dtype])
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = []
+    if device is not None and str(device) != "cpu":
+        suffixes.append(f"device='{device}'")
+    if a.size == 0:
+        if a.ndim != 1:
+            suffixes.append("size=" + str(tuple(a.shape)))
+        # Empty tensors show any dtype other than the default float one.
+        if dtype != "float32":
+            suffixes.append("dtype=torch." + dtype)
+        body = "[]"
+    else:
+        if not PRINT_OPTS.edgeitems:
+            suffixes.append("size=" + str(tuple(a.shape)))
+        if dtype not in _DEFAULT_DTYPES:
+            suffixes.append("dtype=torch." + dtype)
+        body = _body_str(a, dtype, indent)
+    if grad_fn is not None:
+        name = grad_fn if isinstance(grad_fn, str) else type(grad_fn).__name__
+        suffixes.append(f"grad_fn=<{name}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(prefix + body, suffixes, indent)

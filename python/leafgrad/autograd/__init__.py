@@ -1,0 +1,99 @@
+"""`torch.autograd`: backward() and grad() over the core engine, plus the grad-mode classes."""
+import warnings
+
+from .. import _core
+from .._core import Tensor
+from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from . import grad_mode, graph
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+
+_CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when creating "
+    "the graph to avoid this. If you have to use this function, make sure to reset the .grad fields "
+    "of your parameters to None after use to break the cycle and avoid the leak. (Triggered "
+    "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+)
+_warned_create_graph = False
+
+
+def _as_tuple(x):
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _grad_list(grads, n):
+    """Per-output gradients: None, one tensor, or a sequence (None allowed in it)."""
+    if grads is None:
+        grads = [None] * n
+    elif isinstance(grads, Tensor):
+        grads = [grads]
+    else:
+        grads = list(grads)
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if len(grads) != n:
+        raise RuntimeError(f"got {n} tensors and {len(grads)} gradients")
+    return grads
+
+
+def _check_tensors(seq, what):
+    for t in seq:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{what} must be Tensors, but got {type(t).__name__}")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`)."""
+    global _warned_create_graph
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    tensors = _as_tuple(tensors)
+    _check_tensors(tensors, "tensors")
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if len(inputs) == 0:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        _check_tensors(inputs, "inputs")
+    grads = _grad_list(grad_tensors, len(tensors))
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph and not _warned_create_graph:
+        _warned_create_graph = True
+        warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
+                    None if inputs is None else list(inputs))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is not touched."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+            "gradient for other parts of the graph, please use torch.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
+    if is_grads_batched:
+        raise RuntimeError("is_grads_batched=True is not supported by leafgrad")
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    _check_tensors(outputs, "outputs")
+    _check_tensors(inputs, "inputs")
+    grads = _grad_list(grad_outputs, len(outputs))
+    if retain_graph is None:
+        retain_graph = create_graph
+    return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
+                       bool(allow_unused), bool(materialize_grads))

@@ -1,0 +1,315 @@
+//! Scalar types, their names as PyTorch spells them, and PyTorch's type-promotion rules.
+use num_complex::{Complex32, Complex64};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    UInt8,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Complex64,
+    Complex128,
+}
+
+/// Promotion category: within one category the wider type wins; across categories the higher.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Bool,
+    Int,
+    Float,
+    Complex,
+}
+
+impl DType {
+    pub const ALL: [DType; 8] = [
+        DType::Bool,
+        DType::UInt8,
+        DType::Int32,
+        DType::Int64,
+        DType::Float32,
+        DType::Float64,
+        DType::Complex64,
+        DType::Complex128,
+    ];
+
+    pub fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Int,
+            DType::Float32 | DType::Float64 => Category::Float,
+            DType::Complex64 | DType::Complex128 => Category::Complex,
+        }
+    }
+    pub fn is_floating(self) -> bool {
+        self.category() == Category::Float
+    }
+    pub fn is_complex(self) -> bool {
+        self.category() == Category::Complex
+    }
+    /// Can carry gradients (floating point or complex).
+    pub fn is_differentiable(self) -> bool {
+        self.is_floating() || self.is_complex()
+    }
+    pub fn size(self) -> usize {
+        match self {
+            DType::Bool | DType::UInt8 => 1,
+            DType::Int32 | DType::Float32 => 4,
+            DType::Int64 | DType::Float64 | DType::Complex64 => 8,
+            DType::Complex128 => 16,
+        }
+    }
+    /// `float32`, `int64`, ... (the attribute name in the `torch` namespace).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<DType> {
+        Some(match s {
+            "bool" => DType::Bool,
+            "uint8" => DType::UInt8,
+            "int32" | "int" => DType::Int32,
+            "int64" | "long" => DType::Int64,
+            "float32" | "float" => DType::Float32,
+            "float64" | "double" => DType::Float64,
+            "complex64" | "cfloat" => DType::Complex64,
+            "complex128" | "cdouble" => DType::Complex128,
+            _ => return None,
+        })
+    }
+    /// c10 ScalarType name: `Float`, `Long`, `ComplexFloat`.
+    pub fn scalar_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::UInt8 => "Byte",
+            DType::Int32 => "Int",
+            DType::Int64 => "Long",
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+            DType::Complex64 => "ComplexFloat",
+            DType::Complex128 => "ComplexDouble",
+        }
+    }
+    /// C++ element type name as typeid prints it: `float`, `long int`, `c10::complex<float>`.
+    pub fn cpp_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "unsigned char",
+            DType::Int32 => "int",
+            DType::Int64 => "long int",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+            DType::Complex64 => "c10::complex<float>",
+            DType::Complex128 => "c10::complex<double>",
+        }
+    }
+    /// Legacy tensor type name used in messages: `torch.FloatTensor`, `CPUComplexFloatType`.
+    pub fn legacy_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "torch.BoolTensor",
+            DType::UInt8 => "torch.ByteTensor",
+            DType::Int32 => "torch.IntTensor",
+            DType::Int64 => "torch.LongTensor",
+            DType::Float32 => "torch.FloatTensor",
+            DType::Float64 => "torch.DoubleTensor",
+            DType::Complex64 => "CPUComplexFloatType",
+            DType::Complex128 => "CPUComplexDoubleType",
+        }
+    }
+    /// The real counterpart of a complex type (itself otherwise).
+    pub fn to_real(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            d => d,
+        }
+    }
+    pub fn to_complex(self) -> DType {
+        match self {
+            DType::Float64 | DType::Complex128 => DType::Complex128,
+            _ => DType::Complex64,
+        }
+    }
+    /// The float type an integer input is computed in by ops such as `exp` (the default dtype).
+    pub fn to_float(self) -> DType {
+        if self.is_differentiable() {
+            self
+        } else {
+            DType::Float32
+        }
+    }
+}
+
+/// Join two dtypes of the same priority class.
+pub fn promote(a: DType, b: DType) -> DType {
+    use DType::*;
+    if a == b {
+        return a;
+    }
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    match (lo, hi) {
+        (Float64, Complex64) => Complex128,
+        _ => hi,
+    }
+}
+
+/// What an operand contributes to type promotion: tensors with dims outrank 0-d tensors, which
+/// outrank Python scalars; a lower rank only matters when its category is higher.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    Scalar,
+    ZeroDim,
+    Dim,
+}
+
+/// `torch.result_type` over operands given as (dtype, priority).
+pub fn result_type(ops: &[(DType, Priority)]) -> DType {
+    let mut best: [Option<DType>; 3] = [None, None, None];
+    for &(d, p) in ops {
+        let slot = &mut best[p as usize];
+        *slot = Some(match *slot {
+            None => d,
+            Some(o) => promote(o, d),
+        });
+    }
+    let mut res: Option<DType> = None;
+    for p in [Priority::Dim, Priority::ZeroDim, Priority::Scalar] {
+        if let Some(d) = best[p as usize] {
+            res = Some(match res {
+                None => d,
+                Some(r) if d.category() > r.category() => {
+                    if p == Priority::Scalar {
+                        // A Python float joins ints as the default float; a Python complex joins
+                        // floats as the complex type of matching width.
+                        match d.category() {
+                            Category::Float => DType::Float32,
+                            Category::Complex => r.to_complex(),
+                            _ => d,
+                        }
+                    } else if d.category() == Category::Complex && r == DType::Float64 {
+                        DType::Complex128
+                    } else {
+                        d
+                    }
+                }
+                Some(r) => r,
+            });
+        }
+    }
+    res.unwrap_or(DType::Float32)
+}
+
+/// Rust element types stored in tensors.
+pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
+    const DTYPE: DType;
+    fn to_c64(self) -> Complex64;
+    fn from_c64(v: Complex64) -> Self;
+    fn to_f64(self) -> f64 {
+        self.to_c64().re
+    }
+    fn from_f64(v: f64) -> Self {
+        Self::from_c64(Complex64::new(v, 0.0))
+    }
+}
+
+macro_rules! real_element {
+    ($t:ty, $d:ident, $from:expr) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline]
+            fn to_c64(self) -> Complex64 {
+                Complex64::new(self as f64, 0.0)
+            }
+            #[inline]
+            fn from_c64(v: Complex64) -> Self {
+                let f: fn(f64) -> $t = $from;
+                f(v.re)
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                let f: fn(f64) -> $t = $from;
+                f(v)
+            }
+        }
+    };
+}
+real_element!(u8, UInt8, |v| v as i64 as u8);
+real_element!(i32, Int32, |v| v as i32);
+real_element!(i64, Int64, |v| v as i64);
+real_element!(f32, Float32, |v| v as f32);
+real_element!(f64, Float64, |v| v);
+
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+    fn to_c64(self) -> Complex64 {
+        Complex64::new(self as u8 as f64, 0.0)
+    }
+    fn from_c64(v: Complex64) -> Self {
+        v.re != 0.0 || v.im != 0.0
+    }
+}
+impl Element for Complex32 {
+    const DTYPE: DType = DType::Complex64;
+    fn to_c64(self) -> Complex64 {
+        Complex64::new(self.re as f64, self.im as f64)
+    }
+    fn from_c64(v: Complex64) -> Self {
+        Complex32::new(v.re as f32, v.im as f32)
+    }
+}
+impl Element for Complex64 {
+    const DTYPE: DType = DType::Complex128;
+    fn to_c64(self) -> Complex64 {
+        self
+    }
+    fn from_c64(v: Complex64) -> Self {
+        v
+    }
+}
+
+/// Run `$body` with `$T` bound to the element type of `$dt`.
+#[macro_export]
+macro_rules! with_dtype {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            $crate::dtype::DType::Bool => { type $T = bool; $body }
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
+            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn promotion() {
+        use DType::*;
+        use Priority::*;
+        assert_eq!(result_type(&[(Int64, Dim), (Float32, Scalar)]), Float32);
+        assert_eq!(result_type(&[(Float64, Dim), (Float32, Scalar)]), Float64);
+        assert_eq!(result_type(&[(Float32, Dim), (Float64, ZeroDim)]), Float32);
+        assert_eq!(result_type(&[(Int64, Dim), (Float64, ZeroDim)]), Float64);
+        assert_eq!(result_type(&[(Float64, Dim), (Complex64, Scalar)]), Complex128);
+        assert_eq!(result_type(&[(Int32, Dim), (Int64, Scalar)]), Int32);
+        assert_eq!(result_type(&[(Bool, Dim), (Int64, Scalar)]), Int64);
+    }
+}

@@ -1,0 +1,360 @@
+//! The backward engine: count dependencies from the roots, run each node once all its incoming
+//! gradients have arrived (latest-created first among the ready ones, as PyTorch), sum gradients
+//! per input, run tensor hooks then retain_grad, and accumulate into leaves.
+use crate::error::{Error, Result};
+use crate::grad_mode::GradModeGuard;
+use crate::graph::arena::{NodeId, NodeRef};
+use crate::graph::node::{lock, Node, NodeKind};
+use crate::kernels;
+use crate::ops;
+use crate::shape::fmt_shape;
+use crate::tensor::Tensor;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+#[derive(Clone, Copy, Default)]
+pub struct BackwardOptions {
+    pub retain_graph: bool,
+    pub create_graph: bool,
+    /// true: `.backward()` (fill `.grad`); false: `autograd.grad` (return the grads).
+    pub accumulate: bool,
+}
+
+struct Task {
+    node: NodeRef,
+    deps: usize,
+    buffer: Vec<Option<Tensor>>,
+    needed: bool,
+}
+
+/// Run backward from `roots` (tensor, gradient). With `inputs`, only paths to them run and their
+/// gradients are returned (autograd.grad) or accumulated only into them (backward(inputs=)).
+pub fn backward(
+    roots: &[(Tensor, Tensor)],
+    inputs: Option<&[Tensor]>,
+    opts: BackwardOptions,
+) -> Result<Vec<Option<Tensor>>> {
+    let mut tasks: HashMap<NodeId, Task> = HashMap::new();
+    let mut root_edges = Vec::with_capacity(roots.len());
+    for (i, (t, _)) in roots.iter().enumerate() {
+        let e = ops::gradient_edge(t);
+        if e.node.is_none() {
+            return Err(Error::Runtime(format!(
+                "element {} of tensors does not require grad and does not have a grad_fn",
+                i
+            )));
+        }
+        root_edges.push(e);
+    }
+
+    // Discover the graph and count, for each node, the edges that reach it.
+    let mut stack: Vec<NodeRef> = Vec::new();
+    for e in &root_edges {
+        let n = e.node.clone().expect("checked above");
+        if !tasks.contains_key(&n.id()) {
+            tasks.insert(n.id(), new_task(&n));
+            stack.push(n);
+        }
+    }
+    while let Some(n) = stack.pop() {
+        for e in n.next.iter() {
+            if let Some(c) = &e.node {
+                match tasks.get_mut(&c.id()) {
+                    Some(t) => t.deps += 1,
+                    None => {
+                        let mut t = new_task(c);
+                        t.deps = 1;
+                        tasks.insert(c.id(), t);
+                        stack.push(c.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    // With `inputs`, run only the nodes from which an input can be reached.
+    let mut captures: Vec<Option<(NodeId, u32)>> = Vec::new();
+    let mut captured: Vec<Option<Tensor>> = Vec::new();
+    if let Some(inputs) = inputs {
+        let mut targets: HashSet<NodeId> = HashSet::new();
+        for t in inputs {
+            let e = ops::gradient_edge(t);
+            let c = e.node.as_ref().map(|n| (n.id(), e.input_nr));
+            if let Some((id, _)) = c {
+                targets.insert(id);
+            }
+            captures.push(c);
+            captured.push(None);
+        }
+        mark_needed(&mut tasks, &targets, opts.accumulate);
+    }
+
+    for ((_, g), e) in roots.iter().zip(&root_edges) {
+        let n = e.node.as_ref().expect("checked above");
+        let task = tasks.get_mut(&n.id()).expect("discovered");
+        add_to(&mut task.buffer, e.input_nr as usize, g.clone())?;
+    }
+
+    let mut ready: BinaryHeap<(u64, NodeId)> = BinaryHeap::new();
+    for (id, t) in tasks.iter() {
+        if t.deps == 0 {
+            ready.push((t.node.seq, *id));
+        }
+    }
+
+    let _mode = GradModeGuard::new(opts.create_graph);
+    while let Some((_, id)) = ready.pop() {
+        let Some(task) = tasks.remove(&id) else { continue };
+        let node = task.node;
+        let mut grads = task.buffer;
+
+        run_tensor_hooks(&node, &mut grads)?;
+        for (i, c) in captures.iter().enumerate() {
+            if let Some((cid, nr)) = c {
+                if *cid == id {
+                    captured[i] = grads.get(*nr as usize).cloned().flatten();
+                }
+            }
+        }
+        if !task.needed {
+            continue;
+        }
+        let grads = run_pre_hooks(&node, grads)?;
+
+        let outputs = match &node.kind {
+            NodeKind::AccumulateGrad(var) => {
+                if opts.accumulate {
+                    if let Some(g) = grads.into_iter().next().flatten() {
+                        accumulate_grad(var, g, opts.create_graph)?;
+                    }
+                }
+                continue;
+            }
+            NodeKind::Function(f) => {
+                let grads_in: Vec<Tensor> = grads
+                    .iter()
+                    .zip(node.output_meta.iter())
+                    .map(|(g, m)| match g {
+                        Some(g) => Ok(g.clone()),
+                        None => Tensor::zeros(&m.shape, m.dtype),
+                    })
+                    .collect::<Result<_>>()?;
+                let saved = Node::unpack_saved(&node, opts.create_graph)?;
+                let out = f(&saved, &grads_in)?;
+                drop(saved);
+                if !opts.retain_graph {
+                    node.release_saved();
+                }
+                let out = validate_outputs(&node, out)?;
+                run_post_hooks(&node, &grads, out)?
+            }
+        };
+
+        for (e, g) in node.next.iter().zip(outputs) {
+            let Some(child) = &e.node else { continue };
+            let Some(ct) = tasks.get_mut(&child.id()) else { continue };
+            if let Some(g) = g {
+                add_to(&mut ct.buffer, e.input_nr as usize, g)?;
+            }
+            ct.deps -= 1;
+            if ct.deps == 0 {
+                ready.push((ct.node.seq, child.id()));
+            }
+        }
+    }
+    Ok(captured)
+}
+
+fn new_task(n: &NodeRef) -> Task {
+    let outs = n.output_meta.len().max(1);
+    Task { node: n.clone(), deps: 0, buffer: vec![None; outs], needed: true }
+}
+
+/// needed(n) = n is an AccumulateGrad target (when accumulating) or some child is a target or
+/// needed. Computed children-first over the discovered DAG without recursion.
+fn mark_needed(tasks: &mut HashMap<NodeId, Task>, targets: &HashSet<NodeId>, accumulate: bool) {
+    let mut order: Vec<NodeId> = Vec::with_capacity(tasks.len());
+    let mut state: HashMap<NodeId, u8> = HashMap::with_capacity(tasks.len());
+    let ids: Vec<NodeId> = tasks.keys().copied().collect();
+    for start in ids {
+        if state.contains_key(&start) {
+            continue;
+        }
+        let mut stack = vec![(start, false)];
+        while let Some((id, done)) = stack.pop() {
+            if done {
+                order.push(id);
+                continue;
+            }
+            if state.contains_key(&id) {
+                continue;
+            }
+            state.insert(id, 1);
+            stack.push((id, true));
+            for e in tasks[&id].node.next.iter() {
+                if let Some(c) = &e.node {
+                    if !state.contains_key(&c.id()) {
+                        stack.push((c.id(), false));
+                    }
+                }
+            }
+        }
+    }
+    for id in order {
+        let (is_acc, children): (bool, Vec<NodeId>) = {
+            let t = &tasks[&id];
+            (
+                t.node.is_accumulate_grad(),
+                t.node.next.iter().filter_map(|e| e.node.as_ref().map(|n| n.id())).collect(),
+            )
+        };
+        let needed = (accumulate && is_acc && targets.contains(&id))
+            || children.iter().any(|c| targets.contains(c) || tasks.get(c).is_some_and(|t| t.needed));
+        tasks.get_mut(&id).expect("listed").needed = needed;
+    }
+}
+
+fn add_to(buf: &mut [Option<Tensor>], i: usize, g: Tensor) -> Result<()> {
+    let slot = buf
+        .get_mut(i)
+        .ok_or_else(|| Error::Runtime("invalid gradient edge".into()))?;
+    *slot = Some(match slot.take() {
+        None => g,
+        Some(prev) => ops::add(&prev, &g)?,
+    });
+    Ok(())
+}
+
+/// Tensor hooks (in registration order), then retain_grad.
+fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> {
+    if let NodeKind::AccumulateGrad(var) = &node.kind {
+        let hooks: Vec<_> = var.meta().hooks.iter().map(|(_, h)| h.clone()).collect();
+        for h in hooks {
+            if let Some(g) = &grads[0] {
+                if let Some(new) = h(g)? {
+                    grads[0] = Some(new);
+                }
+            }
+        }
+        return Ok(());
+    }
+    let (pre, retains) = {
+        let h = lock(&node.hooks);
+        (h.tensor_pre.clone(), h.retains.clone())
+    };
+    for (nr, _, h) in pre {
+        if let Some(Some(g)) = grads.get(nr as usize) {
+            if let Some(new) = h(g)? {
+                grads[nr as usize] = Some(new);
+            }
+        }
+    }
+    for (nr, weak) in retains {
+        let (Some(t), Some(Some(g))) = (weak.upgrade(), grads.get(nr as usize)) else { continue };
+        let t = Tensor(t);
+        let old = t.grad();
+        let new = match old {
+            None => ops::clone(g)?,
+            Some(old) => ops::add(&old, g)?,
+        };
+        t.meta().grad = Some(new);
+    }
+    Ok(())
+}
+
+fn run_pre_hooks(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    let hooks: Vec<_> = lock(&node.hooks).pre.iter().map(|(_, h)| h.clone()).collect();
+    let mut grads = grads;
+    for h in hooks {
+        if let Some(new) = h(&grads)? {
+            grads = new;
+        }
+    }
+    Ok(grads)
+}
+
+fn run_post_hooks(
+    node: &NodeRef,
+    grad_outputs: &[Option<Tensor>],
+    grad_inputs: Vec<Option<Tensor>>,
+) -> Result<Vec<Option<Tensor>>> {
+    let hooks: Vec<_> = lock(&node.hooks).post.iter().map(|(_, h)| h.clone()).collect();
+    let mut gi = grad_inputs;
+    for h in hooks {
+        if let Some(new) = h(&gi, grad_outputs)? {
+            gi = new;
+        }
+    }
+    Ok(gi)
+}
+
+/// Gradients come back in each input's shape and dtype: broadcasting is summed away here, once,
+/// instead of in every formula.
+fn validate_outputs(node: &Node, out: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    if out.len() != node.next.len() {
+        return Err(Error::Runtime(format!(
+            "function {} returned an incorrect number of gradients (expected {}, got {})",
+            node.name,
+            node.next.len(),
+            out.len()
+        )));
+    }
+    out.into_iter()
+        .zip(node.input_meta.iter())
+        .zip(node.next.iter())
+        .enumerate()
+        .map(|(i, ((g, m), e))| {
+            let Some(mut g) = g else { return Ok(None) };
+            if e.node.is_none() {
+                return Ok(None);
+            }
+            if g.shape() != m.shape {
+                g = ops::sum_to(&g, &m.shape).map_err(|_| {
+                    Error::Runtime(format!(
+                        "Function {} returned an invalid gradient at index {} - got {} but expected shape compatible with {}",
+                        node.name,
+                        i,
+                        fmt_shape(&g.shape()),
+                        fmt_shape(&m.shape)
+                    ))
+                })?;
+            }
+            if g.dtype() != m.dtype {
+                g = ops::to_dtype(&g, m.dtype)?;
+            }
+            Ok(Some(g))
+        })
+        .collect()
+}
+
+/// `.grad += g` for a leaf: in place when possible (the `.grad` object keeps its identity), out
+/// of place when recording a graph.
+fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+    let dtype = var.dtype();
+    let g = if g.dtype() != dtype { ops::to_dtype(&g, dtype)? } else { g };
+    let old = var.grad();
+    let new = match old {
+        None => {
+            if create_graph {
+                ops::copy_backwards_clone(&g)?
+            } else {
+                kernels::contiguous(&g)
+            }
+        }
+        Some(old) => {
+            if create_graph || old.requires_grad() || old.shape() != g.shape() {
+                ops::add(&old, &g)?
+            } else {
+                let sum = ops::add(&old, &g)?;
+                kernels::copy_into(&old, &sum);
+                old.bump_version();
+                old
+            }
+        }
+    };
+    var.meta().grad = Some(new);
+    let hooks: Vec<_> = var.meta().post_acc_hooks.iter().map(|(_, h)| h.clone()).collect();
+    for h in hooks {
+        h(var)?;
+    }
+    Ok(())
+}

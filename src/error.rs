@@ -1,0 +1,42 @@
+//! One error type for the core. Each variant carries PyTorch's text; the Python layer maps the
+//! variant to the exception type (src/python/errors.rs), so the message lives in one place.
+use thiserror::Error;
+
+#[derive(Debug, Clone, Error)]
+pub enum Error {
+    /// PyTorch raises RuntimeError.
+    #[error("{0}")]
+    Runtime(String),
+    /// PyTorch raises TypeError.
+    #[error("{0}")]
+    Type(String),
+    /// PyTorch raises ValueError.
+    #[error("{0}")]
+    Value(String),
+    /// PyTorch raises IndexError.
+    #[error("{0}")]
+    Index(String),
+    /// An error raised by user code (a hook) that must reach the caller unchanged. The payload is
+    /// an opaque id the binding layer uses to find the original exception.
+    #[error("error in user callback")]
+    Callback(u64),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+pub fn runtime<T>(msg: impl Into<String>) -> Result<T> {
+    Err(Error::Runtime(msg.into()))
+}
+
+pub fn rt(msg: impl Into<String>) -> Error {
+    Error::Runtime(msg.into())
+}
+
+pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+pub const LEAF_INPLACE: &str =
+    "a leaf Variable that requires grad is being used in an in-place operation.";
+pub const LEAF_VIEW_INPLACE: &str =
+    "a view of a leaf Variable that requires grad is being used in an in-place operation.";
+pub const ANOMALY_HINT: &str = "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).";
+pub const INFERENCE_SAVED: &str = "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.";
+pub const INFERENCE_INPLACE: &str = "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.";

@@ -1,0 +1,3 @@
+//! The autograd graph: the node arena and the nodes it holds.
+pub mod arena;
+pub mod node;

@@ -1,0 +1,205 @@
+//! Backward nodes: what the engine runs. A node holds its edges to the next nodes, the metadata of
+//! the inputs and outputs of the forward op, the tensors it saved, and its hooks.
+use super::arena::{NodeId, NodeRef};
+use crate::dtype::DType;
+use crate::error::{Error, Result, ANOMALY_HINT, SECOND_BACKWARD};
+use crate::shape::{fmt_shape, Shape};
+use crate::tensor::{Tensor, TensorImpl};
+use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+
+/// Where a gradient goes: input `input_nr` of `node`, or nowhere.
+#[derive(Clone)]
+pub struct Edge {
+    pub node: Option<NodeRef>,
+    pub input_nr: u32,
+}
+
+impl Edge {
+    pub fn none() -> Edge {
+        Edge { node: None, input_nr: 0 }
+    }
+}
+
+/// Shape and dtype a gradient must have.
+#[derive(Clone, Debug)]
+pub struct TensorMeta {
+    pub shape: Shape,
+    pub dtype: DType,
+}
+
+/// The derivative of one op: given the saved tensors and the gradients of its outputs, the
+/// gradients of its inputs (one per edge, `None` where no gradient flows).
+pub type BackwardFn =
+    Box<dyn Fn(&[Tensor], &[Tensor]) -> Result<Vec<Option<Tensor>>> + Send + Sync>;
+
+/// A tensor hook: sees a gradient, may replace it.
+pub type TensorHook = Arc<dyn Fn(&Tensor) -> Result<Option<Tensor>> + Send + Sync>;
+/// A node pre-hook: sees the gradients of the outputs, may replace them.
+pub type NodePreHook = Arc<dyn Fn(&[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync>;
+/// A node post-hook: sees input and output gradients, may replace the input gradients.
+pub type NodePostHook = Arc<
+    dyn Fn(&[Option<Tensor>], &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync,
+>;
+
+pub enum NodeKind {
+    Function(BackwardFn),
+    /// Sums incoming gradients into the leaf's `.grad`.
+    AccumulateGrad(Tensor),
+}
+
+/// A tensor kept for backward, with the version it had when saved.
+pub struct SavedTensor {
+    pub name: &'static str,
+    /// For outputs of this node: an alias without `grad_fn` (a counted reference to the node from
+    /// its own output would be a cycle); `is_output` tells the engine to re-attach the node.
+    pub tensor: Tensor,
+    pub version: u32,
+    pub is_output: bool,
+    pub output_nr: u32,
+}
+
+#[derive(Default)]
+pub struct Saved {
+    pub tensors: Vec<SavedTensor>,
+    pub released: bool,
+}
+
+#[derive(Default)]
+pub struct NodeHooks {
+    pub tensor_pre: Vec<(u32, u64, TensorHook)>,
+    pub retains: Vec<(u32, Weak<TensorImpl>)>,
+    pub pre: Vec<(u64, NodePreHook)>,
+    pub post: Vec<(u64, NodePostHook)>,
+}
+
+pub struct Node {
+    id: OnceLock<NodeId>,
+    pub name: Cow<'static, str>,
+    pub next: SmallVec<[Edge; 2]>,
+    pub input_meta: SmallVec<[TensorMeta; 2]>,
+    pub output_meta: SmallVec<[TensorMeta; 1]>,
+    pub seq: u64,
+    pub kind: NodeKind,
+    pub saved: Mutex<Saved>,
+    pub hooks: Mutex<NodeHooks>,
+    /// Opaque slot for the binding layer (its Python object for this node).
+    pub binding: AtomicUsize,
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+static HOOK_IDS: AtomicU64 = AtomicU64::new(1);
+
+pub fn next_hook_id() -> u64 {
+    HOOK_IDS.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Node {
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        next: SmallVec<[Edge; 2]>,
+        input_meta: SmallVec<[TensorMeta; 2]>,
+        output_meta: SmallVec<[TensorMeta; 1]>,
+        kind: NodeKind,
+        saved: Vec<SavedTensor>,
+    ) -> Node {
+        let seq = match kind {
+            // PyTorch runs gradient accumulation as soon as it is ready.
+            NodeKind::AccumulateGrad(_) => u64::MAX,
+            _ => SEQ.fetch_add(1, Ordering::Relaxed),
+        };
+        Node {
+            id: OnceLock::new(),
+            name: name.into(),
+            next,
+            input_meta,
+            output_meta,
+            seq,
+            kind,
+            saved: Mutex::new(Saved { tensors: saved, released: false }),
+            hooks: Mutex::new(NodeHooks::default()),
+            binding: AtomicUsize::new(0),
+        }
+    }
+    pub(crate) fn set_id(&self, id: NodeId) {
+        let _ = self.id.set(id);
+    }
+    pub fn id(&self) -> NodeId {
+        *self.id.get().expect("node ids are set on insertion")
+    }
+    pub fn is_accumulate_grad(&self) -> bool {
+        matches!(self.kind, NodeKind::AccumulateGrad(_))
+    }
+    /// `Exp` for `ExpBackward0`, `Pow1` for `PowBackward1`: how version errors name the node.
+    pub fn short_name(&self) -> String {
+        short_op_name(&self.name)
+    }
+    pub fn saved_released(&self) -> bool {
+        lock(&self.saved).released
+    }
+    pub fn release_saved(&self) {
+        let mut s = lock(&self.saved);
+        s.released = true;
+        s.tensors.clear();
+    }
+    pub fn has_saved(&self) -> bool {
+        let s = lock(&self.saved);
+        s.released || !s.tensors.is_empty()
+    }
+
+    /// The saved tensors, checked against their versions; outputs get this node as `grad_fn`
+    /// again when `attach` (create_graph) asks for it.
+    pub fn unpack_saved(self_ref: &NodeRef, attach: bool) -> Result<Vec<Tensor>> {
+        let s = lock(&self_ref.saved);
+        if s.released {
+            return Err(Error::Runtime(SECOND_BACKWARD.into()));
+        }
+        let mut out = Vec::with_capacity(s.tensors.len());
+        for st in &s.tensors {
+            let cur = st.tensor.version();
+            if cur != st.version {
+                let owner = if st.is_output {
+                    Some(self_ref.short_name())
+                } else {
+                    st.tensor.grad_fn().map(|g| g.short_name())
+                };
+                let which = match owner {
+                    Some(n) => format!(", which is output {} of {},", st.output_nr, n),
+                    None => String::new(),
+                };
+                return Err(Error::Runtime(format!(
+                    "one of the variables needed for gradient computation has been modified by an inplace operation: [{} {}]{} is at version {}; expected version {} instead. {}",
+                    st.tensor.dtype().legacy_type_name(),
+                    fmt_shape(&st.tensor.shape()),
+                    which,
+                    cur,
+                    st.version,
+                    ANOMALY_HINT
+                )));
+            }
+            if st.is_output && attach {
+                out.push(st.tensor.alias_with_grad_fn(self_ref.clone(), st.output_nr));
+            } else {
+                out.push(st.tensor.clone());
+            }
+        }
+        Ok(out)
+    }
+}
+
+pub fn short_op_name(name: &str) -> String {
+    if let Some(pos) = name.rfind("Backward") {
+        let suffix = &name[pos + 8..];
+        if !suffix.is_empty() && suffix.chars().all(|c| c.is_ascii_digit()) {
+            let base = &name[..pos];
+            return if suffix == "0" { base.to_string() } else { format!("{}{}", base, suffix) };
+        }
+    }
+    name.to_string()
+}
+
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -1,0 +1,208 @@
+//! CPU kernels: strided element loops, casts and copies, reductions and matrix products.
+//! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
+pub mod matmul;
+pub mod reduce;
+
+use crate::dtype::{DType, Element};
+use crate::shape::{broadcast_strides, contiguous_strides, MultiIndex};
+use crate::tensor::Tensor;
+use num_complex::Complex64;
+
+/// Types that support + - * / (every dtype but bool).
+#[macro_export]
+macro_rules! with_numeric {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            $crate::dtype::DType::Bool => unreachable!("bool is promoted before arithmetic"),
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
+            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+        }
+    };
+}
+
+/// Floating and complex types (transcendental functions).
+#[macro_export]
+macro_rules! with_float {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
+            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+            _ => unreachable!("integer inputs are promoted to float before this kernel"),
+        }
+    };
+}
+
+/// Real types with an order (comparisons, relu, max).
+#[macro_export]
+macro_rules! with_real {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            $crate::dtype::DType::Bool => { type $T = bool; $body }
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            _ => unreachable!("complex inputs are rejected before this kernel"),
+        }
+    };
+}
+
+/// A new contiguous tensor of `shape`, each element `f(input elements...)`.
+/// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
+pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U) -> Tensor {
+    let d = x.data();
+    let n = d.numel();
+    let mut out: Vec<U> = Vec::with_capacity(n);
+    unsafe {
+        if let Some(s) = d.contiguous_slice::<T>() {
+            out.extend(s.iter().map(|&v| f(v)));
+        } else {
+            let src = d.storage.slice::<T>();
+            let mut it = MultiIndex::new(&d.shape, [d.strides.clone()], [d.offset as isize]);
+            while let Some([o]) = it.next_offsets() {
+                out.push(f(src[o as usize]));
+            }
+        }
+    }
+    Tensor::from_vec(out, &d.shape).expect("length matches shape")
+}
+
+/// Elementwise over two tensors of element types A and B, broadcast to `shape`.
+pub fn map2<A: Element, B: Element, U: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[usize],
+    f: impl Fn(A, B) -> U,
+) -> Tensor {
+    let (da, db) = (a.data(), b.data());
+    let n: usize = shape.iter().product();
+    let mut out: Vec<U> = Vec::with_capacity(n);
+    unsafe {
+        let same = da.shape.as_slice() == shape && db.shape.as_slice() == shape;
+        match (same, da.contiguous_slice::<A>(), db.contiguous_slice::<B>()) {
+            (true, Some(sa), Some(sb)) => {
+                out.extend(sa.iter().zip(sb).map(|(&x, &y)| f(x, y)));
+            }
+            _ => {
+                if da.numel() == 1 && db.shape.as_slice() == shape {
+                    if let Some(sb) = db.contiguous_slice::<B>() {
+                        let x = da.storage.slice::<A>()[da.offset];
+                        out.extend(sb.iter().map(|&y| f(x, y)));
+                        return Tensor::from_vec(out, shape).expect("length matches");
+                    }
+                }
+                if db.numel() == 1 && da.shape.as_slice() == shape {
+                    if let Some(sa) = da.contiguous_slice::<A>() {
+                        let y = db.storage.slice::<B>()[db.offset];
+                        out.extend(sa.iter().map(|&x| f(x, y)));
+                        return Tensor::from_vec(out, shape).expect("length matches");
+                    }
+                }
+                let (sa, sb) = (da.storage.slice::<A>(), db.storage.slice::<B>());
+                let mut it = MultiIndex::new(
+                    shape,
+                    [
+                        broadcast_strides(&da.shape, &da.strides, shape),
+                        broadcast_strides(&db.shape, &db.strides, shape),
+                    ],
+                    [da.offset as isize, db.offset as isize],
+                );
+                while let Some([oa, ob]) = it.next_offsets() {
+                    out.push(f(sa[oa as usize], sb[ob as usize]));
+                }
+            }
+        }
+    }
+    Tensor::from_vec(out, shape).expect("length matches shape")
+}
+
+/// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place.
+pub fn copy_into(dst: &Tensor, src: &Tensor) {
+    let (dd, ds) = (dst.data(), src.data());
+    let shape = dd.shape.clone();
+    let sstr = broadcast_strides(&ds.shape, &ds.strides, &shape);
+    crate::with_dtype!(dd.dtype, D, {
+        crate::with_dtype!(ds.dtype, S, {
+            // SAFETY: D and S match the dtypes; offsets come from valid layouts.
+            unsafe {
+                let out = dd.storage.slice_mut::<D>();
+                let inp = ds.storage.slice::<S>();
+                let mut it = MultiIndex::new(
+                    &shape,
+                    [dd.strides.clone(), sstr],
+                    [dd.offset as isize, ds.offset as isize],
+                );
+                // Read everything first when the two overlap (x.copy_(x.t())).
+                if std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr()) {
+                    let mut vals: Vec<(usize, D)> = Vec::with_capacity(dd.numel());
+                    while let Some([o, i]) = it.next_offsets() {
+                        vals.push((o as usize, convert::<S, D>(inp[i as usize])));
+                    }
+                    for (o, v) in vals {
+                        out[o] = v;
+                    }
+                } else {
+                    while let Some([o, i]) = it.next_offsets() {
+                        out[o as usize] = convert::<S, D>(inp[i as usize]);
+                    }
+                }
+            }
+        })
+    })
+}
+
+#[inline(always)]
+pub fn convert<S: Element, D: Element>(v: S) -> D {
+    if S::DTYPE == D::DTYPE {
+        // SAFETY: same type.
+        unsafe { std::mem::transmute_copy::<S, D>(&v) }
+    } else if S::DTYPE.is_complex() || D::DTYPE.is_complex() {
+        D::from_c64(v.to_c64())
+    } else {
+        D::from_f64(v.to_f64())
+    }
+}
+
+/// A contiguous copy in `dtype` (a fresh tensor, even when nothing changes).
+pub fn cast(x: &Tensor, dtype: DType) -> Tensor {
+    let shape = x.shape();
+    let out = Tensor::zeros(&shape, dtype).expect("size of an existing tensor");
+    copy_into(&out, x);
+    out
+}
+
+pub fn contiguous(x: &Tensor) -> Tensor {
+    cast(x, x.dtype())
+}
+
+pub fn fill(t: &Tensor, value: Complex64) {
+    let d = t.data();
+    crate::with_dtype!(d.dtype, T, {
+        let v = T::from_c64(value);
+        // SAFETY: T matches dtype.
+        unsafe {
+            let out = d.storage.slice_mut::<T>();
+            if d.is_contiguous() {
+                out[d.offset..d.offset + d.numel()].fill(v);
+            } else {
+                let mut it = MultiIndex::new(&d.shape, [d.strides.clone()], [d.offset as isize]);
+                while let Some([o]) = it.next_offsets() {
+                    out[o as usize] = v;
+                }
+            }
+        }
+    })
+}
+
+/// `arange`-style contiguous strides helper re-exported for ops.
+pub fn strides_for(shape: &[usize]) -> crate::shape::Strides {
+    contiguous_strides(shape)
+}

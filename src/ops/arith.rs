@@ -1,0 +1,295 @@
+//! Binary arithmetic with broadcasting and type promotion: add, sub, mul, div, pow, and the
+//! comparisons (which return bool and record nothing).
+use super::*;
+use crate::dtype::{result_type, DType};
+use crate::kernels::{self, map2};
+use crate::shape::broadcast_shapes;
+use crate::{grads, with_numeric, with_real};
+
+/// Promote both operands to their common dtype (no copy when it already matches).
+pub fn promote_pair(a: &Tensor, b: &Tensor) -> (DType, Tensor, Tensor) {
+    let dt = result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())]);
+    (dt, cast_to(a, dt), cast_to(b, dt))
+}
+
+fn cast_to(t: &Tensor, dt: DType) -> Tensor {
+    if t.dtype() == dt {
+        t.clone()
+    } else {
+        kernels::cast(t, dt)
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+/// The forward kernel of `a op b` in dtype `dt` (bool adds/multiplies as logical or/and).
+pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if dt == DType::Bool {
+        if op == BinOp::Sub {
+            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
+        }
+        return Ok(map2::<bool, bool, bool>(a, b, &shape, move |x, y| match op {
+            BinOp::Mul | BinOp::Div => x && y,
+            _ => x || y,
+        }));
+    }
+    Ok(with_numeric!(dt, T, {
+        match op {
+            BinOp::Add => map2::<T, T, T>(a, b, &shape, |x, y| x + y),
+            BinOp::Sub => map2::<T, T, T>(a, b, &shape, |x, y| x - y),
+            BinOp::Mul => map2::<T, T, T>(a, b, &shape, |x, y| x * y),
+            BinOp::Div => {
+                if !dt.is_differentiable() {
+                    let zero = T::default();
+                    if b.to_vec::<T>().contains(&zero) {
+                        return Err(Error::Runtime("ZeroDivisionError".into()));
+                    }
+                }
+                map2::<T, T, T>(a, b, &shape, |x, y| x / y)
+            }
+        }
+    }))
+}
+
+fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
+    let (mut dt, mut a2, mut b2) = promote_pair(a, b);
+    if true_div && !dt.is_differentiable() {
+        dt = DType::Float32;
+        a2 = cast_to(&a2, dt);
+        b2 = cast_to(&b2, dt);
+    }
+    binary_kernel(op, &a2, &b2, dt)
+}
+
+/// a + alpha * b
+pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
+    let bb = if alpha == 1.0 { b.clone() } else { kernel_mul_scalar(b, alpha) };
+    let out = arith(BinOp::Add, a, &bb, false)?;
+    if needs_grad(&[a, b]) {
+        // d(a + αb) = da + α db
+        record("AddBackward0", &[a, b], &[&out], vec![], Box::new(move |_, g| {
+            let gb = if alpha == 1.0 { g[0].clone() } else { mul_scalar(&g[0], alpha)? };
+            grads![g[0].clone(), gb]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    add_scaled(a, b, 1.0)
+}
+
+/// a - alpha * b
+pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
+    if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
+        return binary_kernel(BinOp::Sub, a, b, DType::Bool);
+    }
+    let bb = if alpha == 1.0 { b.clone() } else { kernel_mul_scalar(b, alpha) };
+    let out = arith(BinOp::Sub, a, &bb, false)?;
+    if needs_grad(&[a, b]) {
+        // d(a - αb) = da - α db
+        record("SubBackward0", &[a, b], &[&out], vec![], Box::new(move |_, g| {
+            grads![g[0].clone(), mul_scalar(&g[0], -alpha)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    sub_scaled(a, b, 1.0)
+}
+
+/// `scalar - x` (Python's reflected subtraction).
+pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
+    let out = arith(BinOp::Sub, s, x, false)?;
+    if needs_grad(&[x, s]) {
+        // d(s - x)/dx = -1
+        record("RsubBackward1", &[x], &[&out], vec![], Box::new(|_, g| grads![neg(&g[0])?]));
+    }
+    Ok(out)
+}
+
+pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = arith(BinOp::Mul, a, b, false)?;
+    if needs_grad(&[a, b]) {
+        // d(ab) = b da + a db (conjugated for complex: PyTorch's convention)
+        record(
+            "MulBackward0",
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("other", b)?],
+            Box::new(|s, g| grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]),
+        );
+    }
+    Ok(out)
+}
+
+pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = arith(BinOp::Div, a, b, true)?;
+    if needs_grad(&[a, b]) {
+        // d(a/b) = da / b - a db / b²
+        record(
+            "DivBackward0",
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("other", b)?],
+            Box::new(|s, g| {
+                let (a, b) = (&s[0], &s[1]);
+                let ga = div(&g[0], &conj(b)?)?;
+                let gb = neg(&mul(&g[0], &conj(&div(&div(a, b)?, b)?)?)?)?;
+                grads![ga, gb]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// `x * s` for a plain number, recorded as a product with a wrapped scalar (PyTorch saves it).
+pub fn mul_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    mul(x, &Tensor::wrapped_scalar(s))
+}
+
+/// Unrecorded `x * s`, for forward-only scaling.
+pub fn kernel_mul_scalar(x: &Tensor, s: f64) -> Tensor {
+    arith(BinOp::Mul, x, &Tensor::wrapped_scalar(s), false).expect("scalar broadcasts")
+}
+
+/// `x ** e` for a Python number e (PowBackward0).
+pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let out = pow_kernel(x, e)?;
+    if needs_grad(&[x]) {
+        let ev = e.item()?;
+        // d(x^e)/dx = e x^(e-1)
+        record("PowBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(move |s, g| {
+            if ev.re == 0.0 && ev.im == 0.0 {
+                return grads![mul_scalar(&g[0], 0.0)?];
+            }
+            let em1 = if ev.im == 0.0 {
+                Tensor::wrapped_scalar(ev.re - 1.0)
+            } else {
+                Tensor::wrapped_scalar(num_complex::Complex64::new(ev.re - 1.0, ev.im))
+            };
+            let e = if ev.im == 0.0 { Tensor::wrapped_scalar(ev.re) } else { Tensor::wrapped_scalar(ev) };
+            let d = mul(&pow_scalar(&s[0], &em1)?, &e)?;
+            grads![mul(&g[0], &conj(&d)?)?]
+        }));
+    }
+    Ok(out)
+}
+
+/// `x ** e` for tensors (PowBackward1); `s ** e` for a Python number s is PowBackward2.
+pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let out = pow_kernel(x, e)?;
+    if needs_grad(&[x, e]) {
+        if x.data().wrapped_number {
+            // d(s^e)/de = s^e ln s
+            record("PowBackward2", &[e], &[&out], vec![save("self", x)?, save_output("result", &out, 0)], Box::new(|s, g| {
+                let d = mul(&s[1], &log(&s[0])?)?;
+                grads![mul(&g[0], &conj(&d)?)?]
+            }));
+        } else {
+            // d(x^e) = e x^(e-1) dx + x^e ln x de
+            record("PowBackward1", &[x, e], &[&out], vec![save("self", x)?, save("exponent", e)?, save_output("result", &out, 0)], Box::new(|s, g| {
+                let (x, e, r) = (&s[0], &s[1], &s[2]);
+                let one = Tensor::wrapped_scalar(1.0f64);
+                let dx = mul(e, &pow(x, &sub(e, &one)?)?)?;
+                // Where x == 0 and e >= 0 the log term is 0·(-inf): PyTorch masks it to 0.
+                let lx = log(x)?;
+                let de = mul(r, &lx)?;
+                let de = masked_zero_where_zero(&de, x)?;
+                grads![mul(&g[0], &conj(&dx)?)?, mul(&g[0], &conj(&de)?)?]
+            }));
+        }
+    }
+    Ok(out)
+}
+
+fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let mask = ne(x, &Tensor::wrapped_scalar(0.0f64))?;
+    let m = crate::kernels::cast(&mask, v.dtype());
+    mul(v, &m)
+}
+
+fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let (dt, a, b) = promote_pair(x, e);
+    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    Ok(match dt {
+        DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y)),
+        DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y)),
+        DType::Complex64 => map2::<num_complex::Complex32, num_complex::Complex32, num_complex::Complex32>(&a, &b, &shape, |x, y| {
+            if x == num_complex::Complex32::new(0.0, 0.0) { if y.re == 0.0 && y.im == 0.0 { num_complex::Complex32::new(1.0, 0.0) } else { x } } else { x.powc(y) }
+        }),
+        DType::Complex128 => map2::<num_complex::Complex64, num_complex::Complex64, num_complex::Complex64>(&a, &b, &shape, |x, y| {
+            if x == num_complex::Complex64::new(0.0, 0.0) { if y.re == 0.0 && y.im == 0.0 { num_complex::Complex64::new(1.0, 0.0) } else { x } } else { x.powc(y) }
+        }),
+        DType::Bool => {
+            let a = cast_to(&a, DType::Int64);
+            let b = cast_to(&b, DType::Int64);
+            let r = map2::<i64, i64, i64>(&a, &b, &shape, ipow);
+            cast_to(&r, DType::Bool)
+        }
+        dt => {
+            let a = cast_to(&a, DType::Int64);
+            let b = cast_to(&b, DType::Int64);
+            if b.to_vec::<i64>().iter().any(|&v| v < 0) {
+                return Err(Error::Runtime("Integers to negative integer powers are not allowed.".into()));
+            }
+            cast_to(&map2::<i64, i64, i64>(&a, &b, &shape, ipow), dt)
+        }
+    })
+}
+
+fn ipow(x: i64, y: i64) -> i64 {
+    x.wrapping_pow(y.clamp(0, u32::MAX as i64) as u32)
+}
+
+#[derive(Copy, Clone)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Elementwise comparison: a bool tensor, never recorded.
+pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (dt, a, b) = promote_pair(a, b);
+    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if dt.is_complex() {
+        return match op {
+            CmpOp::Eq | CmpOp::Ne => {
+                let ne = matches!(op, CmpOp::Ne);
+                let (a, b) = (cast_to(&a, DType::Complex128), cast_to(&b, DType::Complex128));
+                Ok(map2::<num_complex::Complex64, num_complex::Complex64, bool>(&a, &b, &shape, move |x, y| (x == y) != ne))
+            }
+            _ => Err(Error::Runtime(format!(
+                "\"{}_cpu\" not implemented for '{}'",
+                match op { CmpOp::Lt => "lt", CmpOp::Le => "le", CmpOp::Gt => "gt", _ => "ge" },
+                dt.scalar_type_name()
+            ))),
+        };
+    }
+    Ok(with_real!(dt, T, {
+        match op {
+            CmpOp::Eq => map2::<T, T, bool>(&a, &b, &shape, |x, y| x == y),
+            CmpOp::Ne => map2::<T, T, bool>(&a, &b, &shape, |x, y| x != y),
+            CmpOp::Lt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x < y),
+            CmpOp::Le => map2::<T, T, bool>(&a, &b, &shape, |x, y| x <= y),
+            CmpOp::Gt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x > y),
+            CmpOp::Ge => map2::<T, T, bool>(&a, &b, &shape, |x, y| x >= y),
+        }
+    }))
+}
+
+pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    compare(CmpOp::Ne, a, b)
+}

@@ -1,0 +1,42 @@
+//! Copies and dtype conversions.
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels;
+
+/// `x.to(dtype)` as a new tensor (ToCopyBackward0); integer results are not recorded.
+pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    let out = kernels::cast(x, dtype);
+    if dtype.is_differentiable() && needs_grad(&[x]) {
+        let src = x.dtype();
+        // The gradient comes back in the source dtype (real part for a real source).
+        record("ToCopyBackward0", &[x], &[&out], vec![], Box::new(move |_, g| grads![to_dtype(&g[0], src)?]));
+    }
+    Ok(out)
+}
+
+pub fn clone(x: &Tensor) -> Result<Tensor> {
+    let out = kernels::contiguous(x);
+    if needs_grad(&[x]) {
+        record("CloneBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![g[0].clone()]));
+    }
+    Ok(out)
+}
+
+/// `contiguous()`: the tensor itself when already contiguous, else a clone.
+pub fn contiguous(x: &Tensor) -> Result<Tensor> {
+    if x.is_contiguous() {
+        Ok(x.clone())
+    } else {
+        clone(x)
+    }
+}
+
+/// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
+pub fn copy_backwards_clone(x: &Tensor) -> Result<Tensor> {
+    let out = kernels::contiguous(x);
+    if needs_grad(&[x]) {
+        record("torch::autograd::CopyBackwards", &[x], &[&out], vec![], Box::new(|_, g| grads![g[0].clone()]));
+    }
+    Ok(out)
+}

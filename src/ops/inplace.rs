@@ -1,0 +1,169 @@
+//! In-place ops. The new value is computed by the out-of-place op on a snapshot that carries the
+//! target's history, written into the target's storage, and the target takes the new node as its
+//! grad_fn. Writing through a view of a tensor that requires grad rebases the view's base onto a
+//! `CopySlices` node, as PyTorch does.
+use super::*;
+use crate::dtype::DType;
+use crate::error::{INFERENCE_INPLACE, LEAF_INPLACE, LEAF_VIEW_INPLACE};
+use crate::graph::node::lock;
+use crate::kernels;
+use crate::shape::fmt_shape;
+use crate::grads;
+use std::sync::Arc;
+
+/// May `from` be written into a tensor of dtype `to` (PyTorch's `can_cast`)?
+pub fn can_cast(from: DType, to: DType) -> bool {
+    use crate::dtype::Category::*;
+    let (f, t) = (from.category(), to.category());
+    !(f == Complex && t != Complex || f == Float && matches!(t, Int | Bool) || f != Bool && t == Bool)
+}
+
+/// Checks PyTorch makes before any in-place write.
+pub fn check_inplace(target: &Tensor) -> Result<()> {
+    if target.is_inference() && !crate::grad_mode::is_inference_mode() {
+        return Err(Error::Runtime(INFERENCE_INPLACE.into()));
+    }
+    if !crate::grad_mode::recording() {
+        return Ok(());
+    }
+    if let Some(base) = target.base() {
+        if base.is_leaf() && base.requires_grad() {
+            return Err(Error::Runtime(LEAF_VIEW_INPLACE.into()));
+        }
+    }
+    if target.is_leaf() && target.requires_grad() {
+        return Err(Error::Runtime(LEAF_INPLACE.into()));
+    }
+    Ok(())
+}
+
+/// A private copy of `t`'s values that carries `t`'s history (grad_fn / output_nr).
+fn snapshot(t: &Tensor) -> Tensor {
+    let s = kernels::contiguous(t);
+    let (gf, nr) = {
+        let m = t.meta();
+        (m.grad_fn.clone(), m.output_nr)
+    };
+    if let Some(gf) = gf {
+        let mut m = s.meta();
+        m.grad_fn = Some(gf);
+        m.output_nr = nr;
+    }
+    s
+}
+
+/// Give `t` a new history, moving a retain_grad registration along (it follows the tensor).
+fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) {
+    let (old, retains) = {
+        let mut m = t.meta();
+        let old = std::mem::replace(&mut m.grad_fn, node.clone());
+        m.output_nr = nr;
+        (old, m.retains_grad)
+    };
+    if retains {
+        if let Some(old) = old {
+            lock(&old.hooks).retains.retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&t.0)));
+        }
+        if let Some(new) = node {
+            lock(&new.hooks).retains.push((nr, Arc::downgrade(&t.0)));
+        }
+    }
+}
+
+/// Write `compute(current value)` into `target`. `others` are the op's other inputs.
+pub fn apply_inplace(
+    target: &Tensor,
+    others: &[&Tensor],
+    compute: impl FnOnce(&Tensor) -> Result<Tensor>,
+) -> Result<()> {
+    check_inplace(target)?;
+    let recording = crate::grad_mode::recording()
+        && (target.requires_grad()
+            || others.iter().any(|t| t.requires_grad())
+            || target.base().is_some_and(|b| b.requires_grad()));
+    let tshape = target.shape();
+    let tdt = target.dtype();
+    let src = if recording { snapshot(target) } else { target.clone() };
+    let mut r = compute(&src)?;
+    if r.shape() != tshape {
+        return Err(Error::Runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            fmt_shape(&tshape),
+            fmt_shape(&r.shape())
+        )));
+    }
+    if r.dtype() != tdt {
+        if !can_cast(r.dtype(), tdt) {
+            return Err(Error::Runtime(format!(
+                "result type {} can't be cast to the desired output type {}",
+                r.dtype().scalar_type_name(),
+                tdt.scalar_type_name()
+            )));
+        }
+        r = to_dtype(&r, tdt)?;
+    }
+    let base = target.base();
+    kernels::copy_into(target, &r);
+    target.bump_version();
+    if !recording || !r.requires_grad() {
+        return Ok(());
+    }
+    match base {
+        None => set_history(target, r.grad_fn(), r.output_nr()),
+        Some(base) => {
+            // base := base with the view's window replaced by r  (CopySlices)
+            let region = region_in_base(target, &base)?;
+            let bsnap = snapshot(&base);
+            let bshape = base.shape();
+            let reg = region.clone();
+            let node = record_node("torch::autograd::CopySlices", &[&bsnap, &r], smallvec::smallvec![meta_of(&base)], vec![], Box::new(move |_, g| {
+                let gv = as_strided(&g[0], &reg)?;
+                let zero = Tensor::zeros(&reg.shape, g[0].dtype())?;
+                let gb = add(&g[0], &sub(&embed(&zero, &bshape, &reg)?, &embed(&gv, &bshape, &reg)?)?)?;
+                grads![gb, gv]
+            }));
+            set_history(&base, Some(node), 0);
+            // the view := as_strided(base)
+            let vshape = base.shape();
+            let node = record_node("AsStridedBackward0", &[&base], smallvec::smallvec![meta_of(target)], vec![], Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]));
+            set_history(target, Some(node), 0);
+        }
+    }
+    Ok(())
+}
+
+/// The value a copy writes: `src` broadcast to `like`'s shape in `like`'s dtype
+/// (CopyBackwards: no gradient to the old value, `src` gets the gradient).
+pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
+    let shape = like.shape();
+    crate::shape::broadcast_shapes(&shape, &src.shape())
+        .ok()
+        .filter(|s| *s == shape)
+        .ok_or_else(|| {
+            Error::Runtime(format!(
+                "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+                shape.last().copied().unwrap_or(1),
+                src.shape().last().copied().unwrap_or(1),
+                shape.len().saturating_sub(1)
+            ))
+        })?;
+    let out = Tensor::zeros(&shape, like.dtype())?;
+    kernels::copy_into(&out, src);
+    if needs_grad(&[like, src]) {
+        let sdt = src.dtype();
+        record("torch::autograd::CopyBackwards", &[like, src], &[&out], vec![], Box::new(move |_, g| {
+            let gs = if sdt != g[0].dtype() { to_dtype(&g[0], sdt)? } else { g[0].clone() };
+            grads![mul_scalar(&g[0], 0.0)?, gs]
+        }));
+    }
+    Ok(out)
+}
+
+/// The value `zero_`/`fill_` write (ZeroBackward0 / FillBackward2: no gradient flows back).
+pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<Tensor> {
+    let out = Tensor::full(&like.shape(), value, like.dtype())?;
+    if needs_grad(&[like]) {
+        record(name, &[like], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+    }
+    Ok(out)
+}

@@ -1,0 +1,122 @@
+//! Differentiable ops. Each op computes its result with a kernel and, right beside it, declares
+//! its backward formula (written with these same ops, so `create_graph` records higher orders).
+pub mod arith;
+pub mod convert;
+pub mod inplace;
+pub mod linalg;
+pub mod loss;
+pub mod reduce;
+pub mod unary;
+pub mod view;
+
+use crate::error::{Error, Result, INFERENCE_SAVED};
+use crate::grad_mode;
+use crate::graph::arena::NodeRef;
+use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, TensorMeta};
+use crate::tensor::Tensor;
+use smallvec::SmallVec;
+
+pub use arith::*;
+pub use convert::*;
+pub use inplace::*;
+pub use linalg::*;
+pub use loss::*;
+pub use reduce::*;
+pub use unary::*;
+pub use view::*;
+
+/// Does an op over these inputs record a node?
+#[inline]
+pub fn needs_grad(inputs: &[&Tensor]) -> bool {
+    grad_mode::recording() && inputs.iter().any(|t| t.requires_grad())
+}
+
+pub fn meta_of(t: &Tensor) -> TensorMeta {
+    let d = t.data();
+    TensorMeta { shape: d.shape.clone(), dtype: d.dtype }
+}
+
+/// The leaf's AccumulateGrad node, created on first use and shared while any graph holds it.
+pub fn grad_accumulator(t: &Tensor) -> NodeRef {
+    let mut m = t.meta();
+    if let Some(id) = m.grad_acc {
+        if let Some(r) = NodeRef::upgrade(id) {
+            return r;
+        }
+    }
+    let node = NodeRef::new(Node::new(
+        "torch::autograd::AccumulateGrad",
+        SmallVec::new(),
+        SmallVec::new(),
+        smallvec::smallvec![meta_of(t)],
+        NodeKind::AccumulateGrad(t.clone()),
+        Vec::new(),
+    ));
+    m.grad_acc = Some(node.id());
+    node
+}
+
+/// Where the gradient of `t` goes: its grad_fn, its AccumulateGrad, or nowhere.
+pub fn gradient_edge(t: &Tensor) -> Edge {
+    let (gf, nr, rg) = {
+        let m = t.meta();
+        (m.grad_fn.clone(), m.output_nr, m.requires_grad)
+    };
+    match gf {
+        Some(node) => Edge { node: Some(node), input_nr: nr },
+        None if rg => Edge { node: Some(grad_accumulator(t)), input_nr: 0 },
+        None => Edge::none(),
+    }
+}
+
+/// A tensor saved for backward (an input of the op).
+pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
+    if t.is_inference() && !grad_mode::is_inference_mode() {
+        return Err(Error::Runtime(INFERENCE_SAVED.into()));
+    }
+    Ok(SavedTensor { name, tensor: t.clone(), version: t.version(), is_output: false, output_nr: 0 })
+}
+
+/// An output saved for backward: kept as an alias without grad_fn (see `SavedTensor`).
+pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> SavedTensor {
+    SavedTensor { name, tensor: t.detached(), version: t.version(), is_output: true, output_nr }
+}
+
+/// Make the node for an op over `inputs` whose outputs have `output_meta`.
+pub fn record_node(
+    name: &'static str,
+    inputs: &[&Tensor],
+    output_meta: SmallVec<[TensorMeta; 1]>,
+    saved: Vec<SavedTensor>,
+    backward: BackwardFn,
+) -> NodeRef {
+    let next: SmallVec<[Edge; 2]> = inputs.iter().map(|t| gradient_edge(t)).collect();
+    let input_meta = inputs.iter().map(|t| meta_of(t)).collect();
+    NodeRef::new(Node::new(name, next, input_meta, output_meta, NodeKind::Function(backward), saved))
+}
+
+/// Record `outputs = op(inputs)`: one node with an edge per input; outputs become non-leaves.
+pub fn record(
+    name: &'static str,
+    inputs: &[&Tensor],
+    outputs: &[&Tensor],
+    saved: Vec<SavedTensor>,
+    backward: BackwardFn,
+) {
+    let output_meta = outputs.iter().map(|t| meta_of(t)).collect();
+    let node = record_node(name, inputs, output_meta, saved, backward);
+    for (i, o) in outputs.iter().enumerate() {
+        if !o.dtype().is_differentiable() {
+            continue;
+        }
+        let mut m = o.meta();
+        m.grad_fn = Some(node.clone());
+        m.output_nr = i as u32;
+    }
+}
+
+/// Gradient formulas return one entry per input.
+#[macro_export]
+macro_rules! grads {
+    ($($e:expr),* $(,)?) => { Ok(vec![$(Some($e)),*]) };
+}

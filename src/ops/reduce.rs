@@ -1,0 +1,208 @@
+//! Reductions: sum, mean, max/min, argmax/argmin, and `sum_to` (undoing broadcasting).
+use super::*;
+use crate::dtype::DType;
+use crate::kernels::{self, reduce::fold};
+use crate::shape::{numel, wrap_dim, Shape};
+use crate::{grads, with_real};
+use num_complex::{Complex32, Complex64};
+
+/// Sorted, de-duplicated dims to reduce (`None` = all).
+pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
+    let Some(dims) = dims else { return Ok((0..ndim).collect()) };
+    let mut out = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, ndim)?;
+        if out.contains(&w) {
+            return Err(Error::Runtime(format!(
+                "dim {} appears multiple times in the list of dims",
+                w
+            )));
+        }
+        out.push(w);
+    }
+    out.sort_unstable();
+    // A 0-d tensor accepts dim 0 / -1 but has nothing to reduce.
+    out.retain(|&d| d < ndim);
+    Ok(out)
+}
+
+fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
+    shape
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| {
+            if dims.contains(&i) {
+                if keepdim {
+                    Some(1)
+                } else {
+                    None
+                }
+            } else {
+                Some(s)
+            }
+        })
+        .collect()
+}
+
+/// The sum kernel: integer and bool inputs sum to int64.
+fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let shape = out_shape(&x.shape(), dims, keepdim);
+    Ok(match x.dtype() {
+        DType::Float32 => {
+            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64);
+            Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
+        }
+        DType::Float64 => Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v).0, &shape)?,
+        DType::Complex64 => {
+            let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
+                a + Complex64::new(v.re as f64, v.im as f64)
+            });
+            Tensor::from_vec(v.into_iter().map(|a| Complex32::new(a.re as f32, a.im as f32)).collect::<Vec<_>>(), &shape)?
+        }
+        DType::Complex128 => Tensor::from_vec(fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v).0, &shape)?,
+        DType::Bool => Tensor::from_vec(fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?,
+        DType::UInt8 => Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?,
+        DType::Int32 => Tensor::from_vec(fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64)).0, &shape)?,
+        DType::Int64 => Tensor::from_vec(fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v)).0, &shape)?,
+    })
+}
+
+/// Broadcast a reduced gradient back over the reduced dims.
+fn expand_back(g: &Tensor, shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let mut g = g.clone();
+    if !keepdim {
+        for &d in dims {
+            g = unsqueeze(&g, d as i64)?;
+        }
+    }
+    expand(&g, shape)
+}
+
+/// `sum(dim=None)` is SumBackward0; with dims it is SumBackward1.
+pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let out = sum_kernel(x, &rd, keepdim)?;
+    if needs_grad(&[x]) {
+        let shape = x.shape();
+        let name = if dims.is_none() { "SumBackward0" } else { "SumBackward1" };
+        // d sum(x) = expand(dL)
+        record(name, &[x], &[&out], vec![], Box::new(move |_, g| {
+            grads![expand_back(&g[0], &shape, &rd, keepdim)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    if !dt.is_differentiable() {
+        return Err(Error::Runtime(format!(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+            dt.scalar_type_name()
+        )));
+    }
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    let n: usize = rd.iter().map(|&d| shape[d]).product();
+    let s = sum_kernel(x, &rd, keepdim)?;
+    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64), dt);
+    let out = if n == 0 { Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)? } else { out };
+    if needs_grad(&[x]) {
+        let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
+        // d mean(x) = expand(dL) / n
+        record(name, &[x], &[&out], vec![], Box::new(move |_, g| {
+            grads![div(&expand_back(&g[0], &shape, &rd, keepdim)?, &Tensor::wrapped_scalar(n as f64))?]
+        }));
+    }
+    Ok(out)
+}
+
+/// Sum `g` down to `shape` (the inverse of broadcasting `shape` to g's shape).
+pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let gs = g.shape();
+    if gs.as_slice() == shape {
+        return Ok(g.clone());
+    }
+    if gs.len() < shape.len() {
+        return Err(Error::Runtime("sum_to: target has more dims".into()));
+    }
+    let lead = gs.len() - shape.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    for (i, &s) in shape.iter().enumerate() {
+        let gd = gs[lead + i];
+        if s == 1 && gd != 1 {
+            dims.push((lead + i) as i64);
+        } else if s != gd {
+            return Err(Error::Runtime("sum_to: shapes are not broadcast-compatible".into()));
+        }
+    }
+    let r = if dims.is_empty() { g.clone() } else { sum(g, Some(&dims), true)? };
+    if r.shape().as_slice() == shape {
+        Ok(r)
+    } else {
+        reshape(&r, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+    }
+}
+
+/// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
+pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt.is_complex() {
+        return Err(Error::Runtime(format!("{}(): does not support complex input", if is_max { "max" } else { "min" })));
+    }
+    if x.numel() == 0 {
+        return Err(Error::Runtime(format!(
+            "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+            if is_max { "max" } else { "min" }
+        )));
+    }
+    let flat = reshape(&x.detached(), &[-1])?;
+    let out = with_real!(dt, T, {
+        let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max);
+        Tensor::from_vec(v, &[])?
+    });
+    if needs_grad(&[x]) {
+        let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
+        // dL/dx = dL · [x == max] / (number of ties)
+        record(name, &[x], &[&out], vec![save("self", x)?, save_output("result", &out, 0)], Box::new(|s, g| {
+            let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype());
+            let count = sum(&mask, None, false)?;
+            grads![mul(&div(&g[0], &count)?, &mask)?]
+        }));
+    }
+    Ok(out)
+}
+
+/// Index of the extreme along `dim` (or of the flattened tensor).
+pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(Error::Runtime("argmax(): does not support complex input".into()));
+    }
+    let (src, d) = match dim {
+        None => (reshape(&x.detached(), &[-1])?, 0),
+        Some(d) => (x.detached(), wrap_dim(d, x.ndim())?),
+    };
+    if src.ndim() == 0 {
+        return Ok(Tensor::scalar(0i64));
+    }
+    if src.shape()[d] == 0 {
+        return Err(Error::Index("argmax(): Expected reduction dim to be specified for input.numel() == 0.".into()));
+    }
+    let (idx, shape) = with_real!(src.dtype(), T, {
+        let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max);
+        (i, s)
+    });
+    let t = Tensor::from_vec(idx, &shape)?;
+    if dim.is_none() {
+        return if keepdim { reshape(&t, &vec![1; x.ndim()]) } else { reshape(&t, &[]) };
+    }
+    if keepdim {
+        Ok(t)
+    } else {
+        squeeze_dim(&t, d as i64)
+    }
+}
+
+pub fn numel_of(shape: &[usize]) -> usize {
+    numel(shape)
+}

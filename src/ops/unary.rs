@@ -1,0 +1,261 @@
+//! Elementwise functions of one tensor, each with its derivative beside it.
+use super::*;
+use crate::dtype::{DType, Element};
+use crate::kernels::{self, map1};
+use crate::{grads, with_float, with_numeric};
+
+/// Integer and bool inputs of float functions compute in the default float dtype.
+fn floating(x: &Tensor) -> Tensor {
+    if x.dtype().is_differentiable() {
+        x.clone()
+    } else {
+        kernels::cast(x, DType::Float32)
+    }
+}
+
+macro_rules! float_fn {
+    ($x:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
+        let xf = floating($x);
+        let dt = xf.dtype();
+        with_float!(dt, $T, {
+            #[allow(unused_variables)]
+            let $one = <$T as Element>::from_f64(1.0);
+            map1::<$T, $T>(&xf, |$v| $e)
+        })
+    }};
+}
+
+/// Real numeric types (no bool, no complex).
+macro_rules! with_real_numeric {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            DType::UInt8 => { type $T = u8; $body }
+            DType::Int32 => { type $T = i32; $body }
+            DType::Int64 => { type $T = i64; $body }
+            DType::Float32 => { type $T = f32; $body }
+            DType::Float64 => { type $T = f64; $body }
+            _ => unreachable!("bool and complex are handled before this kernel"),
+        }
+    };
+}
+
+pub fn exp(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.exp());
+    if needs_grad(&[x]) {
+        // d exp(x) = exp(x) dx
+        record("ExpBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            grads![mul(&g[0], &conj(&s[0])?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn log(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.ln());
+    if needs_grad(&[x]) {
+        // d log(x) = dx / x
+        record("LogBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
+            grads![div(&g[0], &conj(&s[0])?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn sqrt(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.sqrt());
+    if needs_grad(&[x]) {
+        // d sqrt(x) = dx / (2 sqrt(x))
+        record("SqrtBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            grads![div(&g[0], &mul_scalar(&conj(&s[0])?, 2.0)?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn sin(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.sin());
+    if needs_grad(&[x]) {
+        // d sin(x) = cos(x) dx
+        record("SinBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
+            grads![mul(&g[0], &conj(&cos(&s[0])?)?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn cos(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.cos());
+    if needs_grad(&[x]) {
+        // d cos(x) = -sin(x) dx
+        record("CosBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
+            grads![mul(&g[0], &neg(&conj(&sin(&s[0])?)?)?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn tanh(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| v.tanh());
+    if needs_grad(&[x]) {
+        // d tanh(x) = (1 - tanh²(x)) dx
+        record("TanhBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            let y = conj(&s[0])?;
+            grads![mul(&g[0], &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| one / (one + (-v).exp()));
+    if needs_grad(&[x]) {
+        // d σ(x) = σ(x)(1 - σ(x)) dx
+        record("SigmoidBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            let y = conj(&s[0])?;
+            grads![mul(&g[0], &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn neg(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt == DType::Bool {
+        return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
+    }
+    let out = with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v) });
+    if needs_grad(&[x]) {
+        // d(-x) = -dx
+        record("NegBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![neg(&g[0])?]));
+    }
+    Ok(out)
+}
+
+/// Complex conjugate (a copy; identity for real tensors, returned as is).
+pub fn conj(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if !dt.is_complex() {
+        return Ok(x.clone());
+    }
+    let out = if dt == DType::Complex64 {
+        map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())
+    } else {
+        map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())
+    };
+    if needs_grad(&[x]) {
+        record("ConjBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![conj(&g[0])?]));
+    }
+    Ok(out)
+}
+
+fn real_only(x: &Tensor, what: &str) -> Result<()> {
+    if x.dtype().is_complex() {
+        return Err(Error::Runtime(format!("{} is not supported for complex inputs", what)));
+    }
+    Ok(())
+}
+
+pub fn relu(x: &Tensor) -> Result<Tensor> {
+    real_only(x, "clamp")?;
+    if x.dtype() == DType::Bool {
+        return Err(Error::Runtime("\"clamp_min_cpu\" not implemented for 'Bool'".into()));
+    }
+    let out = with_real_numeric!(x.dtype(), T, {
+        let z = T::default();
+        map1::<T, T>(x, move |v| if v > z { v } else { z })
+    });
+    if needs_grad(&[x]) {
+        // d relu(x) = [relu(x) > 0] dx
+        record("ReluBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            let mask = kernels::cast(&compare(CmpOp::Gt, &s[0], &Tensor::wrapped_scalar(0.0f64))?, g[0].dtype());
+            grads![mul(&g[0], &mask)?]
+        }));
+    }
+    Ok(out)
+}
+
+pub fn abs(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    let out = match dt {
+        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm()),
+        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm()),
+        DType::Bool => x.detached(),
+        _ => with_real_numeric!(dt, T, {
+            let z = T::default();
+            map1::<T, T>(x, move |v| if v < z { z - v } else { v })
+        }),
+    };
+    if needs_grad(&[x]) {
+        // d|x| = sgn(x) dx  (x/|x| for complex, 0 at 0)
+        record("AbsBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
+            grads![mul(&g[0], &sgn(&s[0])?)?]
+        }));
+    }
+    Ok(out)
+}
+
+/// sign(x) for real x, x/|x| for complex (0 at 0). Not differentiable beyond a zero gradient.
+pub fn sgn(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    let out = match dt {
+        DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| {
+            let n = v.norm();
+            if n == 0.0 { v } else { v / n }
+        }),
+        DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| {
+            let n = v.norm();
+            if n == 0.0 { v } else { v / n }
+        }),
+        DType::Bool => x.detached(),
+        _ => with_real_numeric!(dt, T, {
+            let z = T::default();
+            let one = <T as Element>::from_f64(1.0);
+            map1::<T, T>(x, move |v| if v > z { one } else if v < z { z - one } else { z })
+        }),
+    };
+    if needs_grad(&[x]) {
+        let name = if dt.is_complex() { "SgnBackward0" } else { "SignBackward0" };
+        record(name, &[x], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+    }
+    Ok(out)
+}
+
+/// Piecewise-constant float functions: recorded, with a zero gradient.
+fn piecewise(x: &Tensor, name: &'static str, f32f: fn(f32) -> f32, f64f: fn(f64) -> f64) -> Result<Tensor> {
+    real_only(x, name)?;
+    let out = match x.dtype() {
+        DType::Float32 => map1::<f32, f32>(x, f32f),
+        DType::Float64 => map1::<f64, f64>(x, f64f),
+        _ => return super::clone(x),
+    };
+    if needs_grad(&[x]) {
+        record(name, &[x], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+    }
+    Ok(out)
+}
+
+pub fn floor(x: &Tensor) -> Result<Tensor> {
+    piecewise(x, "FloorBackward0", f32::floor, f64::floor)
+}
+pub fn ceil(x: &Tensor) -> Result<Tensor> {
+    piecewise(x, "CeilBackward0", f32::ceil, f64::ceil)
+}
+pub fn round(x: &Tensor) -> Result<Tensor> {
+    piecewise(x, "RoundBackward0", f32::round_ties_even, f64::round_ties_even)
+}
+pub fn sign(x: &Tensor) -> Result<Tensor> {
+    real_only(x, "sign")?;
+    sgn(x)
+}
+
+pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
+    let out = float_fn!(x, |v: T, one| one / v);
+    if needs_grad(&[x]) {
+        // d(1/x) = -dx / x²
+        record("ReciprocalBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
+            let r = conj(&s[0])?;
+            grads![neg(&mul(&g[0], &mul(&r, &r)?)?)?]
+        }));
+    }
+    Ok(out)
+}

@@ -1,0 +1,432 @@
+//! Views: ops whose result shares storage (and the version counter) with the input. Each
+//! backward maps the gradient back onto the input's shape.
+use super::*;
+use crate::kernels;
+use crate::shape::{contiguous_strides, fmt_shape, numel, wrap_dim, Shape, Strides};
+use crate::grads;
+use smallvec::SmallVec;
+
+/// A strided window into the contiguous layout of some shape (used to route view gradients).
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub shape: Shape,
+    pub strides: Strides,
+    pub offset: usize,
+}
+
+fn record_view(name: &'static str, x: &Tensor, out: &Tensor, backward: BackwardFn) {
+    if needs_grad(&[x]) {
+        record(name, &[x], &[out], vec![], backward);
+    }
+}
+
+/// Resolve one `-1` and check the element count.
+pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
+    let mut out: Shape = SmallVec::with_capacity(shape.len());
+    let mut infer = None;
+    let mut known = 1usize;
+    for (i, &d) in shape.iter().enumerate() {
+        if d == -1 {
+            if infer.is_some() {
+                return Err(Error::Runtime("only one dimension can be inferred".into()));
+            }
+            infer = Some(i);
+            out.push(1);
+        } else if d < 0 {
+            return Err(Error::Runtime(format!("invalid shape dimension {}", d)));
+        } else {
+            known = known.saturating_mul(d as usize);
+            out.push(d as usize);
+        }
+    }
+    let bad = || {
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        Error::Runtime(format!("shape '[{}]' is invalid for input of size {}", dims.join(", "), n))
+    };
+    match infer {
+        Some(i) => {
+            if known == 0 || n % known != 0 {
+                return Err(bad());
+            }
+            out[i] = n / known;
+        }
+        None => {
+            if known != n {
+                return Err(bad());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Strides for viewing (shape, strides) as `new`, if possible without a copy (PyTorch's rule).
+fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) -> Option<Strides> {
+    if numel(shape) == 0 || crate::shape::is_contiguous(shape, strides) {
+        return Some(contiguous_strides(new));
+    }
+    let mut out: Strides = SmallVec::from_elem(0, new.len());
+    let mut view_d = new.len() as isize - 1;
+    let mut chunk_base_stride = *strides.last().unwrap_or(&1);
+    let mut tensor_numel = 1usize;
+    let mut view_numel = 1usize;
+    for tensor_d in (0..shape.len()).rev() {
+        tensor_numel *= shape[tensor_d];
+        if tensor_d == 0 || (shape[tensor_d - 1] != 1 && strides[tensor_d - 1] != (tensor_numel as isize) * chunk_base_stride) {
+            while view_d >= 0 && (view_numel < tensor_numel || new[view_d as usize] == 1) {
+                out[view_d as usize] = (view_numel as isize) * chunk_base_stride;
+                view_numel *= new[view_d as usize];
+                view_d -= 1;
+            }
+            if view_numel != tensor_numel {
+                return None;
+            }
+            if tensor_d > 0 {
+                chunk_base_stride = strides[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if view_d != -1 {
+        return None;
+    }
+    Some(out)
+}
+
+pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let (old, st, off) = {
+        let d = x.data();
+        (d.shape.clone(), d.strides.clone(), d.offset)
+    };
+    let new = infer_shape(shape, numel(&old))?;
+    let Some(ns) = view_strides(&old, &st, &new) else {
+        return Err(Error::Runtime("view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.".into()));
+    };
+    let out = x.view_with(&new, &ns, off);
+    // d view(x) = reshape(dL)
+    record_view("ViewBackward0", x, &out, Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+    Ok(out)
+}
+
+fn reshape_shape(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    reshape(x, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+}
+
+/// A view when the layout allows, else a copy (CloneBackward0 then UnsafeViewBackward0).
+pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let (old, st) = {
+        let d = x.data();
+        (d.shape.clone(), d.strides.clone())
+    };
+    let new = infer_shape(shape, numel(&old))?;
+    if view_strides(&old, &st, &new).is_some() {
+        return view(x, shape);
+    }
+    let c = clone(x)?;
+    let out = c.detached();
+    {
+        let d = out.data();
+        drop(d);
+    }
+    let out = Tensor::from_data(crate::tensor::TensorData {
+        shape: new.clone(),
+        strides: contiguous_strides(&new),
+        ..out.data().clone()
+    });
+    if needs_grad(&[&c]) {
+        record("UnsafeViewBackward0", &[&c], &[&out], vec![], Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+    }
+    Ok(out)
+}
+
+pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
+    let nd = x.ndim();
+    let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
+    let out = {
+        let d = x.data();
+        let (mut sh, mut st) = (d.shape.clone(), d.strides.clone());
+        if nd > 0 {
+            sh.swap(a, b);
+            st.swap(a, b);
+        }
+        x.view_with(&sh, &st, d.offset)
+    };
+    record_view("TransposeBackward0", x, &out, Box::new(move |_, g| grads![transpose(&g[0], a as i64, b as i64)?]));
+    Ok(out)
+}
+
+/// `t()`: transpose of a matrix, identity for 0-d and 1-d.
+pub fn t(x: &Tensor) -> Result<Tensor> {
+    let nd = x.ndim();
+    if nd > 2 {
+        return Err(Error::Runtime(format!(
+            "t() expects a tensor with <= 2 dimensions, but self is {}D",
+            nd
+        )));
+    }
+    let out = {
+        let d = x.data();
+        let (mut sh, mut st) = (d.shape.clone(), d.strides.clone());
+        sh.reverse();
+        st.reverse();
+        x.view_with(&sh, &st, d.offset)
+    };
+    record_view("TBackward0", x, &out, Box::new(|_, g| grads![t(&g[0])?]));
+    Ok(out)
+}
+
+pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let nd = x.ndim();
+    if dims.len() != nd {
+        return Err(Error::Runtime(format!(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+            nd,
+            dims.len()
+        )));
+    }
+    let mut perm = Vec::with_capacity(nd);
+    for &d in dims {
+        let w = wrap_dim(d, nd)?;
+        if perm.contains(&w) {
+            return Err(Error::Runtime("permute(): duplicate dims are not allowed.".into()));
+        }
+        perm.push(w);
+    }
+    let out = {
+        let d = x.data();
+        let sh: Shape = perm.iter().map(|&p| d.shape[p]).collect();
+        let st: Strides = perm.iter().map(|&p| d.strides[p]).collect();
+        x.view_with(&sh, &st, d.offset)
+    };
+    let mut inv = vec![0i64; nd];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i as i64;
+    }
+    record_view("PermuteBackward0", x, &out, Box::new(move |_, g| grads![permute(&g[0], &inv)?]));
+    Ok(out)
+}
+
+pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let nd = x.ndim();
+    let d = wrap_dim(dim, nd + 1)?;
+    let out = {
+        let td = x.data();
+        let mut sh = td.shape.clone();
+        let mut st = td.strides.clone();
+        let s = if d < nd { st[d] * sh[d] as isize } else { 1 };
+        sh.insert(d, 1);
+        st.insert(d, s);
+        x.view_with(&sh, &st, td.offset)
+    };
+    record_view("UnsqueezeBackward0", x, &out, Box::new(move |_, g| grads![squeeze_dim(&g[0], d as i64)?]));
+    Ok(out)
+}
+
+/// `squeeze()`: drop every size-1 dim (SqueezeBackward0).
+pub fn squeeze(x: &Tensor) -> Result<Tensor> {
+    let (old, out) = {
+        let d = x.data();
+        let keep: Vec<usize> = (0..d.shape.len()).filter(|&i| d.shape[i] != 1).collect();
+        let sh: Shape = keep.iter().map(|&i| d.shape[i]).collect();
+        let st: Strides = keep.iter().map(|&i| d.strides[i]).collect();
+        (d.shape.clone(), x.view_with(&sh, &st, d.offset))
+    };
+    record_view("SqueezeBackward0", x, &out, Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+    Ok(out)
+}
+
+/// `squeeze(dim)` (SqueezeBackward1): a no-op view when that dim is not 1.
+pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let nd = x.ndim();
+    let d = wrap_dim(dim, nd)?;
+    let out = {
+        let td = x.data();
+        let (mut sh, mut st) = (td.shape.clone(), td.strides.clone());
+        if nd > 0 && sh[d] == 1 {
+            sh.remove(d);
+            st.remove(d);
+        }
+        x.view_with(&sh, &st, td.offset)
+    };
+    let squeezed = out.ndim() != nd;
+    record_view("SqueezeBackward1", x, &out, Box::new(move |_, g| {
+        grads![if squeezed { unsqueeze(&g[0], d as i64)? } else { g[0].clone() }]
+    }));
+    Ok(out)
+}
+
+pub fn expand(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    expand_i64(x, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+}
+
+/// `expand(*sizes)`; -1 keeps a dim.
+pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let (old, out) = {
+        let d = x.data();
+        let nd = d.shape.len();
+        if sizes.len() < nd {
+            return Err(Error::Runtime(format!(
+                "expand({}{{{}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+                d.dtype.legacy_type_name(),
+                fmt_shape(&d.shape).trim_matches(|c| c == '[' || c == ']'),
+                sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                sizes.len(),
+                nd
+            )));
+        }
+        let lead = sizes.len() - nd;
+        let mut sh: Shape = SmallVec::new();
+        let mut st: Strides = SmallVec::new();
+        for (i, &s) in sizes.iter().enumerate() {
+            if i < lead {
+                if s < 0 {
+                    return Err(Error::Runtime(format!("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i)));
+                }
+                sh.push(s as usize);
+                st.push(0);
+            } else {
+                let (cur, cs) = (d.shape[i - lead], d.strides[i - lead]);
+                let s = if s == -1 { cur as i64 } else { s };
+                if cur as i64 == s {
+                    sh.push(cur);
+                    st.push(cs);
+                } else if cur == 1 && s >= 0 {
+                    sh.push(s as usize);
+                    st.push(0);
+                } else {
+                    return Err(Error::Runtime(format!(
+                        "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: [{}].  Tensor sizes: {}",
+                        s, cur, i,
+                        sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
+                        fmt_shape(&d.shape)
+                    )));
+                }
+            }
+        }
+        (d.shape.clone(), x.view_with(&sh, &st, d.offset))
+    };
+    record_view("ExpandBackward0", x, &out, Box::new(move |_, g| grads![sum_to(&g[0], &old)?]));
+    Ok(out)
+}
+
+/// The window a select/slice takes out of the contiguous layout of `shape`.
+fn window(shape: &[usize], dim: usize, start: usize, len: usize, step: usize, drop_dim: bool) -> Region {
+    let cs = contiguous_strides(shape);
+    let mut sh: Shape = shape.into();
+    let mut st = cs.clone();
+    sh[dim] = len;
+    st[dim] = cs[dim] * step as isize;
+    if drop_dim {
+        sh.remove(dim);
+        st.remove(dim);
+    }
+    Region { shape: sh, strides: st, offset: start * cs[dim] as usize }
+}
+
+/// `x[index]` along `dim` (SelectBackward0).
+pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    let nd = x.ndim();
+    if nd == 0 {
+        return Err(Error::Index("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number".into()));
+    }
+    let d = wrap_dim(dim, nd)?;
+    let (shape, out) = {
+        let td = x.data();
+        let size = td.shape[d] as i64;
+        if index < -size || index >= size {
+            return Err(Error::Index(format!(
+                "index {} is out of bounds for dimension {} with size {}",
+                index, d, size
+            )));
+        }
+        let i = if index < 0 { index + size } else { index } as usize;
+        let off = (td.offset as isize + i as isize * td.strides[d]) as usize;
+        let (mut sh, mut st) = (td.shape.clone(), td.strides.clone());
+        sh.remove(d);
+        st.remove(d);
+        (td.shape.clone(), (x.view_with(&sh, &st, off), i))
+    };
+    let (out, i) = out;
+    let region = window(&shape, d, i, 1, 1, true);
+    record_view("SelectBackward0", x, &out, Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]));
+    Ok(out)
+}
+
+/// `x[start:end:step]` along `dim` (SliceBackward0), Python's clamping rules.
+pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Result<Tensor> {
+    if step <= 0 {
+        return Err(Error::Value("step must be greater than zero".into()));
+    }
+    let nd = x.ndim();
+    if nd == 0 {
+        return Err(Error::Index("slice() cannot be applied to a 0-dim tensor.".into()));
+    }
+    let d = wrap_dim(dim, nd)?;
+    let (shape, out, s, len) = {
+        let td = x.data();
+        let size = td.shape[d] as i64;
+        let clamp = |v: i64| -> i64 {
+            let v = if v < 0 { v + size } else { v };
+            v.clamp(0, size)
+        };
+        let s = clamp(start.unwrap_or(0));
+        let e = clamp(end.unwrap_or(size)).max(s);
+        let len = ((e - s) + step - 1) / step;
+        let off = (td.offset as isize + s as isize * td.strides[d]) as usize;
+        let (mut sh, mut st) = (td.shape.clone(), td.strides.clone());
+        sh[d] = len as usize;
+        st[d] *= step as isize;
+        (td.shape.clone(), x.view_with(&sh, &st, off), s as usize, len as usize)
+    };
+    let region = window(&shape, d, s, len, step as usize, false);
+    record_view("SliceBackward0", x, &out, Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]));
+    Ok(out)
+}
+
+/// `x[...]`: a view of the whole tensor (AliasBackward0).
+pub fn alias(x: &Tensor) -> Result<Tensor> {
+    let out = {
+        let d = x.data();
+        x.view_with(&d.shape, &d.strides, d.offset)
+    };
+    record_view("AliasBackward0", x, &out, Box::new(|_, g| grads![g[0].clone()]));
+    Ok(out)
+}
+
+/// zeros(shape) with `region` set to `g`: the gradient of taking `region` out of a tensor.
+pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
+    let out = Tensor::zeros(shape, g.dtype())?;
+    {
+        let win = out.view_with(&region.shape, &region.strides, region.offset);
+        kernels::copy_into(&win, g);
+    }
+    let out = out.detached();
+    if needs_grad(&[g]) {
+        let r = region.clone();
+        record("AsStridedScatterBackward0", &[g], &[&out], vec![], Box::new(move |_, gg| grads![as_strided(&gg[0], &r)?]));
+    }
+    Ok(out)
+}
+
+/// The window `region` of (the contiguous layout of) `x` (AsStridedBackward0).
+pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
+    let src = if x.is_contiguous() && x.data().offset == 0 { x.detached() } else { kernels::contiguous(x) };
+    let out = src.view_with(&region.shape, &region.strides, region.offset).detached();
+    if needs_grad(&[x]) {
+        let (shape, r) = (x.shape(), region.clone());
+        record("AsStridedBackward0", &[x], &[&out], vec![], Box::new(move |_, g| grads![embed(&g[0], &shape, &r)?]));
+    }
+    Ok(out)
+}
+
+/// Where `v` (a view) sits inside the contiguous layout of its base.
+pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
+    let (bd, vd) = (base.data(), v.data());
+    if !bd.is_contiguous() {
+        return Err(Error::Runtime(
+            "in-place operations on a view of a non-contiguous tensor that requires grad are not supported".into(),
+        ));
+    }
+    let offset = vd.offset.checked_sub(bd.offset).ok_or_else(|| Error::Runtime("view outside its base".into()))?;
+    Ok(Region { shape: vd.shape.clone(), strides: vd.strides.clone(), offset })
+}

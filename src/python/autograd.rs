@@ -1,0 +1,219 @@
+//! Module functions for autograd: running backward / grad, grad modes, arena statistics.
+use super::tensor::{set_requires_grad, wrap, wrap_opt, PyTensor, FACTORY_INT_RG};
+use super::IntoPyResult;
+use crate::engine::{self, BackwardOptions};
+use crate::grad_mode;
+use crate::ops;
+use crate::tensor::Tensor;
+use num_complex::Complex64;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+fn size_text(s: &[usize]) -> String {
+    format!("torch.Size([{}])", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+}
+
+/// PyTorch's `_make_grads`: check given gradients, create the implicit ones.
+fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(Tensor, Tensor)>> {
+    let mut roots = Vec::with_capacity(outputs.len());
+    for (i, (out, g)) in outputs.iter().zip(grads).enumerate() {
+        let g = match g {
+            Some(g) => {
+                let (gs, os) = (g.shape(), out.shape());
+                if gs != os {
+                    return Err(PyRuntimeError::new_err(format!(
+                        "Mismatch in shape: grad_output[{}] has a shape of {} and output[{}] has a shape of {}.",
+                        i, size_text(&gs), i, size_text(&os)
+                    )));
+                }
+                let (gd, od) = (g.dtype(), out.dtype());
+                if gd.is_complex() != od.is_complex() {
+                    return Err(PyRuntimeError::new_err(format!(
+                        "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: grad_output[{}] has a dtype of torch.{} and output[{}] has a dtype of torch.{}.",
+                        i, gd.name(), i, od.name()
+                    )));
+                }
+                if gd != od {
+                    crate::kernels::cast(&g, od)
+                } else {
+                    g
+                }
+            }
+            None => {
+                if out.requires_grad() {
+                    if out.numel() != 1 {
+                        return Err(PyRuntimeError::new_err("grad can be implicitly created only for scalar outputs"));
+                    }
+                    if out.dtype().is_complex() {
+                        return Err(PyRuntimeError::new_err(format!(
+                            "grad can be implicitly created only for real scalar outputs but got torch.{}",
+                            out.dtype().name()
+                        )));
+                    }
+                }
+                Tensor::full(&out.shape(), Complex64::new(1.0, 0.0), out.dtype()).py()?
+            }
+        };
+        roots.push((out.clone(), g));
+    }
+    Ok(roots)
+}
+
+fn tensors(v: &[PyRef<'_, PyTensor>]) -> Vec<Tensor> {
+    v.iter().map(|t| t.t.clone()).collect()
+}
+
+/// `backward` for already-validated Python arguments (see leafgrad/autograd.py).
+#[pyfunction]
+#[pyo3(signature = (outputs, grads, retain_graph, create_graph, inputs = None))]
+fn _backward(
+    outputs: Vec<PyRef<'_, PyTensor>>,
+    grads: Vec<Option<PyRef<'_, PyTensor>>>,
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Option<Vec<PyRef<'_, PyTensor>>>,
+) -> PyResult<()> {
+    let outs = tensors(&outputs);
+    let roots = make_grads(&outs, grads.iter().map(|g| g.as_ref().map(|g| g.t.clone())).collect())?;
+    let inputs = inputs.map(|v| tensors(&v));
+    if let Some(inp) = &inputs {
+        for t in inp {
+            if !t.requires_grad() {
+                return Err(PyRuntimeError::new_err("can't retain_grad on Tensor that has requires_grad=False"));
+            }
+            if !t.is_leaf() {
+                super::tensor::retain_grad(t)?;
+            }
+        }
+    }
+    let opts = BackwardOptions { retain_graph, create_graph, accumulate: true };
+    engine::backward(&roots, inputs.as_deref(), opts).py()?;
+    Ok(())
+}
+
+/// `autograd.grad` for already-validated Python arguments.
+#[pyfunction]
+#[pyo3(signature = (outputs, grads, inputs, retain_graph, create_graph, allow_unused, materialize))]
+#[allow(clippy::too_many_arguments)]
+fn _grad<'py>(
+    py: Python<'py>,
+    outputs: Vec<PyRef<'py, PyTensor>>,
+    grads: Vec<Option<PyRef<'py, PyTensor>>>,
+    inputs: Vec<PyRef<'py, PyTensor>>,
+    retain_graph: bool,
+    create_graph: bool,
+    allow_unused: bool,
+    materialize: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let outs = tensors(&outputs);
+    let inps = tensors(&inputs);
+    for t in &inps {
+        if !t.requires_grad() {
+            return Err(PyRuntimeError::new_err("One of the differentiated Tensors does not require grad"));
+        }
+    }
+    let roots = make_grads(&outs, grads.iter().map(|g| g.as_ref().map(|g| g.t.clone())).collect())?;
+    let opts = BackwardOptions { retain_graph, create_graph, accumulate: false };
+    let res = engine::backward(&roots, Some(&inps), opts).py()?;
+    let mut items = Vec::with_capacity(res.len());
+    for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
+        let g = match g {
+            Some(g) => Some(g),
+            None if materialize => Some(Tensor::zeros(&inp.shape(), inp.dtype()).py()?),
+            None if allow_unused => None,
+            None => {
+                return Err(PyRuntimeError::new_err(format!(
+                    "The differentiated Tensor at index {} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.",
+                    i
+                )))
+            }
+        };
+        items.push(wrap_opt(py, g)?);
+    }
+    PyTuple::new(py, items)
+}
+
+#[pyfunction]
+fn is_grad_enabled() -> bool {
+    grad_mode::is_grad_enabled()
+}
+#[pyfunction]
+fn _set_grad_enabled(mode: bool) {
+    grad_mode::set_grad_enabled(mode)
+}
+#[pyfunction]
+fn is_inference_mode_enabled() -> bool {
+    grad_mode::is_inference_mode()
+}
+#[pyfunction]
+fn _set_inference_mode(mode: bool) {
+    grad_mode::set_inference_mode(mode)
+}
+
+/// Live backward nodes and tensor records: tests use it to prove memory comes back.
+#[pyfunction]
+fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let (nodes, tensors) = crate::graph::arena::arena_stats();
+    let d = PyDict::new(py);
+    d.set_item("nodes", nodes)?;
+    d.set_item("tensors", tensors)?;
+    Ok(d)
+}
+
+/// Factory `requires_grad=` (its own error text).
+#[pyfunction]
+fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
+    set_requires_grad(&t.t, on, FACTORY_INT_RG)
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, reduction))]
+fn _mse_loss<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, target: PyRef<'py, PyTensor>, reduction: &str) -> PyResult<Bound<'py, PyAny>> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    wrap(py, ops::mse_loss(&input.t, &target.t, r).py()?)
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, reduction))]
+fn _l1_loss<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, target: PyRef<'py, PyTensor>, reduction: &str) -> PyResult<Bound<'py, PyAny>> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    wrap(py, ops::l1_loss(&input.t, &target.t, r).py()?)
+}
+
+/// Binary ops as functions (`torch.add(a, b)` with a number on either side).
+#[pyfunction]
+fn _binary<'py>(py: Python<'py>, op: &str, a: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let (Some(x), Some(y)) = (super::convert::operand(a), super::convert::operand(b)) else {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument 'input' (position 1) must be Tensor, not {}",
+            op,
+            a.get_type().name()?
+        )));
+    };
+    let r = match op {
+        "add" => ops::add(&x, &y),
+        "sub" => ops::sub(&x, &y),
+        "mul" => ops::mul(&x, &y),
+        "div" => ops::div(&x, &y),
+        "pow" if y.data().wrapped_number => ops::pow_scalar(&x, &y),
+        "pow" => ops::pow(&x, &y),
+        _ => return Err(PyTypeError::new_err(format!("unknown op {}", op))),
+    };
+    wrap(py, r.py()?)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(is_inference_mode_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_inference_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(_arena_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_factory_requires_grad, m)?)?;
+    m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_binary, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! Conversions between Python values and core values: dtypes, scalars, shapes, dims.
+use super::{IntoPyResult, PyTensor};
+use crate::dtype::DType;
+use crate::tensor::Tensor;
+use num_complex::Complex64;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
+
+/// `torch.float32` and friends: one object per dtype.
+#[pyclass(name = "dtype", module = "leafgrad", frozen, eq, hash)]
+#[derive(PartialEq, Eq, Hash, Clone, Copy)]
+pub struct PyDType {
+    pub d: DType,
+}
+
+#[pymethods]
+impl PyDType {
+    fn __repr__(&self) -> String {
+        format!("torch.{}", self.d.name())
+    }
+    #[getter]
+    fn is_floating_point(&self) -> bool {
+        self.d.is_floating()
+    }
+    #[getter]
+    fn is_complex(&self) -> bool {
+        self.d.is_complex()
+    }
+    #[getter]
+    fn is_signed(&self) -> bool {
+        !matches!(self.d, DType::Bool | DType::UInt8)
+    }
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.d.size()
+    }
+    #[getter]
+    fn _name(&self) -> &'static str {
+        self.d.name()
+    }
+    fn to_real(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.d.to_real())
+    }
+    fn to_complex(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.d.to_complex())
+    }
+    fn __reduce__(&self) -> (String,) {
+        (self.d.name().to_string(),)
+    }
+}
+
+static DTYPES: PyOnceLock<Vec<Py<PyDType>>> = PyOnceLock::new();
+
+pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
+    let all = DTYPES.get_or_init(py, || {
+        DType::ALL
+            .iter()
+            .map(|&d| Py::new(py, PyDType { d }).expect("allocating a dtype object"))
+            .collect()
+    });
+    let i = DType::ALL.iter().position(|&x| x == d).expect("every dtype is listed");
+    all[i].clone_ref(py)
+}
+
+pub fn extract_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
+    if let Ok(d) = obj.cast::<PyDType>() {
+        return Ok(d.get().d);
+    }
+    Err(PyTypeError::new_err(format!(
+        "expected a dtype, but got {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// A Python number as a wrapped 0-d tensor (the lowest-priority operand in promotion).
+pub fn scalar_tensor(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
+    if obj.is_instance_of::<PyBool>() {
+        return Some(Tensor::wrapped_scalar(obj.is_truthy().ok()?));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return match obj.extract::<i64>() {
+            Ok(v) => Some(Tensor::wrapped_scalar(v)),
+            Err(_) => obj.extract::<f64>().ok().map(Tensor::wrapped_scalar),
+        };
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        return obj.extract::<f64>().ok().map(Tensor::wrapped_scalar);
+    }
+    if let Ok(c) = obj.cast::<PyComplex>() {
+        return Some(Tensor::wrapped_scalar(Complex64::new(c.real(), c.imag())));
+    }
+    // numpy scalars and other number-likes
+    if obj.hasattr("__float__").unwrap_or(false) && !obj.hasattr("__len__").unwrap_or(true) {
+        if let Ok(v) = obj.call_method0("__float__").and_then(|f| f.extract::<f64>()) {
+            return Some(Tensor::wrapped_scalar(v));
+        }
+    }
+    None
+}
+
+/// A tensor or a Python number; None for anything else.
+pub fn operand(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        return Some(t.get().t.clone());
+    }
+    scalar_tensor(obj)
+}
+
+pub fn operand_or_type_error(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> PyResult<Tensor> {
+    operand(obj).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "{}(): argument '{}' (position 1) must be Tensor, not {}",
+            fname,
+            arg,
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
+/// A number as complex (for fill values).
+pub fn number(obj: &Bound<'_, PyAny>) -> PyResult<Complex64> {
+    match scalar_tensor(obj) {
+        Some(t) => t.item().py(),
+        None => match obj.cast::<PyTensor>() {
+            Ok(t) => t.get().t.item().py(),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "expected a number, but got {}",
+                obj.get_type().name()?
+            ))),
+        },
+    }
+}
+
+fn int_of(obj: &Bound<'_, PyAny>, fname: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument 'size' must be tuple of ints, but found element of type {} at pos 0",
+            fname,
+            obj.get_type().name()?
+        )));
+    }
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        let t = &t.get().t;
+        if t.numel() == 1 && !t.dtype().is_differentiable() {
+            return Ok(t.item().py()?.re as i64);
+        }
+    }
+    obj.extract::<i64>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{}(): argument 'size' must be tuple of ints, but found element of type {} at pos 0",
+            fname,
+            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
+/// Sizes given as `f(2, 3)` or `f((2, 3))` / `f([2, 3])` / `f(torch.Size)`.
+pub fn shape_args(args: &Bound<'_, PyTuple>, fname: &str) -> PyResult<Vec<i64>> {
+    if args.len() == 1 {
+        let a = args.get_item(0)?;
+        if a.is_instance_of::<PyTuple>() || a.is_instance_of::<PyList>() {
+            return a.try_iter()?.map(|x| int_of(&x?, fname)).collect();
+        }
+    }
+    args.iter().map(|x| int_of(&x, fname)).collect()
+}
+
+/// A dim argument: an int, or a tuple/list of ints, or None.
+pub fn dims_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    let Some(o) = obj else { return Ok(None) };
+    if o.is_none() {
+        return Ok(None);
+    }
+    if o.is_instance_of::<PyTuple>() || o.is_instance_of::<PyList>() {
+        return Ok(Some(o.try_iter()?.map(|x| x?.extract::<i64>()).collect::<PyResult<_>>()?));
+    }
+    if o.is_instance_of::<PyBool>() || !o.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "argument 'dim' must be int or tuple of ints, not {}",
+            o.get_type().name()?
+        )));
+    }
+    Ok(Some(vec![o.extract::<i64>()?]))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDType>()?;
+    let py = m.py();
+    for d in DType::ALL {
+        m.add(d.name(), dtype_obj(py, d))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,367 @@
+//! Building tensors: from nested Python sequences, from numpy arrays (sharing memory), and the
+//! basic factories the Python layer wraps with PyTorch's keyword arguments.
+use super::convert::{extract_dtype, number, shape_args};
+use super::tensor::{wrap, PyTensor};
+use super::IntoPyResult;
+use crate::dtype::DType;
+use crate::storage::Storage;
+use crate::tensor::{Tensor, TensorData};
+use num_complex::Complex64;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple};
+use std::sync::atomic::AtomicU32;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Kind {
+    Bool,
+    Int,
+    Float,
+    Complex,
+}
+
+struct Parsed {
+    shape: Vec<usize>,
+    values: Vec<Complex64>,
+    kind: Option<Kind>,
+    /// dtype of tensors found inside the data, which wins over Python-number kinds.
+    tensor_dtype: Option<DType>,
+}
+
+fn is_seq(o: &Bound<'_, PyAny>) -> bool {
+    o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>()
+}
+
+fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
+    if is_seq(o) || (o.cast::<PyTensor>().map(|t| t.get().t.ndim() > 0).unwrap_or(false)) {
+        let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = o.cast::<PyTensor>() {
+            let t = t.get().t.clone();
+            let n = t.shape()[0];
+            (0..n)
+                .map(|i| wrap(o.py(), crate::ops::select(&t.detached(), 0, i as i64).py()?))
+                .collect::<PyResult<_>>()?
+        } else {
+            o.try_iter()?.collect::<PyResult<_>>()?
+        };
+        if depth == p.shape.len() {
+            if !p.values.is_empty() {
+                return Err(PyValueError::new_err(format!(
+                    "expected sequence of length {} at dim {} (got {})",
+                    p.shape.get(depth).copied().unwrap_or(0),
+                    depth,
+                    items.len()
+                )));
+            }
+            p.shape.push(items.len());
+        } else if p.shape[depth] != items.len() {
+            return Err(PyValueError::new_err(format!(
+                "expected sequence of length {} at dim {} (got {})",
+                p.shape[depth],
+                depth,
+                items.len()
+            )));
+        }
+        for it in items {
+            walk(&it, depth + 1, p)?;
+        }
+        return Ok(());
+    }
+    if depth < p.shape.len() {
+        return Err(PyTypeError::new_err(format!(
+            "expected sequence of length {} at dim {} (got a scalar)",
+            p.shape[depth], depth
+        )));
+    }
+    let (v, k) = if o.is_instance_of::<PyBool>() {
+        (Complex64::new(o.is_truthy()? as u8 as f64, 0.0), Kind::Bool)
+    } else if o.is_instance_of::<PyInt>() {
+        (Complex64::new(o.extract::<i64>()? as f64, 0.0), Kind::Int)
+    } else if o.is_instance_of::<PyFloat>() {
+        (Complex64::new(o.extract::<f64>()?, 0.0), Kind::Float)
+    } else if let Ok(c) = o.cast::<PyComplex>() {
+        (Complex64::new(c.real(), c.imag()), Kind::Complex)
+    } else if let Ok(t) = o.cast::<PyTensor>() {
+        let t = &t.get().t;
+        let d = t.dtype();
+        p.tensor_dtype = Some(match p.tensor_dtype {
+            None => d,
+            Some(o) => crate::dtype::promote(o, d),
+        });
+        (t.item().py()?, Kind::Bool)
+    } else if o.hasattr("__float__")? {
+        (Complex64::new(o.call_method0("__float__")?.extract::<f64>()?, 0.0), Kind::Float)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "Could not infer dtype of {}",
+            o.get_type().name()?
+        )));
+    };
+    p.kind = Some(match p.kind {
+        Some(old) if old > k => old,
+        _ => k,
+    });
+    p.values.push(v);
+    Ok(())
+}
+
+/// `torch.tensor(data)` values: nested lists/tuples of numbers (or 0-d tensors).
+pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    let mut p = Parsed { shape: vec![], values: vec![], kind: None, tensor_dtype: None };
+    walk(o, 0, &mut p)?;
+    let inferred = match (p.kind, p.tensor_dtype) {
+        (_, Some(d)) if p.kind.is_none_or(|k| k == Kind::Bool) => d,
+        (Some(Kind::Bool), _) => DType::Bool,
+        (Some(Kind::Int), _) => DType::Int64,
+        (Some(Kind::Complex), _) => DType::Complex64,
+        _ => DType::Float32,
+    };
+    let dt = dtype.unwrap_or(inferred);
+    let t = Tensor::zeros(&p.shape, dt).py()?;
+    {
+        let d = t.data();
+        crate::with_dtype!(dt, T, {
+            use crate::dtype::Element;
+            // SAFETY: T matches dt; the buffer holds exactly values.len() elements.
+            let s = unsafe { d.storage.slice_mut::<T>() };
+            for (dst, v) in s.iter_mut().zip(p.values.iter()) {
+                *dst = T::from_c64(*v);
+            }
+        });
+    }
+    Ok(t)
+}
+
+#[pyfunction]
+#[pyo3(signature = (data, dtype = None))]
+fn _tensor<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, dtype: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let dt = match dtype {
+        Some(d) if !d.is_none() => Some(extract_dtype(d)?),
+        _ => None,
+    };
+    wrap(py, from_data(data, dt)?)
+}
+
+fn numpy_dtype(typestr: &str) -> PyResult<DType> {
+    Ok(match &typestr[1..] {
+        "b1" => DType::Bool,
+        "u1" => DType::UInt8,
+        "i4" => DType::Int32,
+        "i8" => DType::Int64,
+        "f4" => DType::Float32,
+        "f8" => DType::Float64,
+        "c8" => DType::Complex64,
+        "c16" => DType::Complex128,
+        _ => {
+            return Err(PyTypeError::new_err(format!(
+                "can't convert np.ndarray of type {}. The only supported types are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.",
+                typestr
+            )))
+        }
+    })
+}
+
+/// Share a numpy array's memory (kept alive by the tensor).
+#[pyfunction]
+fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    if !array.is_instance(&np.getattr("ndarray")?)? {
+        return Err(PyTypeError::new_err(format!(
+            "expected np.ndarray (got {})",
+            array.get_type().name()?
+        )));
+    }
+    let ai = array.getattr("__array_interface__")?.cast_into::<PyDict>()?;
+    let typestr: String = ai.get_item("typestr")?.ok_or_else(|| PyTypeError::new_err("no typestr"))?.extract()?;
+    if typestr.starts_with('>') {
+        return Err(PyValueError::new_err("given numpy array has byte order different from the native byte order. Conversion between byte orders is currently not supported."));
+    }
+    let dt = numpy_dtype(&typestr)?;
+    let (ptr, readonly): (usize, bool) = ai.get_item("data")?.ok_or_else(|| PyTypeError::new_err("no data"))?.extract()?;
+    let _ = readonly;
+    let shape: Vec<usize> = ai.get_item("shape")?.ok_or_else(|| PyTypeError::new_err("no shape"))?.extract()?;
+    let es = dt.size() as isize;
+    let strides: Vec<isize> = match ai.get_item("strides")? {
+        Some(s) if !s.is_none() => {
+            let b: Vec<isize> = s.extract()?;
+            if b.iter().any(|&x| x < 0) {
+                return Err(PyValueError::new_err("At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().) "));
+            }
+            if b.iter().any(|&x| x % es != 0) {
+                return Err(PyValueError::new_err("given numpy array strides not a multiple of the element byte size. Copy the numpy array to reallocate the memory."));
+            }
+            b.iter().map(|&x| x / es).collect()
+        }
+        _ => crate::shape::contiguous_strides(&shape).to_vec(),
+    };
+    let n = crate::shape::numel(&shape);
+    let extent = if n == 0 {
+        0
+    } else {
+        1 + shape.iter().zip(&strides).map(|(&d, &s)| (d as isize - 1) * s).sum::<isize>() as usize
+    };
+    let owner: Py<PyAny> = array.clone().unbind();
+    // SAFETY: the array owns `extent` elements at `ptr` and is kept alive by the storage.
+    let storage = unsafe { Storage::foreign(ptr as *mut u8, extent * dt.size(), Box::new(owner)) };
+    let t = Tensor::from_data(TensorData {
+        storage: Arc::new(storage),
+        shape: shape.into(),
+        strides: strides.into(),
+        offset: 0,
+        dtype: dt,
+        version: Arc::new(AtomicU32::new(0)),
+        base: None,
+        wrapped_number: false,
+    });
+    wrap(py, t)
+}
+
+/// numpy's `__array_interface__` for a tensor's memory (numpy keeps the tensor alive).
+#[pyfunction]
+fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, PyDict>> {
+    let d = t.t.data();
+    let typestr = match d.dtype {
+        DType::Bool => "|b1",
+        DType::UInt8 => "|u1",
+        DType::Int32 => "<i4",
+        DType::Int64 => "<i8",
+        DType::Float32 => "<f4",
+        DType::Float64 => "<f8",
+        DType::Complex64 => "<c8",
+        DType::Complex128 => "<c16",
+    };
+    let es = d.dtype.size() as isize;
+    let out = PyDict::new(py);
+    out.set_item("version", 3)?;
+    out.set_item("typestr", typestr)?;
+    out.set_item("shape", PyTuple::new(py, d.shape.iter())?)?;
+    out.set_item("strides", PyTuple::new(py, d.strides.iter().map(|s| s * es))?)?;
+    let ptr = d.storage.as_ptr() as usize + d.offset * d.dtype.size();
+    out.set_item("data", (ptr, false))?;
+    Ok(out)
+}
+
+fn sizes(shape: &[i64]) -> PyResult<Vec<usize>> {
+    shape
+        .iter()
+        .map(|&d| {
+            if d < 0 {
+                Err(PyRuntimeError::new_err(format!(
+                    "Trying to create tensor with negative dimension {}: [{}]",
+                    d,
+                    shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                )))
+            } else {
+                Ok(d as usize)
+            }
+        })
+        .collect()
+}
+
+#[pyfunction]
+#[pyo3(signature = (shape, value, dtype))]
+fn _full<'py>(py: Python<'py>, shape: &Bound<'py, PyTuple>, value: &Bound<'py, PyAny>, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let s = sizes(&shape_args(shape, "full")?)?;
+    let v = number(value)?;
+    wrap(py, Tensor::full(&s, v, extract_dtype(dtype)?).py()?)
+}
+
+#[pyfunction]
+fn _arange<'py>(py: Python<'py>, start: f64, end: f64, step: f64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if step == 0.0 {
+        return Err(PyRuntimeError::new_err("step must be nonzero"));
+    }
+    if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
+        return Err(PyRuntimeError::new_err("upper bound and larger bound inconsistent with step sign"));
+    }
+    let n = ((end - start) / step).ceil().max(0.0) as usize;
+    let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    let t = Tensor::from_vec(vals, &[n]).py()?;
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+}
+
+#[pyfunction]
+fn _linspace<'py>(py: Python<'py>, start: f64, end: f64, steps: i64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if steps < 0 {
+        return Err(PyRuntimeError::new_err("number of steps must be non-negative"));
+    }
+    let n = steps as usize;
+    let step = if n > 1 { (end - start) / (n - 1) as f64 } else { 0.0 };
+    // PyTorch fills the second half from the end for symmetry.
+    let vals: Vec<f64> = (0..n)
+        .map(|i| if i < n / 2 { start + step * i as f64 } else { end - step * (n - 1 - i) as f64 })
+        .collect();
+    let t = Tensor::from_vec(vals, &[n]).py()?;
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+}
+
+#[pyfunction]
+fn _eye<'py>(py: Python<'py>, n: i64, m: i64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let s = sizes(&[n, m])?;
+    let mut vals = vec![0f64; s[0] * s[1]];
+    for i in 0..s[0].min(s[1]) {
+        vals[i * s[1] + i] = 1.0;
+    }
+    let t = Tensor::from_vec(vals, &s).py()?;
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+}
+
+#[pyfunction]
+fn _rand<'py>(py: Python<'py>, shape: &Bound<'py, PyTuple>, normal: bool, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let s = sizes(&shape_args(shape, if normal { "randn" } else { "rand" })?)?;
+    let dt = extract_dtype(dtype)?;
+    if !dt.is_differentiable() {
+        return Err(PyRuntimeError::new_err(format!(
+            "\"{}\" not implemented for '{}'",
+            if normal { "normal_kernel_cpu" } else { "check_uniform_bounds" },
+            dt.scalar_type_name()
+        )));
+    }
+    let n = crate::shape::numel(&s) * if dt.is_complex() { 2 } else { 1 };
+    let vals: Vec<f64> = crate::random::with_rng(|r| {
+        (0..n).map(|_| if normal { r.normal() } else { r.uniform() }).collect()
+    });
+    let t = if dt.is_complex() {
+        let scale = if normal { std::f64::consts::FRAC_1_SQRT_2 } else { 1.0 };
+        let c: Vec<Complex64> = vals.chunks(2).map(|p| Complex64::new(p[0] * scale, p[1] * scale)).collect();
+        Tensor::from_vec(c, &s).py()?
+    } else {
+        Tensor::from_vec(vals, &s).py()?
+    };
+    wrap(py, crate::kernels::cast(&t, dt))
+}
+
+#[pyfunction]
+fn _randint<'py>(py: Python<'py>, low: i64, high: i64, shape: &Bound<'py, PyTuple>, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if high <= low {
+        return Err(PyRuntimeError::new_err(format!(
+            "random_ expects 'from' to be less than 'to', but got from={} >= to={}",
+            low, high
+        )));
+    }
+    let s = sizes(&shape_args(shape, "randint")?)?;
+    let n = crate::shape::numel(&s);
+    let span = (high - low) as u64;
+    let vals: Vec<i64> = crate::random::with_rng(|r| (0..n).map(|_| low + (r.next_u64() % span) as i64).collect());
+    let t = Tensor::from_vec(vals, &s).py()?;
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+}
+
+#[pyfunction]
+fn manual_seed(seed: i64) {
+    crate::random::manual_seed(seed as u64);
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(_array_interface, m)?)?;
+    m.add_function(wrap_pyfunction!(_full, m)?)?;
+    m.add_function(wrap_pyfunction!(_arange, m)?)?;
+    m.add_function(wrap_pyfunction!(_linspace, m)?)?;
+    m.add_function(wrap_pyfunction!(_eye, m)?)?;
+    m.add_function(wrap_pyfunction!(_rand, m)?)?;
+    m.add_function(wrap_pyfunction!(_randint, m)?)?;
+    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! PyO3 bindings: the `leafgrad._core` module. Thin delegations to the core; the only logic here
+//! is argument conversion and the mapping of core errors to Python exceptions.
+mod autograd;
+mod convert;
+mod factory;
+mod node;
+mod ops;
+mod tensor;
+
+use crate::error::Error;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use tensor::PyTensor;
+
+thread_local! {
+    /// Python exceptions raised by user callbacks (hooks) while the core was running.
+    static STASHED: RefCell<HashMap<u64, PyErr>> = RefCell::new(HashMap::new());
+}
+static STASH_IDS: AtomicU64 = AtomicU64::new(1);
+
+/// Keep a Python exception aside while it travels through the core as `Error::Callback`.
+pub fn stash(e: PyErr) -> Error {
+    let id = STASH_IDS.fetch_add(1, Ordering::Relaxed);
+    STASHED.with(|s| s.borrow_mut().insert(id, e));
+    Error::Callback(id)
+}
+
+/// The one table from core errors to Python exception types.
+pub fn to_pyerr(e: Error) -> PyErr {
+    match e {
+        Error::Runtime(m) => PyRuntimeError::new_err(m),
+        Error::Type(m) => PyTypeError::new_err(m),
+        Error::Value(m) => PyValueError::new_err(m),
+        Error::Index(m) => PyIndexError::new_err(m),
+        Error::Callback(id) => STASHED
+            .with(|s| s.borrow_mut().remove(&id))
+            .unwrap_or_else(|| PyRuntimeError::new_err("error in a hook")),
+    }
+}
+
+pub trait IntoPyResult<T> {
+    fn py(self) -> PyResult<T>;
+}
+impl<T> IntoPyResult<T> for crate::Result<T> {
+    #[inline]
+    fn py(self) -> PyResult<T> {
+        self.map_err(to_pyerr)
+    }
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<tensor::PyTensor>()?;
+    m.add_class::<node::PyNode>()?;
+    m.add_class::<node::NodeHandle>()?;
+    m.add_class::<tensor::PyHookHandle>()?;
+    factory::register(m)?;
+    autograd::register(m)?;
+    convert::register(m)?;
+    Ok(())
+}

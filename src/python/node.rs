@@ -1,0 +1,220 @@
+//! Python objects for backward nodes (`y.grad_fn`). Each node name gets its own Python class
+//! (`type(y.grad_fn).__name__ == 'MulBackward0'`), made once by `leafgrad._node_class`.
+use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
+use super::stash;
+use crate::graph::arena::NodeRef;
+use crate::graph::node::{lock, next_hook_id, NodeKind};
+use crate::tensor::Tensor;
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// Carries a node into `Node.__new__`; not part of the public API.
+#[pyclass(name = "_NodeHandle", module = "leafgrad._core", frozen)]
+pub struct NodeHandle {
+    node: NodeRef,
+}
+
+#[pyclass(name = "Node", module = "leafgrad.autograd", subclass, frozen, dict)]
+pub struct PyNode {
+    pub node: NodeRef,
+}
+
+impl Drop for PyNode {
+    fn drop(&mut self) {
+        self.node.binding.store(0, Ordering::Release);
+    }
+}
+
+static NODE_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// The Python object of a node (one per node while it is referenced from Python).
+pub fn node_to_py(py: Python<'_>, node: NodeRef) -> PyResult<Bound<'_, PyAny>> {
+    let p = node.binding.load(Ordering::Acquire);
+    if p != 0 {
+        // SAFETY: cleared in PyNode::drop before the object is freed (GIL held throughout).
+        return Ok(unsafe { Bound::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
+    }
+    let factory = NODE_CLASS.get_or_try_init(py, || -> PyResult<_> {
+        Ok(py.import("leafgrad._node")?.getattr("_node_class")?.unbind())
+    })?;
+    let cls = factory.bind(py).call1((class_name(&node.name),))?;
+    let obj = cls.call1((NodeHandle { node: node.clone() },))?;
+    node.binding.store(obj.as_ptr() as usize, Ordering::Release);
+    Ok(obj)
+}
+
+/// `torch::autograd::CopySlices` → `CopySlices` (the class name PyTorch shows in reprs).
+pub fn class_name(name: &str) -> String {
+    name.rsplit("::").next().unwrap_or(name).to_string()
+}
+
+fn saved_tensor<'py>(py: Python<'py>, node: &NodeRef, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let s = lock(&node.saved);
+    let found = s.tensors.iter().find(|st| st.name == name).map(|st| st.tensor.clone());
+    let released = s.released;
+    drop(s);
+    match found {
+        Some(t) => Ok(Some(wrap(py, t)?)),
+        None if released => Err(PyRuntimeError::new_err(crate::error::SECOND_BACKWARD)),
+        None => Ok(None),
+    }
+}
+
+#[pymethods]
+impl PyNode {
+    #[new]
+    fn py_new(handle: PyRef<'_, NodeHandle>) -> PyNode {
+        PyNode { node: handle.node.clone() }
+    }
+
+    fn name(&self) -> String {
+        self.node.name.to_string()
+    }
+
+    #[getter]
+    fn next_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let items = self
+            .node
+            .next
+            .iter()
+            .map(|e| -> PyResult<Bound<'py, PyTuple>> {
+                let n = match &e.node {
+                    Some(n) => node_to_py(py, n.clone())?,
+                    None => py.None().into_bound(py),
+                };
+                PyTuple::new(py, [n, e.input_nr.into_pyobject(py)?.into_any()])
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, items)
+    }
+
+    #[getter]
+    fn variable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.node.kind {
+            NodeKind::AccumulateGrad(t) => wrap(py, t.clone()),
+            _ => Err(PyAttributeError::new_err(format!(
+                "'{}' object has no attribute 'variable'",
+                class_name(&self.node.name)
+            ))),
+        }
+    }
+
+    #[getter]
+    fn metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let d = slf.getattr("__dict__")?;
+        if let Ok(m) = d.get_item("_metadata") {
+            return Ok(m);
+        }
+        let m = PyDict::new(slf.py()).into_any();
+        d.set_item("_metadata", &m)?;
+        Ok(m)
+    }
+
+    /// Saved tensors by name (`_saved_self`, `_saved_other`, `_saved_result`, ...).
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(rest) = name.strip_prefix("_saved_") {
+            if let Some(t) = saved_tensor(py, &self.node, rest)? {
+                return Ok(t);
+            }
+        }
+        Err(PyAttributeError::new_err(format!(
+            "'{}' object has no attribute '{}'",
+            class_name(&self.node.name),
+            name
+        )))
+    }
+
+    /// Is the node's saved state freed (backward ran without retain_graph)?
+    #[getter]
+    fn _saved_released(&self) -> bool {
+        self.node.saved_released()
+    }
+    #[getter]
+    fn _has_saved(&self) -> bool {
+        self.node.has_saved()
+    }
+    #[getter]
+    fn _saved_names(&self) -> Vec<&'static str> {
+        lock(&self.node.saved).tensors.iter().map(|s| s.name).collect()
+    }
+    #[getter]
+    fn _sequence_nr(&self) -> u64 {
+        self.node.seq
+    }
+
+    fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
+        let id = next_hook_id();
+        let f: crate::graph::node::NodePreHook = Arc::new(move |grads: &[Option<Tensor>]| {
+            Python::attach(|py| {
+                let args = grads_tuple(py, grads)?;
+                let r = hook.call1(py, (args,))?;
+                from_grads_result(py, r.bind(py), grads.len())
+            })
+            .map_err(stash)
+        });
+        lock(&self.node.hooks).pre.push((id, f));
+        Ok(PyHookHandle { target: HookTarget::Node(self.node.id()), id })
+    }
+
+    fn register_hook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
+        let id = next_hook_id();
+        let f: crate::graph::node::NodePostHook =
+            Arc::new(move |gi: &[Option<Tensor>], go: &[Option<Tensor>]| {
+                Python::attach(|py| {
+                    let r = hook.call1(py, (grads_tuple(py, gi)?, grads_tuple(py, go)?))?;
+                    from_grads_result(py, r.bind(py), gi.len())
+                })
+                .map_err(stash)
+            });
+        lock(&self.node.hooks).post.push((id, f));
+        Ok(PyHookHandle { target: HookTarget::Node(self.node.id()), id })
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Ok(format!("<{} object at {:#x}>", slf.get_type().name()?, slf.as_ptr() as usize))
+    }
+
+    fn __hash__(slf: &Bound<'_, Self>) -> isize {
+        slf.as_ptr() as isize
+    }
+
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> bool {
+        slf.as_ptr() == other.as_ptr()
+    }
+}
+
+fn grads_tuple<'py>(py: Python<'py>, grads: &[Option<Tensor>]) -> PyResult<Bound<'py, PyTuple>> {
+    let items = grads.iter().map(|g| wrap_opt(py, g.clone())).collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+fn from_grads_result(_py: Python<'_>, r: &Bound<'_, PyAny>, n: usize) -> PyResult<Option<Vec<Option<Tensor>>>> {
+    if r.is_none() {
+        return Ok(None);
+    }
+    let items: Vec<Bound<'_, PyAny>> = r.try_iter()?.collect::<PyResult<_>>()?;
+    if items.len() != n {
+        return Err(PyRuntimeError::new_err(format!(
+            "hook returned an incorrect number of values (got {}, but expected {})",
+            items.len(),
+            n
+        )));
+    }
+    items
+        .into_iter()
+        .map(|x| {
+            if x.is_none() {
+                Ok(None)
+            } else {
+                x.cast::<super::PyTensor>()
+                    .map(|t| Some(t.get().t.clone()))
+                    .map_err(|_| PyTypeError::new_err("hooks must return a tuple of Tensors or None"))
+            }
+        })
+        .collect::<PyResult<Vec<_>>>()
+        .map(Some)
+}

@@ -1,0 +1,615 @@
+//! Tensor methods that run ops: arithmetic operators, math functions, reductions, shape ops,
+//! indexing and in-place variants. Each is a one-line delegation to `crate::ops`.
+use super::convert::{dims_arg, extract_dtype, number, operand, operand_or_type_error, shape_args};
+use super::tensor::{wrap, PyTensor};
+use super::IntoPyResult;
+use crate::dtype::DType;
+use crate::grad_mode::GradModeGuard;
+use crate::ops::{self, CmpOp};
+use crate::tensor::Tensor;
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyEllipsis, PyList, PySlice, PyTuple};
+
+type R<'py> = PyResult<Bound<'py, PyAny>>;
+
+fn out<'py>(py: Python<'py>, r: crate::Result<Tensor>) -> R<'py> {
+    wrap(py, r.py()?)
+}
+
+fn not_implemented(py: Python<'_>) -> R<'_> {
+    Ok(py.NotImplemented().into_bound(py))
+}
+
+macro_rules! binop {
+    ($py:expr, $other:expr, |$o:ident| $e:expr) => {
+        match operand($other) {
+            Some($o) => out($py, $e),
+            None => not_implemented($py),
+        }
+    };
+}
+
+fn ints(args: &Bound<'_, PyTuple>, f: &str) -> PyResult<Vec<i64>> {
+    shape_args(args, f)
+}
+
+#[pymethods]
+impl PyTensor {
+    // ---- operators --------------------------------------------------------------------------
+    fn __add__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::add(&self.t, &o))
+    }
+    fn __radd__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::add(&self.t, &o))
+    }
+    fn __sub__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::sub(&self.t, &o))
+    }
+    fn __rsub__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::rsub(&self.t, &o))
+    }
+    fn __mul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::mul(&self.t, &o))
+    }
+    fn __rmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::mul(&self.t, &o))
+    }
+    fn __truediv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::div(&self.t, &o))
+    }
+    fn __rtruediv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        // s / x is recorded as reciprocal(x) * s
+        binop!(py, other, |o| ops::reciprocal(&self.t).and_then(|r| ops::mul(&r, &o)))
+    }
+    fn __pow__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, modulo: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let _ = modulo;
+        match operand(other) {
+            Some(o) if o.data().wrapped_number => out(py, ops::pow_scalar(&self.t, &o)),
+            Some(o) => out(py, ops::pow(&self.t, &o)),
+            None => not_implemented(py),
+        }
+    }
+    fn __rpow__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, modulo: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let _ = modulo;
+        binop!(py, other, |o| ops::pow(&o, &self.t))
+    }
+    fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match other.cast::<PyTensor>() {
+            Ok(o) => out(py, ops::matmul(&self.t, &o.get().t)),
+            Err(_) => not_implemented(py),
+        }
+    }
+    fn __rmatmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match other.cast::<PyTensor>() {
+            Ok(o) => out(py, ops::matmul(&o.get().t, &self.t)),
+            Err(_) => not_implemented(py),
+        }
+    }
+    fn __neg__<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::neg(&self.t))
+    }
+    fn __pos__<'py>(slf: &Bound<'py, Self>) -> Bound<'py, Self> {
+        slf.clone()
+    }
+    fn __abs__<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::abs(&self.t))
+    }
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Eq, &self.t, &o))
+    }
+    fn __ne__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Ne, &self.t, &o))
+    }
+    fn __lt__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Lt, &self.t, &o))
+    }
+    fn __le__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Le, &self.t, &o))
+    }
+    fn __gt__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Gt, &self.t, &o))
+    }
+    fn __ge__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::compare(CmpOp::Ge, &self.t, &o))
+    }
+    fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = operand_or_type_error(other, "add_", "other")?;
+        ops::apply_inplace(&self.t, &[&o], |s| ops::add(s, &o)).py()
+    }
+    fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = operand_or_type_error(other, "sub_", "other")?;
+        ops::apply_inplace(&self.t, &[&o], |s| ops::sub(s, &o)).py()
+    }
+    fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = operand_or_type_error(other, "mul_", "other")?;
+        ops::apply_inplace(&self.t, &[&o], |s| ops::mul(s, &o)).py()
+    }
+    fn __itruediv__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = operand_or_type_error(other, "div_", "other")?;
+        ops::apply_inplace(&self.t, &[&o], |s| ops::div(s, &o)).py()
+    }
+
+    // ---- named arithmetic ------------------------------------------------------------------
+    #[pyo3(signature = (other, *, alpha = 1.0))]
+    fn add<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, alpha: f64) -> R<'py> {
+        let o = operand_or_type_error(other, "add", "other")?;
+        out(py, ops::add_scaled(&self.t, &o, alpha))
+    }
+    #[pyo3(signature = (other, *, alpha = 1.0))]
+    fn sub<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, alpha: f64) -> R<'py> {
+        let o = operand_or_type_error(other, "sub", "other")?;
+        out(py, ops::sub_scaled(&self.t, &o, alpha))
+    }
+    fn mul<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        let o = operand_or_type_error(other, "mul", "other")?;
+        out(py, ops::mul(&self.t, &o))
+    }
+    fn div<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        let o = operand_or_type_error(other, "div", "other")?;
+        out(py, ops::div(&self.t, &o))
+    }
+    fn pow<'py>(&self, py: Python<'py>, exponent: &Bound<'py, PyAny>) -> R<'py> {
+        self.__pow__(py, exponent, None)
+    }
+    fn square<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::pow_scalar(&self.t, &Tensor::wrapped_scalar(2i64)))
+    }
+    fn neg<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::neg(&self.t))
+    }
+    fn exp<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::exp(&self.t))
+    }
+    fn log<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::log(&self.t))
+    }
+    fn sqrt<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::sqrt(&self.t))
+    }
+    fn sin<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::sin(&self.t))
+    }
+    fn cos<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::cos(&self.t))
+    }
+    fn tanh<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::tanh(&self.t))
+    }
+    fn sigmoid<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::sigmoid(&self.t))
+    }
+    fn relu<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::relu(&self.t))
+    }
+    fn abs<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::abs(&self.t))
+    }
+    fn floor<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::floor(&self.t))
+    }
+    fn ceil<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::ceil(&self.t))
+    }
+    fn round<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::round(&self.t))
+    }
+    fn sign<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::sign(&self.t))
+    }
+    fn sgn<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::sgn(&self.t))
+    }
+    fn reciprocal<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::reciprocal(&self.t))
+    }
+    fn conj<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::conj(&self.t))
+    }
+
+    // ---- reductions ------------------------------------------------------------------------
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    fn sum<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let dims = dims_arg(dim)?;
+        let src = match dtype {
+            Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
+            _ => self.t.clone(),
+        };
+        out(py, ops::sum(&src, dims.as_deref(), keepdim))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    fn mean<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let dims = dims_arg(dim)?;
+        let src = match dtype {
+            Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
+            _ => self.t.clone(),
+        };
+        out(py, ops::mean(&src, dims.as_deref(), keepdim))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn argmax<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        out(py, ops::argmax(&self.t, dim, keepdim, true))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn argmin<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        out(py, ops::argmax(&self.t, dim, keepdim, false))
+    }
+    fn _max_all<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::max_all(&self.t, true))
+    }
+    fn _min_all<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::max_all(&self.t, false))
+    }
+
+    // ---- linear algebra --------------------------------------------------------------------
+    fn matmul<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::matmul(&self.t, &other.t))
+    }
+    fn mm<'py>(&self, py: Python<'py>, mat2: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::mm(&self.t, &mat2.t))
+    }
+    fn bmm<'py>(&self, py: Python<'py>, mat2: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::bmm(&self.t, &mat2.t))
+    }
+    fn dot<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
+        if self.t.ndim() != 1 || other.t.ndim() != 1 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "1D tensors expected, but got {}D and {}D tensors",
+                self.t.ndim(),
+                other.t.ndim()
+            )));
+        }
+        out(py, ops::dot(&self.t, &other.t))
+    }
+    fn mv<'py>(&self, py: Python<'py>, vec: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::mv(&self.t, &vec.t))
+    }
+
+    // ---- shape -----------------------------------------------------------------------------
+    fn t<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::t(&self.t))
+    }
+    #[getter(T)]
+    fn get_t_prop<'py>(&self, py: Python<'py>) -> R<'py> {
+        let nd = self.t.ndim() as i64;
+        let dims: Vec<i64> = (0..nd).rev().collect();
+        out(py, ops::permute(&self.t, &dims))
+    }
+    #[getter(mT)]
+    fn get_mt<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::transpose(&self.t, -2, -1))
+    }
+    fn transpose<'py>(&self, py: Python<'py>, dim0: i64, dim1: i64) -> R<'py> {
+        out(py, ops::transpose(&self.t, dim0, dim1))
+    }
+    fn swapaxes<'py>(&self, py: Python<'py>, axis0: i64, axis1: i64) -> R<'py> {
+        out(py, ops::transpose(&self.t, axis0, axis1))
+    }
+    #[pyo3(signature = (*dims))]
+    fn permute<'py>(&self, py: Python<'py>, dims: &Bound<'py, PyTuple>) -> R<'py> {
+        out(py, ops::permute(&self.t, &ints(dims, "permute")?))
+    }
+    #[pyo3(signature = (*shape))]
+    fn view<'py>(&self, py: Python<'py>, shape: &Bound<'py, PyTuple>) -> R<'py> {
+        if shape.len() == 1 {
+            if let Ok(d) = extract_dtype(&shape.get_item(0)?) {
+                if d != self.t.dtype() {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "view(dtype) between different dtypes is not supported",
+                    ));
+                }
+                return out(py, ops::alias(&self.t));
+            }
+        }
+        out(py, ops::view(&self.t, &ints(shape, "view")?))
+    }
+    #[pyo3(signature = (*shape))]
+    fn reshape<'py>(&self, py: Python<'py>, shape: &Bound<'py, PyTuple>) -> R<'py> {
+        out(py, ops::reshape(&self.t, &ints(shape, "reshape")?))
+    }
+    fn view_as<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
+        let s: Vec<i64> = other.t.shape().iter().map(|&d| d as i64).collect();
+        out(py, ops::view(&self.t, &s))
+    }
+    fn reshape_as<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
+        let s: Vec<i64> = other.t.shape().iter().map(|&d| d as i64).collect();
+        out(py, ops::reshape(&self.t, &s))
+    }
+    #[pyo3(signature = (start_dim = 0, end_dim = -1))]
+    fn flatten<'py>(&self, py: Python<'py>, start_dim: i64, end_dim: i64) -> R<'py> {
+        let shape = self.t.shape();
+        if shape.is_empty() {
+            return out(py, ops::reshape(&self.t, &[1]));
+        }
+        let s = crate::shape::wrap_dim(start_dim, shape.len()).py()?;
+        let e = crate::shape::wrap_dim(end_dim, shape.len()).py()?;
+        if s > e {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "flatten() has invalid args: start_dim cannot come after end_dim",
+            ));
+        }
+        if s == e {
+            return Ok(wrap(py, self.t.clone())?);
+        }
+        let mut new: Vec<i64> = shape[..s].iter().map(|&d| d as i64).collect();
+        new.push(shape[s..=e].iter().product::<usize>() as i64);
+        new.extend(shape[e + 1..].iter().map(|&d| d as i64));
+        out(py, ops::reshape(&self.t, &new))
+    }
+    fn unsqueeze<'py>(&self, py: Python<'py>, dim: i64) -> R<'py> {
+        out(py, ops::unsqueeze(&self.t, dim))
+    }
+    #[pyo3(signature = (dim = None))]
+    fn squeeze<'py>(&self, py: Python<'py>, dim: Option<i64>) -> R<'py> {
+        match dim {
+            None => out(py, ops::squeeze(&self.t)),
+            Some(d) => out(py, ops::squeeze_dim(&self.t, d)),
+        }
+    }
+    #[pyo3(signature = (*sizes))]
+    fn expand<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
+        out(py, ops::expand_i64(&self.t, &ints(sizes, "expand")?))
+    }
+    fn expand_as<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::expand(&self.t, &other.t.shape()))
+    }
+    fn select<'py>(&self, py: Python<'py>, dim: i64, index: i64) -> R<'py> {
+        out(py, ops::select(&self.t, dim, index))
+    }
+    fn narrow<'py>(&self, py: Python<'py>, dim: i64, start: i64, length: i64) -> R<'py> {
+        out(py, ops::slice(&self.t, dim, Some(start), Some(start + length), 1))
+    }
+
+    // ---- copies and conversions -----------------------------------------------------------
+    fn clone<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::clone(&self.t))
+    }
+    fn contiguous<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        let t = &slf.get().t;
+        if t.is_contiguous() {
+            return Ok(slf.clone().into_any());
+        }
+        out(slf.py(), ops::clone(t))
+    }
+    /// `to(dtype)`: the tensor itself when nothing changes (unless `copy`).
+    #[pyo3(signature = (dtype, copy = false))]
+    fn _to_dtype<'py>(slf: &Bound<'py, Self>, dtype: &Bound<'py, PyAny>, copy: bool) -> R<'py> {
+        let t = &slf.get().t;
+        let d = extract_dtype(dtype)?;
+        if d == t.dtype() && !copy {
+            return Ok(slf.clone().into_any());
+        }
+        out(slf.py(), ops::to_dtype(t, d))
+    }
+    fn double<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Float64)
+    }
+    fn float<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Float32)
+    }
+    fn long<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Int64)
+    }
+    fn int<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Int32)
+    }
+    fn bool<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Bool)
+    }
+    fn byte<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::UInt8)
+    }
+    fn cfloat<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Complex64)
+    }
+    fn cdouble<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Complex128)
+    }
+
+    // ---- in place --------------------------------------------------------------------------
+    #[pyo3(signature = (other, *, alpha = 1.0))]
+    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: f64) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "add_", "other")?;
+        inplace(slf, &[&o], |s| ops::add_scaled(s, &o, alpha))
+    }
+    #[pyo3(signature = (other, *, alpha = 1.0))]
+    fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: f64) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "sub_", "other")?;
+        inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
+    }
+    fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "mul_", "other")?;
+        inplace(slf, &[&o], |s| ops::mul(s, &o))
+    }
+    fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "div_", "other")?;
+        inplace(slf, &[&o], |s| ops::div(s, &o))
+    }
+    fn pow_<'py>(slf: &Bound<'py, Self>, exponent: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(exponent, "pow_", "exponent")?;
+        if o.data().wrapped_number {
+            inplace(slf, &[&o], |s| ops::pow_scalar(s, &o))
+        } else {
+            inplace(slf, &[&o], |s| ops::pow(s, &o))
+        }
+    }
+    fn neg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::neg)
+    }
+    fn exp_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::exp)
+    }
+    fn log_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::log)
+    }
+    fn sqrt_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::sqrt)
+    }
+    fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::relu)
+    }
+    fn sigmoid_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::sigmoid)
+    }
+    fn tanh_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::tanh)
+    }
+    fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], |s| ops::filled(s, num_complex::Complex64::new(0.0, 0.0), "ZeroBackward0"))
+    }
+    fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        if let Ok(v) = value.cast::<PyTensor>() {
+            let v = v.get().t.clone();
+            if v.ndim() != 0 {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.",
+                    v.ndim()
+                )));
+            }
+            return inplace(slf, &[&v], |s| ops::copy_value(s, &v));
+        }
+        let v = number(value)?;
+        inplace(slf, &[], |s| ops::filled(s, v, "FillBackward2"))
+    }
+    #[pyo3(signature = (src, non_blocking = false))]
+    fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>, non_blocking: bool) -> PyResult<Bound<'py, Self>> {
+        let _ = non_blocking;
+        let Ok(s) = src.cast::<PyTensor>() else {
+            return Err(PyTypeError::new_err(format!(
+                "copy_(): argument 'other' (position 1) must be Tensor, not {}",
+                src.get_type().name()?
+            )));
+        };
+        let s = s.get().t.clone();
+        inplace(slf, &[&s], |t| ops::copy_value(t, &s))
+    }
+
+    // ---- indexing --------------------------------------------------------------------------
+    fn __getitem__<'py>(&self, py: Python<'py>, index: &Bound<'py, PyAny>) -> R<'py> {
+        out(py, index_tensor(&self.t, index)?)
+    }
+    fn __setitem__(&self, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let region = {
+            let _g = GradModeGuard::new(false);
+            let r = index_tensor(&self.t, index)?.py()?;
+            if r.is_view() { r } else { ops::alias(&r).py()? }
+        };
+        let v = match operand(value) {
+            Some(v) => v,
+            None => super::factory::from_data(value, Some(self.t.dtype()))?,
+        };
+        ops::apply_inplace(&region, &[&v], |s| ops::copy_value(s, &v)).py()
+    }
+}
+
+fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {
+    let t = &slf.get().t;
+    if t.dtype() == d {
+        return Ok(slf.clone().into_any());
+    }
+    out(slf.py(), ops::to_dtype(t, d))
+}
+
+fn inplace<'py>(
+    slf: &Bound<'py, PyTensor>,
+    others: &[&Tensor],
+    f: impl FnOnce(&Tensor) -> crate::Result<Tensor>,
+) -> PyResult<Bound<'py, PyTensor>> {
+    ops::apply_inplace(&slf.get().t, others, f).py()?;
+    Ok(slf.clone())
+}
+
+enum Idx {
+    Int(i64),
+    Slice(Option<i64>, Option<i64>, i64),
+    NewAxis,
+    Ellipsis,
+}
+
+fn opt_int(o: Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if o.is_none() {
+        Ok(None)
+    } else {
+        Ok(Some(o.extract::<i64>()?))
+    }
+}
+
+fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
+    if o.is_none() {
+        return Ok(Idx::NewAxis);
+    }
+    if o.is_instance_of::<PyEllipsis>() {
+        return Ok(Idx::Ellipsis);
+    }
+    if let Ok(s) = o.cast::<PySlice>() {
+        let step = opt_int(s.getattr("step")?)?.unwrap_or(1);
+        return Ok(Idx::Slice(opt_int(s.getattr("start")?)?, opt_int(s.getattr("stop")?)?, step));
+    }
+    if let Ok(t) = o.cast::<PyTensor>() {
+        let t = &t.get().t;
+        if t.ndim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+            return Ok(Idx::Int(t.item().py()?.re as i64));
+        }
+        return Err(PyIndexError::new_err(
+            "indexing with tensors (advanced indexing) is not supported yet",
+        ));
+    }
+    if o.is_instance_of::<pyo3::types::PyBool>() || o.is_instance_of::<PyList>() {
+        return Err(PyIndexError::new_err(
+            "indexing with lists or booleans (advanced indexing) is not supported yet",
+        ));
+    }
+    match o.extract::<i64>() {
+        Ok(i) => Ok(Idx::Int(i)),
+        Err(_) => Err(PyIndexError::new_err(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ".to_string()
+                + &o.get_type().name()?.to_string()
+                + ")",
+        )),
+    }
+}
+
+/// Basic indexing: ints select, slices narrow, None inserts a dim, `...` fills the rest.
+fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<Tensor>> {
+    let items: Vec<Idx> = if let Ok(tup) = index.cast::<PyTuple>() {
+        tup.iter().map(|o| parse_one(&o)).collect::<PyResult<_>>()?
+    } else {
+        vec![parse_one(index)?]
+    };
+    let consumed = items.iter().filter(|i| matches!(i, Idx::Int(_) | Idx::Slice(..))).count();
+    let nd = t.ndim();
+    if consumed > nd {
+        return Err(PyIndexError::new_err(format!(
+            "too many indices for tensor of dimension {}",
+            nd
+        )));
+    }
+    if items.iter().filter(|i| matches!(i, Idx::Ellipsis)).count() > 1 {
+        return Err(PyIndexError::new_err("an index can only have a single ellipsis ('...')"));
+    }
+    Ok((|| {
+        if items.len() == 1 && matches!(items[0], Idx::Ellipsis) {
+            return ops::alias(t);
+        }
+        let mut cur = t.clone();
+        let mut dim: i64 = 0;
+        for it in &items {
+            match *it {
+                Idx::Int(i) => cur = ops::select(&cur, dim, i)?,
+                Idx::Slice(s, e, step) => {
+                    cur = ops::slice(&cur, dim, s, e, step)?;
+                    dim += 1;
+                }
+                Idx::NewAxis => {
+                    cur = ops::unsqueeze(&cur, dim)?;
+                    dim += 1;
+                }
+                Idx::Ellipsis => dim += (nd - consumed) as i64,
+            }
+        }
+        if cur.ptr_eq(t) {
+            return ops::alias(t);
+        }
+        Ok(cur)
+    })())
+}

@@ -1,0 +1,290 @@
+//! The tensor record: data (storage, layout, dtype, version counter) and autograd metadata
+//! (requires_grad, grad, grad_fn, hooks). `Tensor` is a cheap counted handle to one record.
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::graph::arena::{self, NodeId, NodeRef};
+use crate::graph::node::{lock, TensorHook};
+use crate::shape::{contiguous_strides, is_contiguous, numel, Shape, Strides};
+use crate::storage::Storage;
+use num_complex::Complex64;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
+
+#[derive(Clone)]
+pub struct TensorData {
+    pub storage: Arc<Storage>,
+    pub shape: Shape,
+    pub strides: Strides,
+    /// In elements.
+    pub offset: usize,
+    pub dtype: DType,
+    pub version: Arc<AtomicU32>,
+    /// The tensor this one is a view of (always the root, never a view itself).
+    pub base: Option<Tensor>,
+    /// A Python number wrapped as a 0-d tensor: lowest priority in type promotion.
+    pub wrapped_number: bool,
+}
+
+impl TensorData {
+    pub fn numel(&self) -> usize {
+        numel(&self.shape)
+    }
+    pub fn is_contiguous(&self) -> bool {
+        is_contiguous(&self.shape, &self.strides)
+    }
+    /// The elements in logical order, when the layout allows a plain slice.
+    ///
+    /// SAFETY: `T` must match `dtype`.
+    pub unsafe fn contiguous_slice<T: Element>(&self) -> Option<&[T]> {
+        if self.is_contiguous() {
+            let s = self.storage.slice::<T>();
+            Some(&s[self.offset..self.offset + self.numel()])
+        } else {
+            None
+        }
+    }
+}
+
+pub type PostAccHook = Arc<dyn Fn(&Tensor) -> Result<()> + Send + Sync>;
+
+#[derive(Default)]
+pub struct AutogradMeta {
+    /// Set by the user on leaves; non-leaves require grad because they have a grad_fn.
+    pub requires_grad: bool,
+    pub grad: Option<Tensor>,
+    pub grad_fn: Option<NodeRef>,
+    pub output_nr: u32,
+    pub retains_grad: bool,
+    /// The leaf's AccumulateGrad node, uncounted: it lives while some graph uses it.
+    pub grad_acc: Option<NodeId>,
+    pub hooks: Vec<(u64, TensorHook)>,
+    pub post_acc_hooks: Vec<(u64, PostAccHook)>,
+    pub is_inference: bool,
+    /// `grad_dtype`: None means "any dtype"; default is the tensor's dtype.
+    pub grad_dtype_any: bool,
+}
+
+pub struct TensorImpl {
+    data: RwLock<TensorData>,
+    meta: Mutex<AutogradMeta>,
+    /// Opaque slot for the binding layer (the address of this tensor's Python object).
+    pub binding: AtomicUsize,
+}
+
+impl Drop for TensorImpl {
+    fn drop(&mut self) {
+        arena::tensor_dropped();
+    }
+}
+
+#[derive(Clone)]
+pub struct Tensor(pub Arc<TensorImpl>);
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tensor({:?}, {:?})", self.dtype(), self.shape().as_slice())
+    }
+}
+
+impl Tensor {
+    pub fn from_data(data: TensorData) -> Tensor {
+        arena::tensor_created();
+        let is_inference = crate::grad_mode::is_inference_mode();
+        Tensor(Arc::new(TensorImpl {
+            data: RwLock::new(data),
+            meta: Mutex::new(AutogradMeta { is_inference, ..Default::default() }),
+            binding: AtomicUsize::new(0),
+        }))
+    }
+
+    pub fn from_storage(storage: Storage, shape: &[usize], dtype: DType) -> Tensor {
+        Tensor::from_data(TensorData {
+            storage: Arc::new(storage),
+            strides: contiguous_strides(shape),
+            shape: shape.into(),
+            offset: 0,
+            dtype,
+            version: Arc::new(AtomicU32::new(0)),
+            base: None,
+            wrapped_number: false,
+        })
+    }
+
+    pub fn from_vec<T: Element>(v: Vec<T>, shape: &[usize]) -> Result<Tensor> {
+        if v.len() != numel(shape) {
+            return Err(Error::Runtime(format!(
+                "shape '{}' is invalid for input of size {}",
+                crate::shape::fmt_shape(shape),
+                v.len()
+            )));
+        }
+        Ok(Tensor::from_storage(Storage::from_vec(v), shape, T::DTYPE))
+    }
+
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let n = numel(shape)
+            .checked_mul(dtype.size())
+            .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
+        Ok(Tensor::from_storage(Storage::zeroed(n)?, shape, dtype))
+    }
+
+    pub fn full(shape: &[usize], value: Complex64, dtype: DType) -> Result<Tensor> {
+        let t = Tensor::zeros(shape, dtype)?;
+        crate::kernels::fill(&t, value);
+        Ok(t)
+    }
+
+    pub fn scalar<T: Element>(v: T) -> Tensor {
+        Tensor::from_storage(Storage::from_vec(vec![v]), &[], T::DTYPE)
+    }
+
+    /// A Python number as a 0-d tensor that promotes like a scalar.
+    pub fn wrapped_scalar<T: Element>(v: T) -> Tensor {
+        let t = Tensor::scalar(v);
+        t.0.data.write().unwrap_or_else(|e| e.into_inner()).wrapped_number = true;
+        t
+    }
+    pub fn priority(&self) -> crate::dtype::Priority {
+        let d = self.data();
+        if d.wrapped_number {
+            crate::dtype::Priority::Scalar
+        } else if d.shape.is_empty() {
+            crate::dtype::Priority::ZeroDim
+        } else {
+            crate::dtype::Priority::Dim
+        }
+    }
+    pub fn ptr_eq(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+    pub fn data(&self) -> RwLockReadGuard<'_, TensorData> {
+        self.0.data.read().unwrap_or_else(|e| e.into_inner())
+    }
+    pub fn meta(&self) -> MutexGuard<'_, AutogradMeta> {
+        lock(&self.0.meta)
+    }
+    /// Swap the data (`t.data = other`): identity and autograd metadata stay.
+    pub fn set_data(&self, d: TensorData) {
+        *self.0.data.write().unwrap_or_else(|e| e.into_inner()) = d;
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.data().shape.clone()
+    }
+    pub fn strides(&self) -> Strides {
+        self.data().strides.clone()
+    }
+    pub fn dtype(&self) -> DType {
+        self.data().dtype
+    }
+    pub fn numel(&self) -> usize {
+        self.data().numel()
+    }
+    pub fn ndim(&self) -> usize {
+        self.data().shape.len()
+    }
+    pub fn is_contiguous(&self) -> bool {
+        self.data().is_contiguous()
+    }
+    pub fn version(&self) -> u32 {
+        self.data().version.load(Ordering::Relaxed)
+    }
+    pub fn bump_version(&self) {
+        self.data().version.fetch_add(1, Ordering::Relaxed);
+    }
+    pub fn is_view(&self) -> bool {
+        self.data().base.is_some()
+    }
+    pub fn base(&self) -> Option<Tensor> {
+        self.data().base.clone()
+    }
+
+    pub fn requires_grad(&self) -> bool {
+        let m = self.meta();
+        m.requires_grad || m.grad_fn.is_some()
+    }
+    pub fn grad_fn(&self) -> Option<NodeRef> {
+        self.meta().grad_fn.clone()
+    }
+    pub fn is_leaf(&self) -> bool {
+        self.meta().grad_fn.is_none()
+    }
+    pub fn output_nr(&self) -> u32 {
+        self.meta().output_nr
+    }
+    pub fn grad(&self) -> Option<Tensor> {
+        self.meta().grad.clone()
+    }
+    pub fn is_inference(&self) -> bool {
+        self.meta().is_inference
+    }
+    pub fn retains_grad(&self) -> bool {
+        self.meta().retains_grad
+    }
+
+    /// A tensor over the same storage with another layout (a view): shares the version counter.
+    pub fn view_with(&self, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
+        let d = self.data();
+        let base = d.base.clone().unwrap_or_else(|| self.clone());
+        Tensor::from_data(TensorData {
+            storage: d.storage.clone(),
+            shape: shape.into(),
+            strides: strides.into(),
+            offset,
+            dtype: d.dtype,
+            version: d.version.clone(),
+            base: Some(base),
+            wrapped_number: false,
+        })
+    }
+
+    /// Same storage, layout and version counter; no autograd history, not a view (`detach()`).
+    pub fn detached(&self) -> Tensor {
+        let mut d = self.data().clone();
+        d.base = None;
+        Tensor::from_data(d)
+    }
+
+    /// Same storage and layout with a fresh version counter (`.data`).
+    pub fn data_alias(&self) -> Tensor {
+        let mut d = self.data().clone();
+        d.base = None;
+        d.version = Arc::new(AtomicU32::new(0));
+        Tensor::from_data(d)
+    }
+
+    /// Saved outputs come back with their node as grad_fn when backward records a graph.
+    pub fn alias_with_grad_fn(&self, node: NodeRef, output_nr: u32) -> Tensor {
+        let t = self.detached();
+        {
+            let mut m = t.meta();
+            m.grad_fn = Some(node);
+            m.output_nr = output_nr;
+        }
+        t
+    }
+
+    /// Elements in logical order as `T` (converting from the stored dtype).
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        let c = crate::kernels::cast(self, T::DTYPE);
+        let d = c.data();
+        // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
+        unsafe { d.contiguous_slice::<T>().expect("cast is contiguous").to_vec() }
+    }
+
+    /// The single element as a complex number (real dtypes have im = 0).
+    pub fn item(&self) -> Result<Complex64> {
+        let n = self.numel();
+        if n != 1 {
+            return Err(Error::Runtime(format!(
+                "a Tensor with {} elements cannot be converted to Scalar",
+                n
+            )));
+        }
+        let d = self.data();
+        Ok(crate::with_dtype!(d.dtype, T, {
+            // SAFETY: T matches dtype; offset is in bounds for a 1-element tensor.
+            unsafe { d.storage.slice::<T>()[d.offset].to_c64() }
+        }))
+    }
+}
