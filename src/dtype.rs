@@ -285,14 +285,38 @@ impl Element for Complex64 {
 macro_rules! with_dtype {
     ($dt:expr, $T:ident, $body:block) => {
         match $dt {
-            $crate::dtype::DType::Bool => { type $T = bool; $body }
-            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
-            $crate::dtype::DType::Int32 => { type $T = i32; $body }
-            $crate::dtype::DType::Int64 => { type $T = i64; $body }
-            $crate::dtype::DType::Float32 => { type $T = f32; $body }
-            $crate::dtype::DType::Float64 => { type $T = f64; $body }
-            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
-            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+            $crate::dtype::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            $crate::dtype::DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::Complex64 => {
+                type $T = num_complex::Complex32;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $T = num_complex::Complex64;
+                $body
+            }
         }
     };
 }
@@ -308,7 +332,10 @@ mod tests {
         assert_eq!(result_type(&[(Float64, Dim), (Float32, Scalar)]), Float64);
         assert_eq!(result_type(&[(Float32, Dim), (Float64, ZeroDim)]), Float32);
         assert_eq!(result_type(&[(Int64, Dim), (Float64, ZeroDim)]), Float64);
-        assert_eq!(result_type(&[(Float64, Dim), (Complex64, Scalar)]), Complex128);
+        assert_eq!(
+            result_type(&[(Float64, Dim), (Complex64, Scalar)]),
+            Complex128
+        );
         assert_eq!(result_type(&[(Int32, Dim), (Int64, Scalar)]), Int32);
         assert_eq!(result_type(&[(Bool, Dim), (Int64, Scalar)]), Int64);
     }

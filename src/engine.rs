@@ -103,7 +103,9 @@ pub fn backward(
 
     let _mode = GradModeGuard::new(opts.create_graph);
     while let Some((_, id)) = ready.pop() {
-        let Some(task) = tasks.remove(&id) else { continue };
+        let Some(task) = tasks.remove(&id) else {
+            continue;
+        };
         let node = task.node;
         let mut grads = task.buffer;
 
@@ -151,7 +153,9 @@ pub fn backward(
 
         for (e, g) in node.next.iter().zip(outputs) {
             let Some(child) = &e.node else { continue };
-            let Some(ct) = tasks.get_mut(&child.id()) else { continue };
+            let Some(ct) = tasks.get_mut(&child.id()) else {
+                continue;
+            };
             if let Some(g) = g {
                 add_to(&mut ct.buffer, e.input_nr as usize, g)?;
             }
@@ -166,7 +170,12 @@ pub fn backward(
 
 fn new_task(n: &NodeRef) -> Task {
     let outs = n.output_meta.len().max(1);
-    Task { node: n.clone(), deps: 0, buffer: vec![None; outs], needed: true }
+    Task {
+        node: n.clone(),
+        deps: 0,
+        buffer: vec![None; outs],
+        needed: true,
+    }
 }
 
 /// needed(n) = n is an AccumulateGrad target (when accumulating) or some child is a target or
@@ -204,11 +213,17 @@ fn mark_needed(tasks: &mut HashMap<NodeId, Task>, targets: &HashSet<NodeId>, acc
             let t = &tasks[&id];
             (
                 t.node.is_accumulate_grad(),
-                t.node.next.iter().filter_map(|e| e.node.as_ref().map(|n| n.id())).collect(),
+                t.node
+                    .next
+                    .iter()
+                    .filter_map(|e| e.node.as_ref().map(|n| n.id()))
+                    .collect(),
             )
         };
         let needed = (accumulate && is_acc && targets.contains(&id))
-            || children.iter().any(|c| targets.contains(c) || tasks.get(c).is_some_and(|t| t.needed));
+            || children
+                .iter()
+                .any(|c| targets.contains(c) || tasks.get(c).is_some_and(|t| t.needed));
         tasks.get_mut(&id).expect("listed").needed = needed;
     }
 }
@@ -249,7 +264,9 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
         }
     }
     for (nr, weak) in retains {
-        let (Some(t), Some(Some(g))) = (weak.upgrade(), grads.get(nr as usize)) else { continue };
+        let (Some(t), Some(Some(g))) = (weak.upgrade(), grads.get(nr as usize)) else {
+            continue;
+        };
         let t = Tensor(t);
         let old = t.grad();
         let new = match old {
@@ -262,7 +279,11 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
 }
 
 fn run_pre_hooks(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
-    let hooks: Vec<_> = lock(&node.hooks).pre.iter().map(|(_, h)| h.clone()).collect();
+    let hooks: Vec<_> = lock(&node.hooks)
+        .pre
+        .iter()
+        .map(|(_, h)| h.clone())
+        .collect();
     let mut grads = grads;
     for h in hooks {
         if let Some(new) = h(&grads)? {
@@ -277,7 +298,11 @@ fn run_post_hooks(
     grad_outputs: &[Option<Tensor>],
     grad_inputs: Vec<Option<Tensor>>,
 ) -> Result<Vec<Option<Tensor>>> {
-    let hooks: Vec<_> = lock(&node.hooks).post.iter().map(|(_, h)| h.clone()).collect();
+    let hooks: Vec<_> = lock(&node.hooks)
+        .post
+        .iter()
+        .map(|(_, h)| h.clone())
+        .collect();
     let mut gi = grad_inputs;
     for h in hooks {
         if let Some(new) = h(&gi, grad_outputs)? {
@@ -330,7 +355,11 @@ fn validate_outputs(node: &Node, out: Vec<Option<Tensor>>) -> Result<Vec<Option<
 /// of place when recording a graph.
 fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     let dtype = var.dtype();
-    let g = if g.dtype() != dtype { ops::to_dtype(&g, dtype)? } else { g };
+    let g = if g.dtype() != dtype {
+        ops::to_dtype(&g, dtype)?
+    } else {
+        g
+    };
     let old = var.grad();
     let new = match old {
         None => {
@@ -352,7 +381,12 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
         }
     };
     var.meta().grad = Some(new);
-    let hooks: Vec<_> = var.meta().post_acc_hooks.iter().map(|(_, h)| h.clone()).collect();
+    let hooks: Vec<_> = var
+        .meta()
+        .post_acc_hooks
+        .iter()
+        .map(|(_, h)| h.clone())
+        .collect();
     for h in hooks {
         h(var)?;
     }

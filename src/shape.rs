@@ -54,8 +54,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Shape> {
     let n = a.len().max(b.len());
     let mut out: Shape = SmallVec::from_elem(0, n);
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -75,7 +83,11 @@ pub fn broadcast_strides(shape: &[usize], strides: &[isize], target: &[usize]) -
     let off = target.len() - shape.len();
     let mut out: Strides = SmallVec::from_elem(0, target.len());
     for i in 0..shape.len() {
-        out[i + off] = if shape[i] == 1 && target[i + off] != 1 { 0 } else { strides[i] };
+        out[i + off] = if shape[i] == 1 && target[i + off] != 1 {
+            0
+        } else {
+            strides[i]
+        };
     }
     out
 }
@@ -130,7 +142,10 @@ mod tests {
     use super::*;
     #[test]
     fn broadcast() {
-        assert_eq!(broadcast_shapes(&[3, 1], &[1, 4]).unwrap().as_slice(), &[3, 4]);
+        assert_eq!(
+            broadcast_shapes(&[3, 1], &[1, 4]).unwrap().as_slice(),
+            &[3, 4]
+        );
         assert_eq!(broadcast_shapes(&[], &[2]).unwrap().as_slice(), &[2]);
         assert!(broadcast_shapes(&[3], &[2]).is_err());
     }

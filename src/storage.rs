@@ -33,7 +33,11 @@ impl Storage {
         })?;
         v.resize(words, 0);
         let ptr = v.as_mut_ptr() as *mut u8;
-        Ok(Storage { ptr, nbytes, owner: Owner::Owned(v) })
+        Ok(Storage {
+            ptr,
+            nbytes,
+            owner: Owner::Owned(v),
+        })
     }
 
     pub fn from_vec<T: Element>(data: Vec<T>) -> Storage {
@@ -45,8 +49,16 @@ impl Storage {
     }
 
     /// Wrap foreign memory. SAFETY: `ptr` must stay valid for `nbytes` while `owner` lives.
-    pub unsafe fn foreign(ptr: *mut u8, nbytes: usize, owner: Box<dyn Any + Send + Sync>) -> Storage {
-        Storage { ptr, nbytes, owner: Owner::Foreign(owner) }
+    pub unsafe fn foreign(
+        ptr: *mut u8,
+        nbytes: usize,
+        owner: Box<dyn Any + Send + Sync>,
+    ) -> Storage {
+        Storage {
+            ptr,
+            nbytes,
+            owner: Owner::Foreign(owner),
+        }
     }
 
     pub fn nbytes(&self) -> usize {

@@ -82,7 +82,12 @@ pub struct Tensor(pub Arc<TensorImpl>);
 
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tensor({:?}, {:?})", self.dtype(), self.shape().as_slice())
+        write!(
+            f,
+            "Tensor({:?}, {:?})",
+            self.dtype(),
+            self.shape().as_slice()
+        )
     }
 }
 
@@ -92,7 +97,10 @@ impl Tensor {
         let is_inference = crate::grad_mode::is_inference_mode();
         Tensor(Arc::new(TensorImpl {
             data: RwLock::new(data),
-            meta: Mutex::new(AutogradMeta { is_inference, ..Default::default() }),
+            meta: Mutex::new(AutogradMeta {
+                is_inference,
+                ..Default::default()
+            }),
             binding: AtomicUsize::new(0),
         }))
     }
@@ -141,7 +149,10 @@ impl Tensor {
     /// A Python number as a 0-d tensor that promotes like a scalar.
     pub fn wrapped_scalar<T: Element>(v: T) -> Tensor {
         let t = Tensor::scalar(v);
-        t.0.data.write().unwrap_or_else(|e| e.into_inner()).wrapped_number = true;
+        t.0.data
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .wrapped_number = true;
         t
     }
     pub fn priority(&self) -> crate::dtype::Priority {
@@ -269,7 +280,11 @@ impl Tensor {
         let c = crate::kernels::cast(self, T::DTYPE);
         let d = c.data();
         // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
-        unsafe { d.contiguous_slice::<T>().expect("cast is contiguous").to_vec() }
+        unsafe {
+            d.contiguous_slice::<T>()
+                .expect("cast is contiguous")
+                .to_vec()
+        }
     }
 
     /// The single element as a complex number (real dtypes have im = 0).

@@ -15,7 +15,6 @@ from ._core import (
     dtype,
     float32,
     float64,
-    from_numpy,
     int32,
     int64,
     is_grad_enabled,
@@ -46,6 +45,7 @@ from ._factories import (
     zeros_like,
 )
 from ._functions import *  # noqa: F401,F403
+from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions

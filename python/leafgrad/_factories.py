@@ -20,7 +20,8 @@ def _finish(t, requires_grad, device):
 
 
 def _is_ndarray(x):
-    return type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"
+    """numpy arrays and numpy scalars (which keep their dtype, e.g. float64)."""
+    return type(x).__module__ == "numpy" and hasattr(x, "__array_interface__")
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
@@ -33,7 +34,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     elif _is_ndarray(data):
         import numpy as np
 
-        t = _core.from_numpy(np.array(data, copy=True, order="C")).clone()
+        t = _core.from_numpy(np.array(data, copy=True, order="C", ndmin=0)).clone()
         if dtype is not None and dtype != t.dtype:
             t = t._to_dtype(dtype)
     else:
@@ -140,3 +141,12 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_for
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
     return _finish(_core._rand(tuple(input.shape), True, dtype or input.dtype), requires_grad, device)
+
+
+def from_numpy(*args, **kwargs):
+    """A tensor sharing the numpy array's memory (writes show through both ways)."""
+    if kwargs:
+        raise TypeError("torch._VariableFunctionsClass.from_numpy() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError(f"from_numpy() takes exactly one argument ({len(args)} given)")
+    return _core.from_numpy(args[0])

@@ -30,7 +30,11 @@ pub struct GraphArena {
     live: usize,
 }
 
-static ARENA: Mutex<GraphArena> = Mutex::new(GraphArena { slots: Vec::new(), free: Vec::new(), live: 0 });
+static ARENA: Mutex<GraphArena> = Mutex::new(GraphArena {
+    slots: Vec::new(),
+    free: Vec::new(),
+    live: 0,
+});
 static LIVE_TENSORS: AtomicUsize = AtomicUsize::new(0);
 
 fn arena() -> MutexGuard<'static, GraphArena> {
@@ -46,10 +50,20 @@ impl GraphArena {
             let slot = &mut self.slots[index as usize];
             slot.refs = 1;
             slot.node = Some(node);
-            NodeId { index, generation: slot.generation }
+            NodeId {
+                index,
+                generation: slot.generation,
+            }
         } else {
-            self.slots.push(Slot { generation: 0, refs: 1, node: Some(node) });
-            NodeId { index: (self.slots.len() - 1) as u32, generation: 0 }
+            self.slots.push(Slot {
+                generation: 0,
+                refs: 1,
+                node: Some(node),
+            });
+            NodeId {
+                index: (self.slots.len() - 1) as u32,
+                generation: 0,
+            }
         }
     }
     fn slot(&mut self, id: NodeId) -> Option<&mut Slot> {
@@ -85,7 +99,10 @@ impl NodeRef {
         let node = Arc::new(node);
         let id = arena().insert(node.clone());
         node.set_id(id);
-        NodeRef { id, node: ManuallyDrop::new(node) }
+        NodeRef {
+            id,
+            node: ManuallyDrop::new(node),
+        }
     }
     /// A new counted reference from an id, if the node is still alive.
     pub fn upgrade(id: NodeId) -> Option<NodeRef> {
@@ -93,7 +110,10 @@ impl NodeRef {
         let slot = a.slot(id)?;
         slot.refs += 1;
         let node = slot.node.clone()?;
-        Some(NodeRef { id, node: ManuallyDrop::new(node) })
+        Some(NodeRef {
+            id,
+            node: ManuallyDrop::new(node),
+        })
     }
     pub fn id(&self) -> NodeId {
         self.id
@@ -118,7 +138,10 @@ impl Clone for NodeRef {
         if let Some(s) = arena().slot(self.id) {
             s.refs += 1;
         }
-        NodeRef { id: self.id, node: ManuallyDrop::new(Arc::clone(&self.node)) }
+        NodeRef {
+            id: self.id,
+            node: ManuallyDrop::new(Arc::clone(&self.node)),
+        }
     }
 }
 

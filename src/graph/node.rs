@@ -19,7 +19,10 @@ pub struct Edge {
 
 impl Edge {
     pub fn none() -> Edge {
-        Edge { node: None, input_nr: 0 }
+        Edge {
+            node: None,
+            input_nr: 0,
+        }
     }
 }
 
@@ -38,10 +41,13 @@ pub type BackwardFn =
 /// A tensor hook: sees a gradient, may replace it.
 pub type TensorHook = Arc<dyn Fn(&Tensor) -> Result<Option<Tensor>> + Send + Sync>;
 /// A node pre-hook: sees the gradients of the outputs, may replace them.
-pub type NodePreHook = Arc<dyn Fn(&[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync>;
+pub type NodePreHook =
+    Arc<dyn Fn(&[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync>;
 /// A node post-hook: sees input and output gradients, may replace the input gradients.
 pub type NodePostHook = Arc<
-    dyn Fn(&[Option<Tensor>], &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync,
+    dyn Fn(&[Option<Tensor>], &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>>
+        + Send
+        + Sync,
 >;
 
 pub enum NodeKind {
@@ -118,7 +124,10 @@ impl Node {
             output_meta,
             seq,
             kind,
-            saved: Mutex::new(Saved { tensors: saved, released: false }),
+            saved: Mutex::new(Saved {
+                tensors: saved,
+                released: false,
+            }),
             hooks: Mutex::new(NodeHooks::default()),
             binding: AtomicUsize::new(0),
         }
@@ -139,10 +148,13 @@ impl Node {
     pub fn saved_released(&self) -> bool {
         lock(&self.saved).released
     }
+    /// Free the saved tensors; only a node that saved something can fail a second pass.
     pub fn release_saved(&self) {
         let mut s = lock(&self.saved);
-        s.released = true;
-        s.tensors.clear();
+        if !s.tensors.is_empty() {
+            s.released = true;
+            s.tensors.clear();
+        }
     }
     pub fn has_saved(&self) -> bool {
         let s = lock(&self.saved);
@@ -194,7 +206,11 @@ pub fn short_op_name(name: &str) -> String {
         let suffix = &name[pos + 8..];
         if !suffix.is_empty() && suffix.chars().all(|c| c.is_ascii_digit()) {
             let base = &name[..pos];
-            return if suffix == "0" { base.to_string() } else { format!("{}{}", base, suffix) };
+            return if suffix == "0" {
+                base.to_string()
+            } else {
+                format!("{}{}", base, suffix)
+            };
         }
     }
     name.to_string()

@@ -19,8 +19,20 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
                     let pb = (db.storage.as_ptr() as *const f32).add(db.offset);
                     let pc = dout.storage.as_ptr() as *mut f32;
                     matrixmultiply::sgemm(
-                        m, k, n, 1.0, pa, da.strides[0], da.strides[1], pb, db.strides[0],
-                        db.strides[1], 0.0, pc, n as isize, 1,
+                        m,
+                        k,
+                        n,
+                        1.0,
+                        pa,
+                        da.strides[0],
+                        da.strides[1],
+                        pb,
+                        db.strides[0],
+                        db.strides[1],
+                        0.0,
+                        pc,
+                        n as isize,
+                        1,
                     );
                 }
                 DType::Float64 => {
@@ -28,8 +40,20 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
                     let pb = (db.storage.as_ptr() as *const f64).add(db.offset);
                     let pc = dout.storage.as_ptr() as *mut f64;
                     matrixmultiply::dgemm(
-                        m, k, n, 1.0, pa, da.strides[0], da.strides[1], pb, db.strides[0],
-                        db.strides[1], 0.0, pc, n as isize, 1,
+                        m,
+                        k,
+                        n,
+                        1.0,
+                        pa,
+                        da.strides[0],
+                        da.strides[1],
+                        pb,
+                        db.strides[0],
+                        db.strides[1],
+                        0.0,
+                        pc,
+                        n as isize,
+                        1,
                     );
                 }
                 dt => crate::with_numeric!(dt, T, {
@@ -40,8 +64,14 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
                         for j in 0..n {
                             let mut acc = T::default();
                             for p in 0..k {
-                                let x = sa[(da.offset as isize + i as isize * da.strides[0] + p as isize * da.strides[1]) as usize];
-                                let y = sb[(db.offset as isize + p as isize * db.strides[0] + j as isize * db.strides[1]) as usize];
+                                let x = sa[(da.offset as isize
+                                    + i as isize * da.strides[0]
+                                    + p as isize * da.strides[1])
+                                    as usize];
+                                let y = sb[(db.offset as isize
+                                    + p as isize * db.strides[0]
+                                    + j as isize * db.strides[1])
+                                    as usize];
                                 acc = acc + x * y;
                             }
                             sc[i * n + j] = acc;

@@ -14,13 +14,34 @@ macro_rules! with_numeric {
     ($dt:expr, $T:ident, $body:block) => {
         match $dt {
             $crate::dtype::DType::Bool => unreachable!("bool is promoted before arithmetic"),
-            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
-            $crate::dtype::DType::Int32 => { type $T = i32; $body }
-            $crate::dtype::DType::Int64 => { type $T = i64; $body }
-            $crate::dtype::DType::Float32 => { type $T = f32; $body }
-            $crate::dtype::DType::Float64 => { type $T = f64; $body }
-            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
-            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+            $crate::dtype::DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::Complex64 => {
+                type $T = num_complex::Complex32;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $T = num_complex::Complex64;
+                $body
+            }
         }
     };
 }
@@ -30,10 +51,22 @@ macro_rules! with_numeric {
 macro_rules! with_float {
     ($dt:expr, $T:ident, $body:block) => {
         match $dt {
-            $crate::dtype::DType::Float32 => { type $T = f32; $body }
-            $crate::dtype::DType::Float64 => { type $T = f64; $body }
-            $crate::dtype::DType::Complex64 => { type $T = num_complex::Complex32; $body }
-            $crate::dtype::DType::Complex128 => { type $T = num_complex::Complex64; $body }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::Complex64 => {
+                type $T = num_complex::Complex32;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $T = num_complex::Complex64;
+                $body
+            }
             _ => unreachable!("integer inputs are promoted to float before this kernel"),
         }
     };
@@ -44,12 +77,30 @@ macro_rules! with_float {
 macro_rules! with_real {
     ($dt:expr, $T:ident, $body:block) => {
         match $dt {
-            $crate::dtype::DType::Bool => { type $T = bool; $body }
-            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
-            $crate::dtype::DType::Int32 => { type $T = i32; $body }
-            $crate::dtype::DType::Int64 => { type $T = i64; $body }
-            $crate::dtype::DType::Float32 => { type $T = f32; $body }
-            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            $crate::dtype::DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
             _ => unreachable!("complex inputs are rejected before this kernel"),
         }
     };

@@ -51,7 +51,11 @@ pub fn fold<T: Element, A: Element>(
 }
 
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
-pub fn arg_extreme<T: Element + PartialOrd>(x: &Tensor, dim: usize, max: bool) -> (Vec<T>, Vec<i64>, Shape) {
+pub fn arg_extreme<T: Element + PartialOrd>(
+    x: &Tensor,
+    dim: usize,
+    max: bool,
+) -> (Vec<T>, Vec<i64>, Shape) {
     let d = x.data();
     let (oshape, _) = reduce_layout(&d.shape, &[dim]);
     let n_out = numel(&oshape);
@@ -65,7 +69,11 @@ pub fn arg_extreme<T: Element + PartialOrd>(x: &Tensor, dim: usize, max: bool) -
     // SAFETY: T matches the tensor's dtype.
     unsafe {
         let src = d.storage.slice::<T>();
-        let mut it = MultiIndex::new(&d.shape, [d.strides.clone(), ostr, dstr], [d.offset as isize, 0, 0]);
+        let mut it = MultiIndex::new(
+            &d.shape,
+            [d.strides.clone(), ostr, dstr],
+            [d.offset as isize, 0, 0],
+        );
         while let Some([i, o, k]) = it.next_offsets() {
             let v = src[i as usize];
             let slot = &mut vals[o as usize];
@@ -73,9 +81,7 @@ pub fn arg_extreme<T: Element + PartialOrd>(x: &Tensor, dim: usize, max: bool) -
             let is_nan = |a: T| a != a;
             let better = match *slot {
                 None => true,
-                Some(cur) => {
-                    !is_nan(cur) && (is_nan(v) || if max { v > cur } else { v < cur })
-                }
+                Some(cur) => !is_nan(cur) && (is_nan(v) || if max { v > cur } else { v < cur }),
             };
             if better {
                 *slot = Some(v);
@@ -83,5 +89,9 @@ pub fn arg_extreme<T: Element + PartialOrd>(x: &Tensor, dim: usize, max: bool) -
             }
         }
     }
-    (vals.into_iter().map(|v| v.unwrap_or_default()).collect(), idx, oshape)
+    (
+        vals.into_iter().map(|v| v.unwrap_or_default()).collect(),
+        idx,
+        oshape,
+    )
 }

@@ -35,10 +35,15 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
         if op == BinOp::Sub {
             return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
         }
-        return Ok(map2::<bool, bool, bool>(a, b, &shape, move |x, y| match op {
-            BinOp::Mul | BinOp::Div => x && y,
-            _ => x || y,
-        }));
+        return Ok(map2::<bool, bool, bool>(
+            a,
+            b,
+            &shape,
+            move |x, y| match op {
+                BinOp::Mul | BinOp::Div => x && y,
+                _ => x || y,
+            },
+        ));
     }
     Ok(with_numeric!(dt, T, {
         match op {
@@ -70,14 +75,28 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
 
 /// a + alpha * b
 pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
-    let bb = if alpha == 1.0 { b.clone() } else { kernel_mul_scalar(b, alpha) };
+    let bb = if alpha == 1.0 {
+        b.clone()
+    } else {
+        kernel_mul_scalar(b, alpha)
+    };
     let out = arith(BinOp::Add, a, &bb, false)?;
     if needs_grad(&[a, b]) {
         // d(a + αb) = da + α db
-        record("AddBackward0", &[a, b], &[&out], vec![], Box::new(move |_, g| {
-            let gb = if alpha == 1.0 { g[0].clone() } else { mul_scalar(&g[0], alpha)? };
-            grads![g[0].clone(), gb]
-        }));
+        record(
+            "AddBackward0",
+            &[a, b],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let gb = if alpha == 1.0 {
+                    g[0].clone()
+                } else {
+                    mul_scalar(&g[0], alpha)?
+                };
+                grads![g[0].clone(), gb]
+            }),
+        );
     }
     Ok(out)
 }
@@ -91,13 +110,21 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
     if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
         return binary_kernel(BinOp::Sub, a, b, DType::Bool);
     }
-    let bb = if alpha == 1.0 { b.clone() } else { kernel_mul_scalar(b, alpha) };
+    let bb = if alpha == 1.0 {
+        b.clone()
+    } else {
+        kernel_mul_scalar(b, alpha)
+    };
     let out = arith(BinOp::Sub, a, &bb, false)?;
     if needs_grad(&[a, b]) {
         // d(a - αb) = da - α db
-        record("SubBackward0", &[a, b], &[&out], vec![], Box::new(move |_, g| {
-            grads![g[0].clone(), mul_scalar(&g[0], -alpha)?]
-        }));
+        record(
+            "SubBackward0",
+            &[a, b],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![g[0].clone(), mul_scalar(&g[0], -alpha)?]),
+        );
     }
     Ok(out)
 }
@@ -111,7 +138,13 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Sub, s, x, false)?;
     if needs_grad(&[x, s]) {
         // d(s - x)/dx = -1
-        record("RsubBackward1", &[x], &[&out], vec![], Box::new(|_, g| grads![neg(&g[0])?]));
+        record(
+            "RsubBackward1",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![neg(&g[0])?]),
+        );
     }
     Ok(out)
 }
@@ -167,19 +200,29 @@ pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     if needs_grad(&[x]) {
         let ev = e.item()?;
         // d(x^e)/dx = e x^(e-1)
-        record("PowBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(move |s, g| {
-            if ev.re == 0.0 && ev.im == 0.0 {
-                return grads![mul_scalar(&g[0], 0.0)?];
-            }
-            let em1 = if ev.im == 0.0 {
-                Tensor::wrapped_scalar(ev.re - 1.0)
-            } else {
-                Tensor::wrapped_scalar(num_complex::Complex64::new(ev.re - 1.0, ev.im))
-            };
-            let e = if ev.im == 0.0 { Tensor::wrapped_scalar(ev.re) } else { Tensor::wrapped_scalar(ev) };
-            let d = mul(&pow_scalar(&s[0], &em1)?, &e)?;
-            grads![mul(&g[0], &conj(&d)?)?]
-        }));
+        record(
+            "PowBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(move |s, g| {
+                if ev.re == 0.0 && ev.im == 0.0 {
+                    return grads![mul_scalar(&g[0], 0.0)?];
+                }
+                let em1 = if ev.im == 0.0 {
+                    Tensor::wrapped_scalar(ev.re - 1.0)
+                } else {
+                    Tensor::wrapped_scalar(num_complex::Complex64::new(ev.re - 1.0, ev.im))
+                };
+                let e = if ev.im == 0.0 {
+                    Tensor::wrapped_scalar(ev.re)
+                } else {
+                    Tensor::wrapped_scalar(ev)
+                };
+                let d = mul(&pow_scalar(&s[0], &em1)?, &e)?;
+                grads![mul(&g[0], &conj(&d)?)?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -190,22 +233,38 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     if needs_grad(&[x, e]) {
         if x.data().wrapped_number {
             // d(s^e)/de = s^e ln s
-            record("PowBackward2", &[e], &[&out], vec![save("self", x)?, save_output("result", &out, 0)], Box::new(|s, g| {
-                let d = mul(&s[1], &log(&s[0])?)?;
-                grads![mul(&g[0], &conj(&d)?)?]
-            }));
+            record(
+                "PowBackward2",
+                &[e],
+                &[&out],
+                vec![save("self", x)?, save_output("result", &out, 0)],
+                Box::new(|s, g| {
+                    let d = mul(&s[1], &log(&s[0])?)?;
+                    grads![mul(&g[0], &conj(&d)?)?]
+                }),
+            );
         } else {
             // d(x^e) = e x^(e-1) dx + x^e ln x de
-            record("PowBackward1", &[x, e], &[&out], vec![save("self", x)?, save("exponent", e)?, save_output("result", &out, 0)], Box::new(|s, g| {
-                let (x, e, r) = (&s[0], &s[1], &s[2]);
-                let one = Tensor::wrapped_scalar(1.0f64);
-                let dx = mul(e, &pow(x, &sub(e, &one)?)?)?;
-                // Where x == 0 and e >= 0 the log term is 0·(-inf): PyTorch masks it to 0.
-                let lx = log(x)?;
-                let de = mul(r, &lx)?;
-                let de = masked_zero_where_zero(&de, x)?;
-                grads![mul(&g[0], &conj(&dx)?)?, mul(&g[0], &conj(&de)?)?]
-            }));
+            record(
+                "PowBackward1",
+                &[x, e],
+                &[&out],
+                vec![
+                    save("self", x)?,
+                    save("exponent", e)?,
+                    save_output("result", &out, 0),
+                ],
+                Box::new(|s, g| {
+                    let (x, e, r) = (&s[0], &s[1], &s[2]);
+                    let one = Tensor::wrapped_scalar(1.0f64);
+                    let dx = mul(e, &pow(x, &sub(e, &one)?)?)?;
+                    // Where x == 0 and e >= 0 the log term is 0·(-inf): PyTorch masks it to 0.
+                    let lx = log(x)?;
+                    let de = mul(r, &lx)?;
+                    let de = masked_zero_where_zero(&de, x)?;
+                    grads![mul(&g[0], &conj(&dx)?)?, mul(&g[0], &conj(&de)?)?]
+                }),
+            );
         }
     }
     Ok(out)
@@ -223,11 +282,35 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y)),
         DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y)),
-        DType::Complex64 => map2::<num_complex::Complex32, num_complex::Complex32, num_complex::Complex32>(&a, &b, &shape, |x, y| {
-            if x == num_complex::Complex32::new(0.0, 0.0) { if y.re == 0.0 && y.im == 0.0 { num_complex::Complex32::new(1.0, 0.0) } else { x } } else { x.powc(y) }
+        DType::Complex64 => map2::<
+            num_complex::Complex32,
+            num_complex::Complex32,
+            num_complex::Complex32,
+        >(&a, &b, &shape, |x, y| {
+            if x == num_complex::Complex32::new(0.0, 0.0) {
+                if y.re == 0.0 && y.im == 0.0 {
+                    num_complex::Complex32::new(1.0, 0.0)
+                } else {
+                    x
+                }
+            } else {
+                x.powc(y)
+            }
         }),
-        DType::Complex128 => map2::<num_complex::Complex64, num_complex::Complex64, num_complex::Complex64>(&a, &b, &shape, |x, y| {
-            if x == num_complex::Complex64::new(0.0, 0.0) { if y.re == 0.0 && y.im == 0.0 { num_complex::Complex64::new(1.0, 0.0) } else { x } } else { x.powc(y) }
+        DType::Complex128 => map2::<
+            num_complex::Complex64,
+            num_complex::Complex64,
+            num_complex::Complex64,
+        >(&a, &b, &shape, |x, y| {
+            if x == num_complex::Complex64::new(0.0, 0.0) {
+                if y.re == 0.0 && y.im == 0.0 {
+                    num_complex::Complex64::new(1.0, 0.0)
+                } else {
+                    x
+                }
+            } else {
+                x.powc(y)
+            }
         }),
         DType::Bool => {
             let a = cast_to(&a, DType::Int64);
@@ -239,7 +322,9 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
             let a = cast_to(&a, DType::Int64);
             let b = cast_to(&b, DType::Int64);
             if b.to_vec::<i64>().iter().any(|&v| v < 0) {
-                return Err(Error::Runtime("Integers to negative integer powers are not allowed.".into()));
+                return Err(Error::Runtime(
+                    "Integers to negative integer powers are not allowed.".into(),
+                ));
             }
             cast_to(&map2::<i64, i64, i64>(&a, &b, &shape, ipow), dt)
         }
@@ -268,12 +353,27 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return match op {
             CmpOp::Eq | CmpOp::Ne => {
                 let ne = matches!(op, CmpOp::Ne);
-                let (a, b) = (cast_to(&a, DType::Complex128), cast_to(&b, DType::Complex128));
-                Ok(map2::<num_complex::Complex64, num_complex::Complex64, bool>(&a, &b, &shape, move |x, y| (x == y) != ne))
+                let (a, b) = (
+                    cast_to(&a, DType::Complex128),
+                    cast_to(&b, DType::Complex128),
+                );
+                Ok(
+                    map2::<num_complex::Complex64, num_complex::Complex64, bool>(
+                        &a,
+                        &b,
+                        &shape,
+                        move |x, y| (x == y) != ne,
+                    ),
+                )
             }
             _ => Err(Error::Runtime(format!(
                 "\"{}_cpu\" not implemented for '{}'",
-                match op { CmpOp::Lt => "lt", CmpOp::Le => "le", CmpOp::Gt => "gt", _ => "ge" },
+                match op {
+                    CmpOp::Lt => "lt",
+                    CmpOp::Le => "le",
+                    CmpOp::Gt => "gt",
+                    _ => "ge",
+                },
                 dt.scalar_type_name()
             ))),
         };
@@ -292,4 +392,86 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     compare(CmpOp::Ne, a, b)
+}
+
+/// `a // b`: floor division (not differentiable beyond a zero gradient; PyTorch records
+/// nothing useful either, so the result is detached like an integer op would be).
+pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (dt, a2, b2) = promote_pair(a, b);
+    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    Ok(match dt {
+        DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor()),
+        DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor()),
+        DType::Bool | DType::Complex64 | DType::Complex128 => {
+            return Err(Error::Runtime(format!(
+                "\"div_floor_cpu\" not implemented for '{}'",
+                dt.scalar_type_name()
+            )))
+        }
+        dt => {
+            let a3 = cast_to(&a2, DType::Int64);
+            let b3 = cast_to(&b2, DType::Int64);
+            if b3.to_vec::<i64>().contains(&0) {
+                return Err(Error::Runtime("ZeroDivisionError".into()));
+            }
+            cast_to(
+                &map2::<i64, i64, i64>(&a3, &b3, &shape, |x, y| {
+                    x.div_euclid(y)
+                        - if (x.rem_euclid(y) != 0) && (y < 0) {
+                            1
+                        } else {
+                            0
+                        }
+                }),
+                dt,
+            )
+        }
+    })
+}
+
+/// clamp(x, min, max) with Python-number bounds (ClampBackward1): gradient passes where the
+/// value was inside the bounds.
+pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
+    if min.is_none() && max.is_none() {
+        return Err(Error::Runtime(
+            "torch.clamp: At least one of 'min' or 'max' must not be None".into(),
+        ));
+    }
+    if x.dtype().is_complex() {
+        return Err(Error::Runtime(
+            "clamp is not supported for complex types".into(),
+        ));
+    }
+    let lo = min.unwrap_or(f64::NEG_INFINITY);
+    let hi = max.unwrap_or(f64::INFINITY);
+    let out = crate::with_real!(x.dtype(), T, {
+        use crate::dtype::Element;
+        crate::kernels::map1::<T, T>(x, move |v| {
+            let f = v.to_f64();
+            if f.is_nan() {
+                v
+            } else {
+                T::from_f64(f.max(lo).min(hi))
+            }
+        })
+    });
+    if needs_grad(&[x]) {
+        // d clamp(x) = [min <= x <= max] dx
+        record(
+            "ClampBackward1",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(move |s, g| {
+                let v = s[0].to_vec::<f64>();
+                let m: Vec<f64> = v
+                    .iter()
+                    .map(|&e| if e >= lo && e <= hi { 1.0 } else { 0.0 })
+                    .collect();
+                let mask = crate::kernels::cast(&Tensor::from_vec(m, &s[0].shape())?, g[0].dtype());
+                grads![mul(&g[0], &mask)?]
+            }),
+        );
+    }
+    Ok(out)
 }

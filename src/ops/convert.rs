@@ -10,7 +10,13 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
     if dtype.is_differentiable() && needs_grad(&[x]) {
         let src = x.dtype();
         // The gradient comes back in the source dtype (real part for a real source).
-        record("ToCopyBackward0", &[x], &[&out], vec![], Box::new(move |_, g| grads![to_dtype(&g[0], src)?]));
+        record(
+            "ToCopyBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![to_dtype(&g[0], src)?]),
+        );
     }
     Ok(out)
 }
@@ -18,7 +24,13 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
 pub fn clone(x: &Tensor) -> Result<Tensor> {
     let out = kernels::contiguous(x);
     if needs_grad(&[x]) {
-        record("CloneBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![g[0].clone()]));
+        record(
+            "CloneBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![g[0].clone()]),
+        );
     }
     Ok(out)
 }
@@ -36,7 +48,13 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 pub fn copy_backwards_clone(x: &Tensor) -> Result<Tensor> {
     let out = kernels::contiguous(x);
     if needs_grad(&[x]) {
-        record("torch::autograd::CopyBackwards", &[x], &[&out], vec![], Box::new(|_, g| grads![g[0].clone()]));
+        record(
+            "torch::autograd::CopyBackwards",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![g[0].clone()]),
+        );
     }
     Ok(out)
 }

@@ -5,17 +5,19 @@
 use super::*;
 use crate::dtype::DType;
 use crate::error::{INFERENCE_INPLACE, LEAF_INPLACE, LEAF_VIEW_INPLACE};
+use crate::grads;
 use crate::graph::node::lock;
 use crate::kernels;
 use crate::shape::fmt_shape;
-use crate::grads;
 use std::sync::Arc;
 
 /// May `from` be written into a tensor of dtype `to` (PyTorch's `can_cast`)?
 pub fn can_cast(from: DType, to: DType) -> bool {
     use crate::dtype::Category::*;
     let (f, t) = (from.category(), to.category());
-    !(f == Complex && t != Complex || f == Float && matches!(t, Int | Bool) || f != Bool && t == Bool)
+    !(f == Complex && t != Complex
+        || f == Float && matches!(t, Int | Bool)
+        || f != Bool && t == Bool)
 }
 
 /// Checks PyTorch makes before any in-place write.
@@ -62,7 +64,9 @@ fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) 
     };
     if retains {
         if let Some(old) = old {
-            lock(&old.hooks).retains.retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&t.0)));
+            lock(&old.hooks)
+                .retains
+                .retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&t.0)));
         }
         if let Some(new) = node {
             lock(&new.hooks).retains.push((nr, Arc::downgrade(&t.0)));
@@ -83,7 +87,11 @@ pub fn apply_inplace(
             || target.base().is_some_and(|b| b.requires_grad()));
     let tshape = target.shape();
     let tdt = target.dtype();
-    let src = if recording { snapshot(target) } else { target.clone() };
+    let src = if recording {
+        snapshot(target)
+    } else {
+        target.clone()
+    };
     let mut r = compute(&src)?;
     if r.shape() != tshape {
         return Err(Error::Runtime(format!(
@@ -105,7 +113,8 @@ pub fn apply_inplace(
     let base = target.base();
     kernels::copy_into(target, &r);
     target.bump_version();
-    if !recording || !r.requires_grad() {
+    let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
+    if !recording || !(r.requires_grad() || base_rg) {
         return Ok(());
     }
     match base {
@@ -116,16 +125,31 @@ pub fn apply_inplace(
             let bsnap = snapshot(&base);
             let bshape = base.shape();
             let reg = region.clone();
-            let node = record_node("torch::autograd::CopySlices", &[&bsnap, &r], smallvec::smallvec![meta_of(&base)], vec![], Box::new(move |_, g| {
-                let gv = as_strided(&g[0], &reg)?;
-                let zero = Tensor::zeros(&reg.shape, g[0].dtype())?;
-                let gb = add(&g[0], &sub(&embed(&zero, &bshape, &reg)?, &embed(&gv, &bshape, &reg)?)?)?;
-                grads![gb, gv]
-            }));
+            let node = record_node(
+                "torch::autograd::CopySlices",
+                &[&bsnap, &r],
+                smallvec::smallvec![meta_of(&base)],
+                vec![],
+                Box::new(move |_, g| {
+                    let gv = as_strided(&g[0], &reg)?;
+                    let zero = Tensor::zeros(&reg.shape, g[0].dtype())?;
+                    let gb = add(
+                        &g[0],
+                        &sub(&embed(&zero, &bshape, &reg)?, &embed(&gv, &bshape, &reg)?)?,
+                    )?;
+                    grads![gb, gv]
+                }),
+            );
             set_history(&base, Some(node), 0);
             // the view := as_strided(base)
             let vshape = base.shape();
-            let node = record_node("AsStridedBackward0", &[&base], smallvec::smallvec![meta_of(target)], vec![], Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]));
+            let node = record_node(
+                "AsStridedBackward0",
+                &[&base],
+                smallvec::smallvec![meta_of(target)],
+                vec![],
+                Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]),
+            );
             set_history(target, Some(node), 0);
         }
     }
@@ -151,10 +175,20 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
     kernels::copy_into(&out, src);
     if needs_grad(&[like, src]) {
         let sdt = src.dtype();
-        record("torch::autograd::CopyBackwards", &[like, src], &[&out], vec![], Box::new(move |_, g| {
-            let gs = if sdt != g[0].dtype() { to_dtype(&g[0], sdt)? } else { g[0].clone() };
-            grads![mul_scalar(&g[0], 0.0)?, gs]
-        }));
+        record(
+            "torch::autograd::CopyBackwards",
+            &[like, src],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let gs = if sdt != g[0].dtype() {
+                    to_dtype(&g[0], sdt)?
+                } else {
+                    g[0].clone()
+                };
+                grads![mul_scalar(&g[0], 0.0)?, gs]
+            }),
+        );
     }
     Ok(out)
 }
@@ -163,7 +197,13 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
 pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<Tensor> {
     let out = Tensor::full(&like.shape(), value, like.dtype())?;
     if needs_grad(&[like]) {
-        record(name, &[like], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+        record(
+            name,
+            &[like],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+        );
     }
     Ok(out)
 }

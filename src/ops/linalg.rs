@@ -15,7 +15,10 @@ fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
         )));
     }
     if da == DType::Bool {
-        return Err(Error::Runtime(format!("\"{}\" not implemented for 'Bool'", op)));
+        return Err(Error::Runtime(format!(
+            "\"{}\" not implemented for 'Bool'",
+            op
+        )));
     }
     Ok(())
 }
@@ -39,9 +42,18 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = mm_kernel(a, b);
     if needs_grad(&[a, b]) {
         // d(AB) = dA B + A dB  →  gA = G Bᴴ, gB = Aᴴ G
-        record("MmBackward0", &[a, b], &[&out], vec![save("self", a)?, save("mat2", b)?], Box::new(|s, g| {
-            grads![mm(&g[0], &conj(&t(&s[1])?)?)?, mm(&conj(&t(&s[0])?)?, &g[0])?]
-        }));
+        record(
+            "MmBackward0",
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("mat2", b)?],
+            Box::new(|s, g| {
+                grads![
+                    mm(&g[0], &conj(&t(&s[1])?)?)?,
+                    mm(&conj(&t(&s[0])?)?, &g[0])?
+                ]
+            }),
+        );
     }
     Ok(out)
 }
@@ -56,7 +68,12 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             na, nb, na, nb
         )));
     }
-    let p = kernels::contiguous(&super::arith::binary_kernel(super::arith::BinOp::Mul, a, b, a.dtype())?);
+    let p = kernels::contiguous(&super::arith::binary_kernel(
+        super::arith::BinOp::Mul,
+        a,
+        b,
+        a.dtype(),
+    )?);
     let out = with_numeric!(a.dtype(), T, {
         let v = p.to_vec::<T>();
         let mut acc = T::default();
@@ -66,9 +83,13 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         Tensor::from_vec(vec![acc], &[])?
     });
     if needs_grad(&[a, b]) {
-        record("DotBackward0", &[a, b], &[&out], vec![save("self", a)?, save("tensor", b)?], Box::new(|s, g| {
-            grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]
-        }));
+        record(
+            "DotBackward0",
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("tensor", b)?],
+            Box::new(|s, g| grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]),
+        );
     }
     Ok(out)
 }
@@ -83,15 +104,23 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
             sa[0], sa[0], sa[1], n
         )));
     }
-    let col = v.detached().view_with(&[n, 1], &[v.strides()[0], 1], v.data().offset);
+    let col = v
+        .detached()
+        .view_with(&[n, 1], &[v.strides()[0], 1], v.data().offset);
     let r = mm_kernel(a, &col);
     let out = r.view_with(&[sa[0]], &[1], 0).detached();
     if needs_grad(&[a, v]) {
         // gA = g ⊗ v̄, gv = Aᴴ g
-        record("MvBackward0", &[a, v], &[&out], vec![save("self", a)?, save("vec", v)?], Box::new(|s, g| {
-            let ga = mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&conj(&s[1])?, 0)?)?;
-            grads![ga, mv(&conj(&t(&s[0])?)?, &g[0])?]
-        }));
+        record(
+            "MvBackward0",
+            &[a, v],
+            &[&out],
+            vec![save("self", a)?, save("vec", v)?],
+            Box::new(|s, g| {
+                let ga = mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&conj(&s[1])?, 0)?)?;
+                grads![ga, mv(&conj(&t(&s[0])?)?, &g[0])?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -146,11 +175,17 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         kernels::copy_into(&oi, &r);
     }
     if needs_grad(&[a, b]) {
-        record("BmmBackward0", &[a, b], &[&out], vec![save("self", a)?, save("mat2", b)?], Box::new(|s, g| {
-            let at = conj(&transpose(&s[0], 1, 2)?)?;
-            let bt = conj(&transpose(&s[1], 1, 2)?)?;
-            grads![bmm(&g[0], &bt)?, bmm(&at, &g[0])?]
-        }));
+        record(
+            "BmmBackward0",
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("mat2", b)?],
+            Box::new(|s, g| {
+                let at = conj(&transpose(&s[0], 1, 2)?)?;
+                let bt = conj(&transpose(&s[1], 1, 2)?)?;
+                grads![bmm(&g[0], &bt)?, bmm(&at, &g[0])?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -206,11 +241,53 @@ fn squeeze_dim4(x: &Tensor) -> Result<Tensor> {
         x.view_with(&d.shape[1..], &d.strides[1..], d.offset)
     };
     if needs_grad(&[x]) {
-        record("SqueezeBackward4", &[x], &[&out], vec![], Box::new(|_, g| grads![unsqueeze(&g[0], 0)?]));
+        record(
+            "SqueezeBackward4",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![unsqueeze(&g[0], 0)?]),
+        );
     }
     Ok(out)
 }
 
 pub fn shape_str(t: &Tensor) -> String {
     fmt_shape(&t.shape())
+}
+
+/// `bias + a @ b` for 2-D a, b as one node (AddmmBackward0), what `nn.Linear` records.
+pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let prod = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        mm(a, b)?
+    };
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        add(&prod, bias)?
+    };
+    if out.shape() != prod.shape() {
+        return Err(Error::Runtime(format!(
+            "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension 1",
+            prod.shape()[1],
+            bias.shape().last().copied().unwrap_or(1)
+        )));
+    }
+    if needs_grad(&[bias, a, b]) {
+        // d(c + AB) = dc + dA B + A dB
+        record(
+            "AddmmBackward0",
+            &[bias, a, b],
+            &[&out],
+            vec![save("mat1", a)?, save("mat2", b)?],
+            Box::new(|s, g| {
+                grads![
+                    g[0].clone(),
+                    mm(&g[0], &conj(&t(&s[1])?)?)?,
+                    mm(&conj(&t(&s[0])?)?, &g[0])?
+                ]
+            }),
+        );
+    }
+    Ok(out)
 }

@@ -15,7 +15,10 @@ impl Reduction {
             "none" => Ok(Reduction::None),
             "mean" => Ok(Reduction::Mean),
             "sum" => Ok(Reduction::Sum),
-            _ => Err(Error::Value(format!("{} is not a valid value for reduction", s))),
+            _ => Err(Error::Value(format!(
+                "{} is not a valid value for reduction",
+                s
+            ))),
         }
     }
 }
@@ -36,13 +39,26 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
         reduce(&mul(&d, &d)?, r)?
     };
     if needs_grad(&[input, target]) {
-        let n = crate::shape::numel(&crate::shape::broadcast_shapes(&input.shape(), &target.shape())?);
+        let n = crate::shape::numel(&crate::shape::broadcast_shapes(
+            &input.shape(),
+            &target.shape(),
+        )?);
         // d/dinput = 2 (input - target) · dL (/ n for mean); d/dtarget = the negative
-        record("MseLossBackward0", &[input, target], &[&out], vec![save("self", input)?, save("target", target)?], Box::new(move |s, g| {
-            let scale = if r == Reduction::Mean { 2.0 / n as f64 } else { 2.0 };
-            let gi = mul(&mul_scalar(&sub(&s[0], &s[1])?, scale)?, &g[0])?;
-            grads![gi.clone(), neg(&gi)?]
-        }));
+        record(
+            "MseLossBackward0",
+            &[input, target],
+            &[&out],
+            vec![save("self", input)?, save("target", target)?],
+            Box::new(move |s, g| {
+                let scale = if r == Reduction::Mean {
+                    2.0 / n as f64
+                } else {
+                    2.0
+                };
+                let gi = mul(&mul_scalar(&sub(&s[0], &s[1])?, scale)?, &g[0])?;
+                grads![gi.clone(), neg(&gi)?]
+            }),
+        );
     }
     Ok(out)
 }

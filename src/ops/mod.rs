@@ -33,7 +33,10 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
 
 pub fn meta_of(t: &Tensor) -> TensorMeta {
     let d = t.data();
-    TensorMeta { shape: d.shape.clone(), dtype: d.dtype }
+    TensorMeta {
+        shape: d.shape.clone(),
+        dtype: d.dtype,
+    }
 }
 
 /// The leaf's AccumulateGrad node, created on first use and shared while any graph holds it.
@@ -63,8 +66,14 @@ pub fn gradient_edge(t: &Tensor) -> Edge {
         (m.grad_fn.clone(), m.output_nr, m.requires_grad)
     };
     match gf {
-        Some(node) => Edge { node: Some(node), input_nr: nr },
-        None if rg => Edge { node: Some(grad_accumulator(t)), input_nr: 0 },
+        Some(node) => Edge {
+            node: Some(node),
+            input_nr: nr,
+        },
+        None if rg => Edge {
+            node: Some(grad_accumulator(t)),
+            input_nr: 0,
+        },
         None => Edge::none(),
     }
 }
@@ -74,12 +83,24 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
     if t.is_inference() && !grad_mode::is_inference_mode() {
         return Err(Error::Runtime(INFERENCE_SAVED.into()));
     }
-    Ok(SavedTensor { name, tensor: t.clone(), version: t.version(), is_output: false, output_nr: 0 })
+    Ok(SavedTensor {
+        name,
+        tensor: t.clone(),
+        version: t.version(),
+        is_output: false,
+        output_nr: 0,
+    })
 }
 
 /// An output saved for backward: kept as an alias without grad_fn (see `SavedTensor`).
 pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> SavedTensor {
-    SavedTensor { name, tensor: t.detached(), version: t.version(), is_output: true, output_nr }
+    SavedTensor {
+        name,
+        tensor: t.detached(),
+        version: t.version(),
+        is_output: true,
+        output_nr,
+    }
 }
 
 /// Make the node for an op over `inputs` whose outputs have `output_meta`.
@@ -92,7 +113,14 @@ pub fn record_node(
 ) -> NodeRef {
     let next: SmallVec<[Edge; 2]> = inputs.iter().map(|t| gradient_edge(t)).collect();
     let input_meta = inputs.iter().map(|t| meta_of(t)).collect();
-    NodeRef::new(Node::new(name, next, input_meta, output_meta, NodeKind::Function(backward), saved))
+    NodeRef::new(Node::new(
+        name,
+        next,
+        input_meta,
+        output_meta,
+        NodeKind::Function(backward),
+        saved,
+    ))
 }
 
 /// Record `outputs = op(inputs)`: one node with an edge per input; outputs become non-leaves.

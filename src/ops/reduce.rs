@@ -8,7 +8,9 @@ use num_complex::{Complex32, Complex64};
 
 /// Sorted, de-duplicated dims to reduce (`None` = all).
 pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
-    let Some(dims) = dims else { return Ok((0..ndim).collect()) };
+    let Some(dims) = dims else {
+        return Ok((0..ndim).collect());
+    };
     let mut out = Vec::with_capacity(dims.len());
     for &d in dims {
         let w = wrap_dim(d, ndim)?;
@@ -57,13 +59,31 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
             let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
                 a + Complex64::new(v.re as f64, v.im as f64)
             });
-            Tensor::from_vec(v.into_iter().map(|a| Complex32::new(a.re as f32, a.im as f32)).collect::<Vec<_>>(), &shape)?
+            Tensor::from_vec(
+                v.into_iter()
+                    .map(|a| Complex32::new(a.re as f32, a.im as f32))
+                    .collect::<Vec<_>>(),
+                &shape,
+            )?
         }
-        DType::Complex128 => Tensor::from_vec(fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v).0, &shape)?,
-        DType::Bool => Tensor::from_vec(fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?,
-        DType::UInt8 => Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?,
-        DType::Int32 => Tensor::from_vec(fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64)).0, &shape)?,
-        DType::Int64 => Tensor::from_vec(fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v)).0, &shape)?,
+        DType::Complex128 => Tensor::from_vec(
+            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v).0,
+            &shape,
+        )?,
+        DType::Bool => {
+            Tensor::from_vec(fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?
+        }
+        DType::UInt8 => {
+            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?
+        }
+        DType::Int32 => Tensor::from_vec(
+            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64)).0,
+            &shape,
+        )?,
+        DType::Int64 => Tensor::from_vec(
+            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v)).0,
+            &shape,
+        )?,
     })
 }
 
@@ -84,11 +104,19 @@ pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let out = sum_kernel(x, &rd, keepdim)?;
     if needs_grad(&[x]) {
         let shape = x.shape();
-        let name = if dims.is_none() { "SumBackward0" } else { "SumBackward1" };
+        let name = if dims.is_none() {
+            "SumBackward0"
+        } else {
+            "SumBackward1"
+        };
         // d sum(x) = expand(dL)
-        record(name, &[x], &[&out], vec![], Box::new(move |_, g| {
-            grads![expand_back(&g[0], &shape, &rd, keepdim)?]
-        }));
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![expand_back(&g[0], &shape, &rd, keepdim)?]),
+        );
     }
     Ok(out)
 }
@@ -106,13 +134,30 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let s = sum_kernel(x, &rd, keepdim)?;
     let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64), dt);
-    let out = if n == 0 { Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)? } else { out };
+    let out = if n == 0 {
+        Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)?
+    } else {
+        out
+    };
     if needs_grad(&[x]) {
-        let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
+        let name = if dims.is_none() {
+            "MeanBackward0"
+        } else {
+            "MeanBackward1"
+        };
         // d mean(x) = expand(dL) / n
-        record(name, &[x], &[&out], vec![], Box::new(move |_, g| {
-            grads![div(&expand_back(&g[0], &shape, &rd, keepdim)?, &Tensor::wrapped_scalar(n as f64))?]
-        }));
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                grads![div(
+                    &expand_back(&g[0], &shape, &rd, keepdim)?,
+                    &Tensor::wrapped_scalar(n as f64)
+                )?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -133,10 +178,16 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
         if s == 1 && gd != 1 {
             dims.push((lead + i) as i64);
         } else if s != gd {
-            return Err(Error::Runtime("sum_to: shapes are not broadcast-compatible".into()));
+            return Err(Error::Runtime(
+                "sum_to: shapes are not broadcast-compatible".into(),
+            ));
         }
     }
-    let r = if dims.is_empty() { g.clone() } else { sum(g, Some(&dims), true)? };
+    let r = if dims.is_empty() {
+        g.clone()
+    } else {
+        sum(g, Some(&dims), true)?
+    };
     if r.shape().as_slice() == shape {
         Ok(r)
     } else {
@@ -148,7 +199,10 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let dt = x.dtype();
     if dt.is_complex() {
-        return Err(Error::Runtime(format!("{}(): does not support complex input", if is_max { "max" } else { "min" })));
+        return Err(Error::Runtime(format!(
+            "{}(): does not support complex input",
+            if is_max { "max" } else { "min" }
+        )));
     }
     if x.numel() == 0 {
         return Err(Error::Runtime(format!(
@@ -162,13 +216,23 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
         Tensor::from_vec(v, &[])?
     });
     if needs_grad(&[x]) {
-        let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
+        let name = if is_max {
+            "MaxBackward1"
+        } else {
+            "MinBackward1"
+        };
         // dL/dx = dL · [x == max] / (number of ties)
-        record(name, &[x], &[&out], vec![save("self", x)?, save_output("result", &out, 0)], Box::new(|s, g| {
-            let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype());
-            let count = sum(&mask, None, false)?;
-            grads![mul(&div(&g[0], &count)?, &mask)?]
-        }));
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype());
+                let count = sum(&mask, None, false)?;
+                grads![mul(&div(&g[0], &count)?, &mask)?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -176,7 +240,9 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
 /// Index of the extreme along `dim` (or of the flattened tensor).
 pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
     if x.dtype().is_complex() {
-        return Err(Error::Runtime("argmax(): does not support complex input".into()));
+        return Err(Error::Runtime(
+            "argmax(): does not support complex input".into(),
+        ));
     }
     let (src, d) = match dim {
         None => (reshape(&x.detached(), &[-1])?, 0),
@@ -186,7 +252,9 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
         return Ok(Tensor::scalar(0i64));
     }
     if src.shape()[d] == 0 {
-        return Err(Error::Index("argmax(): Expected reduction dim to be specified for input.numel() == 0.".into()));
+        return Err(Error::Index(
+            "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
+        ));
     }
     let (idx, shape) = with_real!(src.dtype(), T, {
         let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max);
@@ -194,7 +262,11 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
     });
     let t = Tensor::from_vec(idx, &shape)?;
     if dim.is_none() {
-        return if keepdim { reshape(&t, &vec![1; x.ndim()]) } else { reshape(&t, &[]) };
+        return if keepdim {
+            reshape(&t, &vec![1; x.ndim()])
+        } else {
+            reshape(&t, &[])
+        };
     }
     if keepdim {
         Ok(t)

@@ -29,11 +29,26 @@ macro_rules! float_fn {
 macro_rules! with_real_numeric {
     ($dt:expr, $T:ident, $body:block) => {
         match $dt {
-            DType::UInt8 => { type $T = u8; $body }
-            DType::Int32 => { type $T = i32; $body }
-            DType::Int64 => { type $T = i64; $body }
-            DType::Float32 => { type $T = f32; $body }
-            DType::Float64 => { type $T = f64; $body }
+            DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            DType::Float64 => {
+                type $T = f64;
+                $body
+            }
             _ => unreachable!("bool and complex are handled before this kernel"),
         }
     };
@@ -43,9 +58,13 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.exp());
     if needs_grad(&[x]) {
         // d exp(x) = exp(x) dx
-        record("ExpBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            grads![mul(&g[0], &conj(&s[0])?)?]
-        }));
+        record(
+            "ExpBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| grads![mul(&g[0], &conj(&s[0])?)?]),
+        );
     }
     Ok(out)
 }
@@ -54,9 +73,13 @@ pub fn log(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.ln());
     if needs_grad(&[x]) {
         // d log(x) = dx / x
-        record("LogBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
-            grads![div(&g[0], &conj(&s[0])?)?]
-        }));
+        record(
+            "LogBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![div(&g[0], &conj(&s[0])?)?]),
+        );
     }
     Ok(out)
 }
@@ -65,9 +88,13 @@ pub fn sqrt(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.sqrt());
     if needs_grad(&[x]) {
         // d sqrt(x) = dx / (2 sqrt(x))
-        record("SqrtBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            grads![div(&g[0], &mul_scalar(&conj(&s[0])?, 2.0)?)?]
-        }));
+        record(
+            "SqrtBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| grads![div(&g[0], &mul_scalar(&conj(&s[0])?, 2.0)?)?]),
+        );
     }
     Ok(out)
 }
@@ -76,9 +103,13 @@ pub fn sin(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.sin());
     if needs_grad(&[x]) {
         // d sin(x) = cos(x) dx
-        record("SinBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
-            grads![mul(&g[0], &conj(&cos(&s[0])?)?)?]
-        }));
+        record(
+            "SinBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![mul(&g[0], &conj(&cos(&s[0])?)?)?]),
+        );
     }
     Ok(out)
 }
@@ -87,9 +118,13 @@ pub fn cos(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.cos());
     if needs_grad(&[x]) {
         // d cos(x) = -sin(x) dx
-        record("CosBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
-            grads![mul(&g[0], &neg(&conj(&sin(&s[0])?)?)?)?]
-        }));
+        record(
+            "CosBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![mul(&g[0], &neg(&conj(&sin(&s[0])?)?)?)?]),
+        );
     }
     Ok(out)
 }
@@ -98,10 +133,19 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| v.tanh());
     if needs_grad(&[x]) {
         // d tanh(x) = (1 - tanh²(x)) dx
-        record("TanhBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            let y = conj(&s[0])?;
-            grads![mul(&g[0], &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)?]
-        }));
+        record(
+            "TanhBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let y = conj(&s[0])?;
+                grads![mul(
+                    &g[0],
+                    &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?
+                )?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -110,10 +154,19 @@ pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| one / (one + (-v).exp()));
     if needs_grad(&[x]) {
         // d σ(x) = σ(x)(1 - σ(x)) dx
-        record("SigmoidBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            let y = conj(&s[0])?;
-            grads![mul(&g[0], &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?)?]
-        }));
+        record(
+            "SigmoidBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let y = conj(&s[0])?;
+                grads![mul(
+                    &g[0],
+                    &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?
+                )?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -126,7 +179,13 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     let out = with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v) });
     if needs_grad(&[x]) {
         // d(-x) = -dx
-        record("NegBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![neg(&g[0])?]));
+        record(
+            "NegBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![neg(&g[0])?]),
+        );
     }
     Ok(out)
 }
@@ -143,14 +202,23 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
         map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())
     };
     if needs_grad(&[x]) {
-        record("ConjBackward0", &[x], &[&out], vec![], Box::new(|_, g| grads![conj(&g[0])?]));
+        record(
+            "ConjBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![conj(&g[0])?]),
+        );
     }
     Ok(out)
 }
 
 fn real_only(x: &Tensor, what: &str) -> Result<()> {
     if x.dtype().is_complex() {
-        return Err(Error::Runtime(format!("{} is not supported for complex inputs", what)));
+        return Err(Error::Runtime(format!(
+            "{} is not supported for complex inputs",
+            what
+        )));
     }
     Ok(())
 }
@@ -158,7 +226,9 @@ fn real_only(x: &Tensor, what: &str) -> Result<()> {
 pub fn relu(x: &Tensor) -> Result<Tensor> {
     real_only(x, "clamp")?;
     if x.dtype() == DType::Bool {
-        return Err(Error::Runtime("\"clamp_min_cpu\" not implemented for 'Bool'".into()));
+        return Err(Error::Runtime(
+            "\"clamp_min_cpu\" not implemented for 'Bool'".into(),
+        ));
     }
     let out = with_real_numeric!(x.dtype(), T, {
         let z = T::default();
@@ -166,10 +236,19 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     });
     if needs_grad(&[x]) {
         // d relu(x) = [relu(x) > 0] dx
-        record("ReluBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            let mask = kernels::cast(&compare(CmpOp::Gt, &s[0], &Tensor::wrapped_scalar(0.0f64))?, g[0].dtype());
-            grads![mul(&g[0], &mask)?]
-        }));
+        record(
+            "ReluBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let mask = kernels::cast(
+                    &compare(CmpOp::Gt, &s[0], &Tensor::wrapped_scalar(0.0f64))?,
+                    g[0].dtype(),
+                );
+                grads![mul(&g[0], &mask)?]
+            }),
+        );
     }
     Ok(out)
 }
@@ -187,9 +266,13 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     };
     if needs_grad(&[x]) {
         // d|x| = sgn(x) dx  (x/|x| for complex, 0 at 0)
-        record("AbsBackward0", &[x], &[&out], vec![save("self", x)?], Box::new(|s, g| {
-            grads![mul(&g[0], &sgn(&s[0])?)?]
-        }));
+        record(
+            "AbsBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![mul(&g[0], &sgn(&s[0])?)?]),
+        );
     }
     Ok(out)
 }
@@ -200,28 +283,59 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
     let out = match dt {
         DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| {
             let n = v.norm();
-            if n == 0.0 { v } else { v / n }
+            if n == 0.0 {
+                v
+            } else {
+                v / n
+            }
         }),
         DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| {
             let n = v.norm();
-            if n == 0.0 { v } else { v / n }
+            if n == 0.0 {
+                v
+            } else {
+                v / n
+            }
         }),
         DType::Bool => x.detached(),
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
             let one = <T as Element>::from_f64(1.0);
-            map1::<T, T>(x, move |v| if v > z { one } else if v < z { z - one } else { z })
+            map1::<T, T>(x, move |v| {
+                if v > z {
+                    one
+                } else if v < z {
+                    z - one
+                } else {
+                    z
+                }
+            })
         }),
     };
     if needs_grad(&[x]) {
-        let name = if dt.is_complex() { "SgnBackward0" } else { "SignBackward0" };
-        record(name, &[x], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+        let name = if dt.is_complex() {
+            "SgnBackward0"
+        } else {
+            "SignBackward0"
+        };
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+        );
     }
     Ok(out)
 }
 
 /// Piecewise-constant float functions: recorded, with a zero gradient.
-fn piecewise(x: &Tensor, name: &'static str, f32f: fn(f32) -> f32, f64f: fn(f64) -> f64) -> Result<Tensor> {
+fn piecewise(
+    x: &Tensor,
+    name: &'static str,
+    f32f: fn(f32) -> f32,
+    f64f: fn(f64) -> f64,
+) -> Result<Tensor> {
     real_only(x, name)?;
     let out = match x.dtype() {
         DType::Float32 => map1::<f32, f32>(x, f32f),
@@ -229,7 +343,13 @@ fn piecewise(x: &Tensor, name: &'static str, f32f: fn(f32) -> f32, f64f: fn(f64)
         _ => return super::clone(x),
     };
     if needs_grad(&[x]) {
-        record(name, &[x], &[&out], vec![], Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]));
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+        );
     }
     Ok(out)
 }
@@ -241,7 +361,12 @@ pub fn ceil(x: &Tensor) -> Result<Tensor> {
     piecewise(x, "CeilBackward0", f32::ceil, f64::ceil)
 }
 pub fn round(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "RoundBackward0", f32::round_ties_even, f64::round_ties_even)
+    piecewise(
+        x,
+        "RoundBackward0",
+        f32::round_ties_even,
+        f64::round_ties_even,
+    )
 }
 pub fn sign(x: &Tensor) -> Result<Tensor> {
     real_only(x, "sign")?;
@@ -252,10 +377,16 @@ pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
     let out = float_fn!(x, |v: T, one| one / v);
     if needs_grad(&[x]) {
         // d(1/x) = -dx / x²
-        record("ReciprocalBackward0", &[x], &[&out], vec![save_output("result", &out, 0)], Box::new(|s, g| {
-            let r = conj(&s[0])?;
-            grads![neg(&mul(&g[0], &mul(&r, &r)?)?)?]
-        }));
+        record(
+            "ReciprocalBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let r = conj(&s[0])?;
+                grads![neg(&mul(&g[0], &mul(&r, &r)?)?)?]
+            }),
+        );
     }
     Ok(out)
 }

@@ -1,9 +1,9 @@
 //! Views: ops whose result shares storage (and the version counter) with the input. Each
 //! backward maps the gradient back onto the input's shape.
 use super::*;
+use crate::grads;
 use crate::kernels;
 use crate::shape::{contiguous_strides, fmt_shape, numel, wrap_dim, Shape, Strides};
-use crate::grads;
 use smallvec::SmallVec;
 
 /// A strided window into the contiguous layout of some shape (used to route view gradients).
@@ -41,7 +41,11 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
     }
     let bad = || {
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-        Error::Runtime(format!("shape '[{}]' is invalid for input of size {}", dims.join(", "), n))
+        Error::Runtime(format!(
+            "shape '[{}]' is invalid for input of size {}",
+            dims.join(", "),
+            n
+        ))
     };
     match infer {
         Some(i) => {
@@ -71,7 +75,10 @@ fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) -> Option<Str
     let mut view_numel = 1usize;
     for tensor_d in (0..shape.len()).rev() {
         tensor_numel *= shape[tensor_d];
-        if tensor_d == 0 || (shape[tensor_d - 1] != 1 && strides[tensor_d - 1] != (tensor_numel as isize) * chunk_base_stride) {
+        if tensor_d == 0
+            || (shape[tensor_d - 1] != 1
+                && strides[tensor_d - 1] != (tensor_numel as isize) * chunk_base_stride)
+        {
             while view_d >= 0 && (view_numel < tensor_numel || new[view_d as usize] == 1) {
                 out[view_d as usize] = (view_numel as isize) * chunk_base_stride;
                 view_numel *= new[view_d as usize];
@@ -104,7 +111,12 @@ pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     };
     let out = x.view_with(&new, &ns, off);
     // d view(x) = reshape(dL)
-    record_view("ViewBackward0", x, &out, Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+    record_view(
+        "ViewBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+    );
     Ok(out)
 }
 
@@ -134,7 +146,13 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
         ..out.data().clone()
     });
     if needs_grad(&[&c]) {
-        record("UnsafeViewBackward0", &[&c], &[&out], vec![], Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+        record(
+            "UnsafeViewBackward0",
+            &[&c],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+        );
     }
     Ok(out)
 }
@@ -151,7 +169,12 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
         }
         x.view_with(&sh, &st, d.offset)
     };
-    record_view("TransposeBackward0", x, &out, Box::new(move |_, g| grads![transpose(&g[0], a as i64, b as i64)?]));
+    record_view(
+        "TransposeBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![transpose(&g[0], a as i64, b as i64)?]),
+    );
     Ok(out)
 }
 
@@ -188,7 +211,9 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     for &d in dims {
         let w = wrap_dim(d, nd)?;
         if perm.contains(&w) {
-            return Err(Error::Runtime("permute(): duplicate dims are not allowed.".into()));
+            return Err(Error::Runtime(
+                "permute(): duplicate dims are not allowed.".into(),
+            ));
         }
         perm.push(w);
     }
@@ -202,7 +227,12 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     for (i, &p) in perm.iter().enumerate() {
         inv[p] = i as i64;
     }
-    record_view("PermuteBackward0", x, &out, Box::new(move |_, g| grads![permute(&g[0], &inv)?]));
+    record_view(
+        "PermuteBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![permute(&g[0], &inv)?]),
+    );
     Ok(out)
 }
 
@@ -218,7 +248,12 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
         st.insert(d, s);
         x.view_with(&sh, &st, td.offset)
     };
-    record_view("UnsqueezeBackward0", x, &out, Box::new(move |_, g| grads![squeeze_dim(&g[0], d as i64)?]));
+    record_view(
+        "UnsqueezeBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![squeeze_dim(&g[0], d as i64)?]),
+    );
     Ok(out)
 }
 
@@ -231,7 +266,12 @@ pub fn squeeze(x: &Tensor) -> Result<Tensor> {
         let st: Strides = keep.iter().map(|&i| d.strides[i]).collect();
         (d.shape.clone(), x.view_with(&sh, &st, d.offset))
     };
-    record_view("SqueezeBackward0", x, &out, Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]));
+    record_view(
+        "SqueezeBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+    );
     Ok(out)
 }
 
@@ -249,9 +289,18 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
         x.view_with(&sh, &st, td.offset)
     };
     let squeezed = out.ndim() != nd;
-    record_view("SqueezeBackward1", x, &out, Box::new(move |_, g| {
-        grads![if squeezed { unsqueeze(&g[0], d as i64)? } else { g[0].clone() }]
-    }));
+    record_view(
+        "SqueezeBackward1",
+        x,
+        &out,
+        Box::new(move |_, g| {
+            grads![if squeezed {
+                unsqueeze(&g[0], d as i64)?
+            } else {
+                g[0].clone()
+            }]
+        }),
+    );
     Ok(out)
 }
 
@@ -305,12 +354,24 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         }
         (d.shape.clone(), x.view_with(&sh, &st, d.offset))
     };
-    record_view("ExpandBackward0", x, &out, Box::new(move |_, g| grads![sum_to(&g[0], &old)?]));
+    record_view(
+        "ExpandBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![sum_to(&g[0], &old)?]),
+    );
     Ok(out)
 }
 
 /// The window a select/slice takes out of the contiguous layout of `shape`.
-fn window(shape: &[usize], dim: usize, start: usize, len: usize, step: usize, drop_dim: bool) -> Region {
+fn window(
+    shape: &[usize],
+    dim: usize,
+    start: usize,
+    len: usize,
+    step: usize,
+    drop_dim: bool,
+) -> Region {
     let cs = contiguous_strides(shape);
     let mut sh: Shape = shape.into();
     let mut st = cs.clone();
@@ -320,7 +381,11 @@ fn window(shape: &[usize], dim: usize, start: usize, len: usize, step: usize, dr
         sh.remove(dim);
         st.remove(dim);
     }
-    Region { shape: sh, strides: st, offset: start * cs[dim] as usize }
+    Region {
+        shape: sh,
+        strides: st,
+        offset: start * cs[dim] as usize,
+    }
 }
 
 /// `x[index]` along `dim` (SelectBackward0).
@@ -348,18 +413,31 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     };
     let (out, i) = out;
     let region = window(&shape, d, i, 1, 1, true);
-    record_view("SelectBackward0", x, &out, Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]));
+    record_view(
+        "SelectBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
+    );
     Ok(out)
 }
 
 /// `x[start:end:step]` along `dim` (SliceBackward0), Python's clamping rules.
-pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Result<Tensor> {
+pub fn slice(
+    x: &Tensor,
+    dim: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    step: i64,
+) -> Result<Tensor> {
     if step <= 0 {
         return Err(Error::Value("step must be greater than zero".into()));
     }
     let nd = x.ndim();
     if nd == 0 {
-        return Err(Error::Index("slice() cannot be applied to a 0-dim tensor.".into()));
+        return Err(Error::Index(
+            "slice() cannot be applied to a 0-dim tensor.".into(),
+        ));
     }
     let d = wrap_dim(dim, nd)?;
     let (shape, out, s, len) = {
@@ -376,10 +454,20 @@ pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i
         let (mut sh, mut st) = (td.shape.clone(), td.strides.clone());
         sh[d] = len as usize;
         st[d] *= step as isize;
-        (td.shape.clone(), x.view_with(&sh, &st, off), s as usize, len as usize)
+        (
+            td.shape.clone(),
+            x.view_with(&sh, &st, off),
+            s as usize,
+            len as usize,
+        )
     };
     let region = window(&shape, d, s, len, step as usize, false);
-    record_view("SliceBackward0", x, &out, Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]));
+    record_view(
+        "SliceBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
+    );
     Ok(out)
 }
 
@@ -389,7 +477,12 @@ pub fn alias(x: &Tensor) -> Result<Tensor> {
         let d = x.data();
         x.view_with(&d.shape, &d.strides, d.offset)
     };
-    record_view("AliasBackward0", x, &out, Box::new(|_, g| grads![g[0].clone()]));
+    record_view(
+        "AliasBackward0",
+        x,
+        &out,
+        Box::new(|_, g| grads![g[0].clone()]),
+    );
     Ok(out)
 }
 
@@ -403,18 +496,36 @@ pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
     let out = out.detached();
     if needs_grad(&[g]) {
         let r = region.clone();
-        record("AsStridedScatterBackward0", &[g], &[&out], vec![], Box::new(move |_, gg| grads![as_strided(&gg[0], &r)?]));
+        record(
+            "AsStridedScatterBackward0",
+            &[g],
+            &[&out],
+            vec![],
+            Box::new(move |_, gg| grads![as_strided(&gg[0], &r)?]),
+        );
     }
     Ok(out)
 }
 
 /// The window `region` of (the contiguous layout of) `x` (AsStridedBackward0).
 pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
-    let src = if x.is_contiguous() && x.data().offset == 0 { x.detached() } else { kernels::contiguous(x) };
-    let out = src.view_with(&region.shape, &region.strides, region.offset).detached();
+    let src = if x.is_contiguous() && x.data().offset == 0 {
+        x.detached()
+    } else {
+        kernels::contiguous(x)
+    };
+    let out = src
+        .view_with(&region.shape, &region.strides, region.offset)
+        .detached();
     if needs_grad(&[x]) {
         let (shape, r) = (x.shape(), region.clone());
-        record("AsStridedBackward0", &[x], &[&out], vec![], Box::new(move |_, g| grads![embed(&g[0], &shape, &r)?]));
+        record(
+            "AsStridedBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![embed(&g[0], &shape, &r)?]),
+        );
     }
     Ok(out)
 }
@@ -427,6 +538,13 @@ pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
             "in-place operations on a view of a non-contiguous tensor that requires grad are not supported".into(),
         ));
     }
-    let offset = vd.offset.checked_sub(bd.offset).ok_or_else(|| Error::Runtime("view outside its base".into()))?;
-    Ok(Region { shape: vd.shape.clone(), strides: vd.strides.clone(), offset })
+    let offset = vd
+        .offset
+        .checked_sub(bd.offset)
+        .ok_or_else(|| Error::Runtime("view outside its base".into()))?;
+    Ok(Region {
+        shape: vd.shape.clone(),
+        strides: vd.strides.clone(),
+        offset,
+    })
 }

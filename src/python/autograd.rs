@@ -11,7 +11,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 fn size_text(s: &[usize]) -> String {
-    format!("torch.Size([{}])", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))
+    format!(
+        "torch.Size([{}])",
+        s.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// PyTorch's `_make_grads`: check given gradients, create the implicit ones.
@@ -43,7 +49,9 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
             None => {
                 if out.requires_grad() {
                     if out.numel() != 1 {
-                        return Err(PyRuntimeError::new_err("grad can be implicitly created only for scalar outputs"));
+                        return Err(PyRuntimeError::new_err(
+                            "grad can be implicitly created only for scalar outputs",
+                        ));
                     }
                     if out.dtype().is_complex() {
                         return Err(PyRuntimeError::new_err(format!(
@@ -75,19 +83,31 @@ fn _backward(
     inputs: Option<Vec<PyRef<'_, PyTensor>>>,
 ) -> PyResult<()> {
     let outs = tensors(&outputs);
-    let roots = make_grads(&outs, grads.iter().map(|g| g.as_ref().map(|g| g.t.clone())).collect())?;
+    let roots = make_grads(
+        &outs,
+        grads
+            .iter()
+            .map(|g| g.as_ref().map(|g| g.t.clone()))
+            .collect(),
+    )?;
     let inputs = inputs.map(|v| tensors(&v));
     if let Some(inp) = &inputs {
         for t in inp {
             if !t.requires_grad() {
-                return Err(PyRuntimeError::new_err("can't retain_grad on Tensor that has requires_grad=False"));
+                return Err(PyRuntimeError::new_err(
+                    "can't retain_grad on Tensor that has requires_grad=False",
+                ));
             }
             if !t.is_leaf() {
                 super::tensor::retain_grad(t)?;
             }
         }
     }
-    let opts = BackwardOptions { retain_graph, create_graph, accumulate: true };
+    let opts = BackwardOptions {
+        retain_graph,
+        create_graph,
+        accumulate: true,
+    };
     engine::backward(&roots, inputs.as_deref(), opts).py()?;
     Ok(())
 }
@@ -110,11 +130,23 @@ fn _grad<'py>(
     let inps = tensors(&inputs);
     for t in &inps {
         if !t.requires_grad() {
-            return Err(PyRuntimeError::new_err("One of the differentiated Tensors does not require grad"));
+            return Err(PyRuntimeError::new_err(
+                "One of the differentiated Tensors does not require grad",
+            ));
         }
     }
-    let roots = make_grads(&outs, grads.iter().map(|g| g.as_ref().map(|g| g.t.clone())).collect())?;
-    let opts = BackwardOptions { retain_graph, create_graph, accumulate: false };
+    let roots = make_grads(
+        &outs,
+        grads
+            .iter()
+            .map(|g| g.as_ref().map(|g| g.t.clone()))
+            .collect(),
+    )?;
+    let opts = BackwardOptions {
+        retain_graph,
+        create_graph,
+        accumulate: false,
+    };
     let res = engine::backward(&roots, Some(&inps), opts).py()?;
     let mut items = Vec::with_capacity(res.len());
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
@@ -169,21 +201,73 @@ fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction))]
-fn _mse_loss<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, target: PyRef<'py, PyTensor>, reduction: &str) -> PyResult<Bound<'py, PyAny>> {
+fn _mse_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     let r = ops::Reduction::parse(reduction).py()?;
     wrap(py, ops::mse_loss(&input.t, &target.t, r).py()?)
 }
 
 #[pyfunction]
 #[pyo3(signature = (input, target, reduction))]
-fn _l1_loss<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, target: PyRef<'py, PyTensor>, reduction: &str) -> PyResult<Bound<'py, PyAny>> {
+fn _l1_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     let r = ops::Reduction::parse(reduction).py()?;
     wrap(py, ops::l1_loss(&input.t, &target.t, r).py()?)
 }
 
+/// `F.linear`: AddmmBackward0 for 2-D input (ViewBackward0 around it for other ranks), as in
+/// PyTorch; MmBackward0 without a bias.
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias = None))]
+fn _linear<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: PyRef<'py, PyTensor>,
+    bias: Option<PyRef<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (x, w) = (&input.t, &weight.t);
+    let wt = ops::t(w).py()?;
+    let nd = x.ndim();
+    let r = (|| {
+        let x2 = if nd == 2 {
+            x.clone()
+        } else {
+            let k = *x.shape().last().unwrap_or(&1) as i64;
+            ops::reshape(x, &[-1, k])?
+        };
+        let y = match &bias {
+            Some(b) => ops::addmm(&b.t, &x2, &wt)?,
+            None => ops::mm(&x2, &wt)?,
+        };
+        if nd == 2 {
+            return Ok(y);
+        }
+        let mut shape: Vec<i64> = x.shape()[..nd.saturating_sub(1)]
+            .iter()
+            .map(|&d| d as i64)
+            .collect();
+        shape.push(w.shape()[0] as i64);
+        ops::view(&y, &shape)
+    })();
+    wrap(py, r.py()?)
+}
+
 /// Binary ops as functions (`torch.add(a, b)` with a number on either side).
 #[pyfunction]
-fn _binary<'py>(py: Python<'py>, op: &str, a: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _binary<'py>(
+    py: Python<'py>,
+    op: &str,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let (Some(x), Some(y)) = (super::convert::operand(a), super::convert::operand(b)) else {
         return Err(PyTypeError::new_err(format!(
             "{}(): argument 'input' (position 1) must be Tensor, not {}",
@@ -215,5 +299,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_binary, m)?)?;
+    m.add_function(wrap_pyfunction!(_linear, m)?)?;
     Ok(())
 }

@@ -60,7 +60,10 @@ pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
             .map(|&d| Py::new(py, PyDType { d }).expect("allocating a dtype object"))
             .collect()
     });
-    let i = DType::ALL.iter().position(|&x| x == d).expect("every dtype is listed");
+    let i = DType::ALL
+        .iter()
+        .position(|&x| x == d)
+        .expect("every dtype is listed");
     all[i].clone_ref(py)
 }
 
@@ -93,7 +96,10 @@ pub fn scalar_tensor(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
     }
     // numpy scalars and other number-likes
     if obj.hasattr("__float__").unwrap_or(false) && !obj.hasattr("__len__").unwrap_or(true) {
-        if let Ok(v) = obj.call_method0("__float__").and_then(|f| f.extract::<f64>()) {
+        if let Ok(v) = obj
+            .call_method0("__float__")
+            .and_then(|f| f.extract::<f64>())
+        {
             return Some(Tensor::wrapped_scalar(v));
         }
     }
@@ -114,7 +120,10 @@ pub fn operand_or_type_error(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> 
             "{}(): argument '{}' (position 1) must be Tensor, not {}",
             fname,
             arg,
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })
 }
@@ -151,7 +160,10 @@ fn int_of(obj: &Bound<'_, PyAny>, fname: &str) -> PyResult<i64> {
         PyTypeError::new_err(format!(
             "{}(): argument 'size' must be tuple of ints, but found element of type {} at pos 0",
             fname,
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })
 }
@@ -174,7 +186,11 @@ pub fn dims_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
         return Ok(None);
     }
     if o.is_instance_of::<PyTuple>() || o.is_instance_of::<PyList>() {
-        return Ok(Some(o.try_iter()?.map(|x| x?.extract::<i64>()).collect::<PyResult<_>>()?));
+        return Ok(Some(
+            o.try_iter()?
+                .map(|x| x?.extract::<i64>())
+                .collect::<PyResult<_>>()?,
+        ));
     }
     if o.is_instance_of::<PyBool>() || !o.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!(

@@ -34,7 +34,12 @@ fn is_seq(o: &Bound<'_, PyAny>) -> bool {
 }
 
 fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
-    if is_seq(o) || (o.cast::<PyTensor>().map(|t| t.get().t.ndim() > 0).unwrap_or(false)) {
+    if is_seq(o)
+        || (o
+            .cast::<PyTensor>()
+            .map(|t| t.get().t.ndim() > 0)
+            .unwrap_or(false))
+    {
         let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = o.cast::<PyTensor>() {
             let t = t.get().t.clone();
             let n = t.shape()[0];
@@ -90,7 +95,10 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
         });
         (t.item().py()?, Kind::Bool)
     } else if o.hasattr("__float__")? {
-        (Complex64::new(o.call_method0("__float__")?.extract::<f64>()?, 0.0), Kind::Float)
+        (
+            Complex64::new(o.call_method0("__float__")?.extract::<f64>()?, 0.0),
+            Kind::Float,
+        )
     } else {
         return Err(PyTypeError::new_err(format!(
             "Could not infer dtype of {}",
@@ -107,7 +115,12 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
 
 /// `torch.tensor(data)` values: nested lists/tuples of numbers (or 0-d tensors).
 pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
-    let mut p = Parsed { shape: vec![], values: vec![], kind: None, tensor_dtype: None };
+    let mut p = Parsed {
+        shape: vec![],
+        values: vec![],
+        kind: None,
+        tensor_dtype: None,
+    };
     walk(o, 0, &mut p)?;
     let inferred = match (p.kind, p.tensor_dtype) {
         (_, Some(d)) if p.kind.is_none_or(|k| k == Kind::Bool) => d,
@@ -134,7 +147,11 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
 
 #[pyfunction]
 #[pyo3(signature = (data, dtype = None))]
-fn _tensor<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, dtype: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+fn _tensor<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let dt = match dtype {
         Some(d) if !d.is_none() => Some(extract_dtype(d)?),
         _ => None,
@@ -171,15 +188,26 @@ fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound
             array.get_type().name()?
         )));
     }
-    let ai = array.getattr("__array_interface__")?.cast_into::<PyDict>()?;
-    let typestr: String = ai.get_item("typestr")?.ok_or_else(|| PyTypeError::new_err("no typestr"))?.extract()?;
+    let ai = array
+        .getattr("__array_interface__")?
+        .cast_into::<PyDict>()?;
+    let typestr: String = ai
+        .get_item("typestr")?
+        .ok_or_else(|| PyTypeError::new_err("no typestr"))?
+        .extract()?;
     if typestr.starts_with('>') {
         return Err(PyValueError::new_err("given numpy array has byte order different from the native byte order. Conversion between byte orders is currently not supported."));
     }
     let dt = numpy_dtype(&typestr)?;
-    let (ptr, readonly): (usize, bool) = ai.get_item("data")?.ok_or_else(|| PyTypeError::new_err("no data"))?.extract()?;
+    let (ptr, readonly): (usize, bool) = ai
+        .get_item("data")?
+        .ok_or_else(|| PyTypeError::new_err("no data"))?
+        .extract()?;
     let _ = readonly;
-    let shape: Vec<usize> = ai.get_item("shape")?.ok_or_else(|| PyTypeError::new_err("no shape"))?.extract()?;
+    let shape: Vec<usize> = ai
+        .get_item("shape")?
+        .ok_or_else(|| PyTypeError::new_err("no shape"))?
+        .extract()?;
     let es = dt.size() as isize;
     let strides: Vec<isize> = match ai.get_item("strides")? {
         Some(s) if !s.is_none() => {
@@ -198,7 +226,11 @@ fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound
     let extent = if n == 0 {
         0
     } else {
-        1 + shape.iter().zip(&strides).map(|(&d, &s)| (d as isize - 1) * s).sum::<isize>() as usize
+        1 + shape
+            .iter()
+            .zip(&strides)
+            .map(|(&d, &s)| (d as isize - 1) * s)
+            .sum::<isize>() as usize
     };
     let owner: Py<PyAny> = array.clone().unbind();
     // SAFETY: the array owns `extent` elements at `ptr` and is kept alive by the storage.
@@ -235,7 +267,10 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
     out.set_item("version", 3)?;
     out.set_item("typestr", typestr)?;
     out.set_item("shape", PyTuple::new(py, d.shape.iter())?)?;
-    out.set_item("strides", PyTuple::new(py, d.strides.iter().map(|s| s * es))?)?;
+    out.set_item(
+        "strides",
+        PyTuple::new(py, d.strides.iter().map(|s| s * es))?,
+    )?;
     let ptr = d.storage.as_ptr() as usize + d.offset * d.dtype.size();
     out.set_item("data", (ptr, false))?;
     Ok(out)
@@ -249,7 +284,11 @@ fn sizes(shape: &[i64]) -> PyResult<Vec<usize>> {
                 Err(PyRuntimeError::new_err(format!(
                     "Trying to create tensor with negative dimension {}: [{}]",
                     d,
-                    shape.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                    shape
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )))
             } else {
                 Ok(d as usize)
@@ -260,43 +299,86 @@ fn sizes(shape: &[i64]) -> PyResult<Vec<usize>> {
 
 #[pyfunction]
 #[pyo3(signature = (shape, value, dtype))]
-fn _full<'py>(py: Python<'py>, shape: &Bound<'py, PyTuple>, value: &Bound<'py, PyAny>, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _full<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    value: &Bound<'py, PyAny>,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&shape_args(shape, "full")?)?;
     let v = number(value)?;
     wrap(py, Tensor::full(&s, v, extract_dtype(dtype)?).py()?)
 }
 
 #[pyfunction]
-fn _arange<'py>(py: Python<'py>, start: f64, end: f64, step: f64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _arange<'py>(
+    py: Python<'py>,
+    start: f64,
+    end: f64,
+    step: f64,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     if step == 0.0 {
         return Err(PyRuntimeError::new_err("step must be nonzero"));
     }
     if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-        return Err(PyRuntimeError::new_err("upper bound and larger bound inconsistent with step sign"));
+        return Err(PyRuntimeError::new_err(
+            "upper bound and larger bound inconsistent with step sign",
+        ));
     }
-    let n = ((end - start) / step).ceil().max(0.0) as usize;
+    let n = ((end - start) / step).ceil();
+    if !n.is_finite() || n > (isize::MAX as f64) / 8.0 {
+        return Err(PyRuntimeError::new_err(format!(
+            "unsupported range: {} -> {}",
+            start, end
+        )));
+    }
+    let n = n.max(0.0) as usize;
     let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
     let t = Tensor::from_vec(vals, &[n]).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
 }
 
 #[pyfunction]
-fn _linspace<'py>(py: Python<'py>, start: f64, end: f64, steps: i64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _linspace<'py>(
+    py: Python<'py>,
+    start: f64,
+    end: f64,
+    steps: i64,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     if steps < 0 {
-        return Err(PyRuntimeError::new_err("number of steps must be non-negative"));
+        return Err(PyRuntimeError::new_err(
+            "number of steps must be non-negative",
+        ));
     }
     let n = steps as usize;
-    let step = if n > 1 { (end - start) / (n - 1) as f64 } else { 0.0 };
+    let step = if n > 1 {
+        (end - start) / (n - 1) as f64
+    } else {
+        0.0
+    };
     // PyTorch fills the second half from the end for symmetry.
     let vals: Vec<f64> = (0..n)
-        .map(|i| if i < n / 2 { start + step * i as f64 } else { end - step * (n - 1 - i) as f64 })
+        .map(|i| {
+            if i < n / 2 {
+                start + step * i as f64
+            } else {
+                end - step * (n - 1 - i) as f64
+            }
+        })
         .collect();
     let t = Tensor::from_vec(vals, &[n]).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
 }
 
 #[pyfunction]
-fn _eye<'py>(py: Python<'py>, n: i64, m: i64, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _eye<'py>(
+    py: Python<'py>,
+    n: i64,
+    m: i64,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&[n, m])?;
     let mut vals = vec![0f64; s[0] * s[1]];
     for i in 0..s[0].min(s[1]) {
@@ -307,23 +389,41 @@ fn _eye<'py>(py: Python<'py>, n: i64, m: i64, dtype: &Bound<'py, PyAny>) -> PyRe
 }
 
 #[pyfunction]
-fn _rand<'py>(py: Python<'py>, shape: &Bound<'py, PyTuple>, normal: bool, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _rand<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    normal: bool,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&shape_args(shape, if normal { "randn" } else { "rand" })?)?;
     let dt = extract_dtype(dtype)?;
     if !dt.is_differentiable() {
         return Err(PyRuntimeError::new_err(format!(
             "\"{}\" not implemented for '{}'",
-            if normal { "normal_kernel_cpu" } else { "check_uniform_bounds" },
+            if normal {
+                "normal_kernel_cpu"
+            } else {
+                "check_uniform_bounds"
+            },
             dt.scalar_type_name()
         )));
     }
     let n = crate::shape::numel(&s) * if dt.is_complex() { 2 } else { 1 };
     let vals: Vec<f64> = crate::random::with_rng(|r| {
-        (0..n).map(|_| if normal { r.normal() } else { r.uniform() }).collect()
+        (0..n)
+            .map(|_| if normal { r.normal() } else { r.uniform() })
+            .collect()
     });
     let t = if dt.is_complex() {
-        let scale = if normal { std::f64::consts::FRAC_1_SQRT_2 } else { 1.0 };
-        let c: Vec<Complex64> = vals.chunks(2).map(|p| Complex64::new(p[0] * scale, p[1] * scale)).collect();
+        let scale = if normal {
+            std::f64::consts::FRAC_1_SQRT_2
+        } else {
+            1.0
+        };
+        let c: Vec<Complex64> = vals
+            .chunks(2)
+            .map(|p| Complex64::new(p[0] * scale, p[1] * scale))
+            .collect();
         Tensor::from_vec(c, &s).py()?
     } else {
         Tensor::from_vec(vals, &s).py()?
@@ -332,7 +432,13 @@ fn _rand<'py>(py: Python<'py>, shape: &Bound<'py, PyTuple>, normal: bool, dtype:
 }
 
 #[pyfunction]
-fn _randint<'py>(py: Python<'py>, low: i64, high: i64, shape: &Bound<'py, PyTuple>, dtype: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+fn _randint<'py>(
+    py: Python<'py>,
+    low: i64,
+    high: i64,
+    shape: &Bound<'py, PyTuple>,
+    dtype: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     if high <= low {
         return Err(PyRuntimeError::new_err(format!(
             "random_ expects 'from' to be less than 'to', but got from={} >= to={}",
@@ -342,7 +448,8 @@ fn _randint<'py>(py: Python<'py>, low: i64, high: i64, shape: &Bound<'py, PyTupl
     let s = sizes(&shape_args(shape, "randint")?)?;
     let n = crate::shape::numel(&s);
     let span = (high - low) as u64;
-    let vals: Vec<i64> = crate::random::with_rng(|r| (0..n).map(|_| low + (r.next_u64() % span) as i64).collect());
+    let vals: Vec<i64> =
+        crate::random::with_rng(|r| (0..n).map(|_| low + (r.next_u64() % span) as i64).collect());
     let t = Tensor::from_vec(vals, &s).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
 }

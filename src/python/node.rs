@@ -1,7 +1,7 @@
 //! Python objects for backward nodes (`y.grad_fn`). Each node name gets its own Python class
 //! (`type(y.grad_fn).__name__ == 'MulBackward0'`), made once by `leafgrad._node_class`.
-use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
 use super::stash;
+use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
 use crate::graph::arena::NodeRef;
 use crate::graph::node::{lock, next_hook_id, NodeKind};
 use crate::tensor::Tensor;
@@ -39,7 +39,10 @@ pub fn node_to_py(py: Python<'_>, node: NodeRef) -> PyResult<Bound<'_, PyAny>> {
         return Ok(unsafe { Bound::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
     }
     let factory = NODE_CLASS.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py.import("leafgrad._node")?.getattr("_node_class")?.unbind())
+        Ok(py
+            .import("leafgrad._node")?
+            .getattr("_node_class")?
+            .unbind())
     })?;
     let cls = factory.bind(py).call1((class_name(&node.name),))?;
     let obj = cls.call1((NodeHandle { node: node.clone() },))?;
@@ -52,9 +55,17 @@ pub fn class_name(name: &str) -> String {
     name.rsplit("::").next().unwrap_or(name).to_string()
 }
 
-fn saved_tensor<'py>(py: Python<'py>, node: &NodeRef, name: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+fn saved_tensor<'py>(
+    py: Python<'py>,
+    node: &NodeRef,
+    name: &str,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
     let s = lock(&node.saved);
-    let found = s.tensors.iter().find(|st| st.name == name).map(|st| st.tensor.clone());
+    let found = s
+        .tensors
+        .iter()
+        .find(|st| st.name == name)
+        .map(|st| st.tensor.clone());
     let released = s.released;
     drop(s);
     match found {
@@ -68,7 +79,9 @@ fn saved_tensor<'py>(py: Python<'py>, node: &NodeRef, name: &str) -> PyResult<Op
 impl PyNode {
     #[new]
     fn py_new(handle: PyRef<'_, NodeHandle>) -> PyNode {
-        PyNode { node: handle.node.clone() }
+        PyNode {
+            node: handle.node.clone(),
+        }
     }
 
     fn name(&self) -> String {
@@ -139,7 +152,11 @@ impl PyNode {
     }
     #[getter]
     fn _saved_names(&self) -> Vec<&'static str> {
-        lock(&self.node.saved).tensors.iter().map(|s| s.name).collect()
+        lock(&self.node.saved)
+            .tensors
+            .iter()
+            .map(|s| s.name)
+            .collect()
     }
     #[getter]
     fn _sequence_nr(&self) -> u64 {
@@ -157,7 +174,10 @@ impl PyNode {
             .map_err(stash)
         });
         lock(&self.node.hooks).pre.push((id, f));
-        Ok(PyHookHandle { target: HookTarget::Node(self.node.id()), id })
+        Ok(PyHookHandle {
+            target: HookTarget::Node(self.node.id()),
+            id,
+        })
     }
 
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
@@ -171,11 +191,18 @@ impl PyNode {
                 .map_err(stash)
             });
         lock(&self.node.hooks).post.push((id, f));
-        Ok(PyHookHandle { target: HookTarget::Node(self.node.id()), id })
+        Ok(PyHookHandle {
+            target: HookTarget::Node(self.node.id()),
+            id,
+        })
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(format!("<{} object at {:#x}>", slf.get_type().name()?, slf.as_ptr() as usize))
+        Ok(format!(
+            "<{} object at {:#x}>",
+            slf.get_type().name()?,
+            slf.as_ptr() as usize
+        ))
     }
 
     fn __hash__(slf: &Bound<'_, Self>) -> isize {
@@ -188,11 +215,18 @@ impl PyNode {
 }
 
 fn grads_tuple<'py>(py: Python<'py>, grads: &[Option<Tensor>]) -> PyResult<Bound<'py, PyTuple>> {
-    let items = grads.iter().map(|g| wrap_opt(py, g.clone())).collect::<PyResult<Vec<_>>>()?;
+    let items = grads
+        .iter()
+        .map(|g| wrap_opt(py, g.clone()))
+        .collect::<PyResult<Vec<_>>>()?;
     PyTuple::new(py, items)
 }
 
-fn from_grads_result(_py: Python<'_>, r: &Bound<'_, PyAny>, n: usize) -> PyResult<Option<Vec<Option<Tensor>>>> {
+fn from_grads_result(
+    _py: Python<'_>,
+    r: &Bound<'_, PyAny>,
+    n: usize,
+) -> PyResult<Option<Vec<Option<Tensor>>>> {
     if r.is_none() {
         return Ok(None);
     }
@@ -212,7 +246,9 @@ fn from_grads_result(_py: Python<'_>, r: &Bound<'_, PyAny>, n: usize) -> PyResul
             } else {
                 x.cast::<super::PyTensor>()
                     .map(|t| Some(t.get().t.clone()))
-                    .map_err(|_| PyTypeError::new_err("hooks must return a tuple of Tensors or None"))
+                    .map_err(|_| {
+                        PyTypeError::new_err("hooks must return a tuple of Tensors or None")
+                    })
             }
         })
         .collect::<PyResult<Vec<_>>>()

@@ -60,9 +60,15 @@ impl PyTensor {
     }
     fn __rtruediv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         // s / x is recorded as reciprocal(x) * s
-        binop!(py, other, |o| ops::reciprocal(&self.t).and_then(|r| ops::mul(&r, &o)))
+        binop!(py, other, |o| ops::reciprocal(&self.t)
+            .and_then(|r| ops::mul(&r, &o)))
     }
-    fn __pow__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, modulo: Option<&Bound<'py, PyAny>>) -> R<'py> {
+    fn __pow__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        modulo: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let _ = modulo;
         match operand(other) {
             Some(o) if o.data().wrapped_number => out(py, ops::pow_scalar(&self.t, &o)),
@@ -70,9 +76,36 @@ impl PyTensor {
             None => not_implemented(py),
         }
     }
-    fn __rpow__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, modulo: Option<&Bound<'py, PyAny>>) -> R<'py> {
+    fn __rpow__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        modulo: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let _ = modulo;
         binop!(py, other, |o| ops::pow(&o, &self.t))
+    }
+    fn __floordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::floor_divide(&self.t, &o))
+    }
+    fn __rfloordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::floor_divide(&o, &self.t))
+    }
+    #[pyo3(signature = (min = None, max = None))]
+    fn clamp<'py>(&self, py: Python<'py>, min: Option<f64>, max: Option<f64>) -> R<'py> {
+        out(py, ops::clamp(&self.t, min, max))
+    }
+    #[pyo3(signature = (min = None, max = None))]
+    fn clip<'py>(&self, py: Python<'py>, min: Option<f64>, max: Option<f64>) -> R<'py> {
+        out(py, ops::clamp(&self.t, min, max))
+    }
+    #[pyo3(signature = (min = None, max = None))]
+    fn clamp_<'py>(
+        slf: &Bound<'py, Self>,
+        min: Option<f64>,
+        max: Option<f64>,
+    ) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], |s| ops::clamp(s, min, max))
     }
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
@@ -209,7 +242,13 @@ impl PyTensor {
 
     // ---- reductions ------------------------------------------------------------------------
     #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
-    fn sum<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+    fn sum<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let dims = dims_arg(dim)?;
         let src = match dtype {
             Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
@@ -218,7 +257,13 @@ impl PyTensor {
         out(py, ops::sum(&src, dims.as_deref(), keepdim))
     }
     #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
-    fn mean<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+    fn mean<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let dims = dims_arg(dim)?;
         let src = match dtype {
             Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
@@ -357,7 +402,10 @@ impl PyTensor {
         out(py, ops::select(&self.t, dim, index))
     }
     fn narrow<'py>(&self, py: Python<'py>, dim: i64, start: i64, length: i64) -> R<'py> {
-        out(py, ops::slice(&self.t, dim, Some(start), Some(start + length), 1))
+        out(
+            py,
+            ops::slice(&self.t, dim, Some(start), Some(start + length), 1),
+        )
     }
 
     // ---- copies and conversions -----------------------------------------------------------
@@ -408,12 +456,20 @@ impl PyTensor {
 
     // ---- in place --------------------------------------------------------------------------
     #[pyo3(signature = (other, *, alpha = 1.0))]
-    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: f64) -> PyResult<Bound<'py, Self>> {
+    fn add_<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        alpha: f64,
+    ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "add_", "other")?;
         inplace(slf, &[&o], |s| ops::add_scaled(s, &o, alpha))
     }
     #[pyo3(signature = (other, *, alpha = 1.0))]
-    fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: f64) -> PyResult<Bound<'py, Self>> {
+    fn sub_<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        alpha: f64,
+    ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "sub_", "other")?;
         inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
     }
@@ -425,7 +481,10 @@ impl PyTensor {
         let o = operand_or_type_error(other, "div_", "other")?;
         inplace(slf, &[&o], |s| ops::div(s, &o))
     }
-    fn pow_<'py>(slf: &Bound<'py, Self>, exponent: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+    fn pow_<'py>(
+        slf: &Bound<'py, Self>,
+        exponent: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(exponent, "pow_", "exponent")?;
         if o.data().wrapped_number {
             inplace(slf, &[&o], |s| ops::pow_scalar(s, &o))
@@ -455,7 +514,9 @@ impl PyTensor {
         inplace(slf, &[], ops::tanh)
     }
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], |s| ops::filled(s, num_complex::Complex64::new(0.0, 0.0), "ZeroBackward0"))
+        inplace(slf, &[], |s| {
+            ops::filled(s, num_complex::Complex64::new(0.0, 0.0), "ZeroBackward0")
+        })
     }
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         if let Ok(v) = value.cast::<PyTensor>() {
@@ -472,7 +533,11 @@ impl PyTensor {
         inplace(slf, &[], |s| ops::filled(s, v, "FillBackward2"))
     }
     #[pyo3(signature = (src, non_blocking = false))]
-    fn copy_<'py>(slf: &Bound<'py, Self>, src: &Bound<'py, PyAny>, non_blocking: bool) -> PyResult<Bound<'py, Self>> {
+    fn copy_<'py>(
+        slf: &Bound<'py, Self>,
+        src: &Bound<'py, PyAny>,
+        non_blocking: bool,
+    ) -> PyResult<Bound<'py, Self>> {
         let _ = non_blocking;
         let Ok(s) = src.cast::<PyTensor>() else {
             return Err(PyTypeError::new_err(format!(
@@ -492,7 +557,11 @@ impl PyTensor {
         let region = {
             let _g = GradModeGuard::new(false);
             let r = index_tensor(&self.t, index)?.py()?;
-            if r.is_view() { r } else { ops::alias(&r).py()? }
+            if r.is_view() {
+                r
+            } else {
+                ops::alias(&r).py()?
+            }
         };
         let v = match operand(value) {
             Some(v) => v,
@@ -543,7 +612,11 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
     }
     if let Ok(s) = o.cast::<PySlice>() {
         let step = opt_int(s.getattr("step")?)?.unwrap_or(1);
-        return Ok(Idx::Slice(opt_int(s.getattr("start")?)?, opt_int(s.getattr("stop")?)?, step));
+        return Ok(Idx::Slice(
+            opt_int(s.getattr("start")?)?,
+            opt_int(s.getattr("stop")?)?,
+            step,
+        ));
     }
     if let Ok(t) = o.cast::<PyTensor>() {
         let t = &t.get().t;
@@ -576,7 +649,10 @@ fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<
     } else {
         vec![parse_one(index)?]
     };
-    let consumed = items.iter().filter(|i| matches!(i, Idx::Int(_) | Idx::Slice(..))).count();
+    let consumed = items
+        .iter()
+        .filter(|i| matches!(i, Idx::Int(_) | Idx::Slice(..)))
+        .count();
     let nd = t.ndim();
     if consumed > nd {
         return Err(PyIndexError::new_err(format!(
@@ -585,7 +661,9 @@ fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<
         )));
     }
     if items.iter().filter(|i| matches!(i, Idx::Ellipsis)).count() > 1 {
-        return Err(PyIndexError::new_err("an index can only have a single ellipsis ('...')"));
+        return Err(PyIndexError::new_err(
+            "an index can only have a single ellipsis ('...')",
+        ));
     }
     Ok((|| {
         if items.len() == 1 && matches!(items[0], Idx::Ellipsis) {

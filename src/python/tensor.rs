@@ -36,8 +36,18 @@ pub fn wrap(py: Python<'_>, t: Tensor) -> PyResult<Bound<'_, PyAny>> {
         // SAFETY: the binding is cleared (under the GIL) before its object is freed.
         return Ok(unsafe { Bound::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
     }
-    let obj = Bound::new(py, PyTensor { t, bound: AtomicBool::new(true) })?;
-    obj.get().t.0.binding.store(obj.as_ptr() as usize, Ordering::Release);
+    let obj = Bound::new(
+        py,
+        PyTensor {
+            t,
+            bound: AtomicBool::new(true),
+        },
+    )?;
+    obj.get()
+        .t
+        .0
+        .binding
+        .store(obj.as_ptr() as usize, Ordering::Release);
     Ok(obj.into_any())
 }
 
@@ -53,7 +63,11 @@ static SIZE_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 /// `torch.Size([...])`.
 pub fn size_obj<'py>(py: Python<'py>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
     let ty = SIZE_TYPE.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py.import("leafgrad._size")?.getattr("Size")?.cast_into::<PyType>()?.unbind())
+        Ok(py
+            .import("leafgrad._size")?
+            .getattr("Size")?
+            .cast_into::<PyType>()?
+            .unbind())
     })?;
     ty.bind(py).call1((PyTuple::new(py, shape)?,))
 }
@@ -89,7 +103,8 @@ pub fn set_requires_grad(t: &Tensor, on: bool, int_msg: &str) -> PyResult<()> {
     Ok(())
 }
 
-pub const FACTORY_INT_RG: &str = "Only Tensors of floating point and complex dtype can require gradients";
+pub const FACTORY_INT_RG: &str =
+    "Only Tensors of floating point and complex dtype can require gradients";
 
 #[pymethods]
 impl PyTensor {
@@ -103,19 +118,28 @@ impl PyTensor {
             src.get().t.detached()
         } else if args.len() == 1 && !args.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() {
             let t = super::factory::from_data(&args.get_item(0)?, None)?;
-            if t.dtype() == DType::Float32 { t } else { crate::kernels::cast(&t, DType::Float32) }
+            if t.dtype() == DType::Float32 {
+                t
+            } else {
+                crate::kernels::cast(&t, DType::Float32)
+            }
         } else {
             let shape = shape_args(args, "Tensor")?;
             let shape: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
             Tensor::zeros(&shape, DType::Float32).py()?
         };
-        Ok(PyTensor { t, bound: AtomicBool::new(false) })
+        Ok(PyTensor {
+            t,
+            bound: AtomicBool::new(false),
+        })
     }
 
     /// Make this object the Python identity of its record (for objects made by `__new__`).
     fn _bind(slf: &Bound<'_, Self>) {
         let me = slf.get();
-        me.t.0.binding.store(slf.as_ptr() as usize, Ordering::Release);
+        me.t.0
+            .binding
+            .store(slf.as_ptr() as usize, Ordering::Release);
         me.bound.store(true, Ordering::Relaxed);
     }
 
@@ -138,11 +162,18 @@ impl PyTensor {
                 NONLEAF_RG_FALSE
             }));
         }
-        set_requires_grad(&self.t, on, "only Tensors of floating point and complex dtype can require gradients")
+        set_requires_grad(
+            &self.t,
+            on,
+            "only Tensors of floating point and complex dtype can require gradients",
+        )
     }
 
     #[pyo3(signature = (requires_grad = None))]
-    fn requires_grad_<'py>(slf: &Bound<'py, Self>, requires_grad: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+    fn requires_grad_<'py>(
+        slf: &Bound<'py, Self>,
+        requires_grad: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, Self>> {
         let on = match requires_grad {
             None => true,
             Some(v) if v.is_instance_of::<PyBool>() => v.is_truthy()?,
@@ -160,7 +191,11 @@ impl PyTensor {
             }
             return Ok(slf.clone());
         }
-        set_requires_grad(t, on, "only Tensors of floating point dtype can require gradients")?;
+        set_requires_grad(
+            t,
+            on,
+            "only Tensors of floating point dtype can require gradients",
+        )?;
         Ok(slf.clone())
     }
 
@@ -230,7 +265,9 @@ impl PyTensor {
         };
         let g = g.get().t.clone();
         if g.ptr_eq(&self.t) {
-            return Err(PyRuntimeError::new_err("can't assign Variable as its own grad"));
+            return Err(PyRuntimeError::new_err(
+                "can't assign Variable as its own grad",
+            ));
         }
         let (gd, td) = (g.dtype(), self.t.dtype());
         if gd != td && !self.t.meta().grad_dtype_any {
@@ -250,6 +287,11 @@ impl PyTensor {
         }
         self.t.meta().grad = Some(g);
         Ok(())
+    }
+
+    #[deleter(grad)]
+    fn delete_grad(&self) {
+        self.t.meta().grad = None;
     }
 
     #[getter]
@@ -296,7 +338,9 @@ impl PyTensor {
     }
     #[setter]
     fn set_data(&self, v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let Some(v) = v else { return Err(PyTypeError::new_err("can't delete data")) };
+        let Some(v) = v else {
+            return Err(PyTypeError::new_err("can't delete data"));
+        };
         let Ok(src) = v.cast::<PyTensor>() else {
             return Err(PyTypeError::new_err(format!(
                 "Variable data has to be a tensor, but got {}",
@@ -334,14 +378,19 @@ impl PyTensor {
             Python::attach(|py| {
                 let r = hook.call1(py, (wrap(py, t.clone())?,))?;
                 if !r.is_none(py) {
-                    return Err(PyRuntimeError::new_err("Tensor post accumulate grad hooks should return None."));
+                    return Err(PyRuntimeError::new_err(
+                        "Tensor post accumulate grad hooks should return None.",
+                    ));
                 }
                 Ok(())
             })
             .map_err(stash)
         });
         self.t.meta().post_acc_hooks.push((id, f));
-        Ok(PyHookHandle { target: HookTarget::PostAcc(Arc::downgrade(&self.t.0)), id })
+        Ok(PyHookHandle {
+            target: HookTarget::PostAcc(Arc::downgrade(&self.t.0)),
+            id,
+        })
     }
 
     // ---- shape, dtype and layout ---------------------------------------------------------
@@ -428,7 +477,9 @@ impl PyTensor {
     }
     fn __len__(&self) -> PyResult<usize> {
         let s = self.t.shape();
-        s.first().copied().ok_or_else(|| PyTypeError::new_err("len() of a 0-d tensor"))
+        s.first()
+            .copied()
+            .ok_or_else(|| PyTypeError::new_err("len() of a 0-d tensor"))
     }
     fn __hash__(slf: &Bound<'_, Self>) -> isize {
         slf.as_ptr() as isize
@@ -458,7 +509,9 @@ impl PyTensor {
     }
     fn __complex__(&self) -> PyResult<num_complex::Complex64> {
         if self.t.numel() != 1 {
-            return Err(PyValueError::new_err("only one element tensors can be converted to Python scalars"));
+            return Err(PyValueError::new_err(
+                "only one element tensors can be converted to Python scalars",
+            ));
         }
         self.t.item().py()
     }
@@ -481,7 +534,9 @@ static WARNED_SCALAR: AtomicBool = AtomicBool::new(false);
 impl PyTensor {
     fn scalar_for_conversion(&self, py: Python<'_>) -> PyResult<()> {
         if self.t.numel() != 1 {
-            return Err(PyValueError::new_err("only one element tensors can be converted to Python scalars"));
+            return Err(PyValueError::new_err(
+                "only one element tensors can be converted to Python scalars",
+            ));
         }
         if self.t.requires_grad() && !WARNED_SCALAR.swap(true, Ordering::Relaxed) {
             warn(py, "UserWarning", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)", 1)?;
@@ -490,7 +545,11 @@ impl PyTensor {
     }
 }
 
-pub fn scalar_to_py(py: Python<'_>, v: num_complex::Complex64, dt: DType) -> PyResult<Bound<'_, PyAny>> {
+pub fn scalar_to_py(
+    py: Python<'_>,
+    v: num_complex::Complex64,
+    dt: DType,
+) -> PyResult<Bound<'_, PyAny>> {
     Ok(match dt {
         DType::Bool => PyBool::new(py, v.re != 0.0).to_owned().into_any(),
         DType::UInt8 | DType::Int32 | DType::Int64 => (v.re as i64).into_pyobject(py)?.into_any(),
@@ -501,7 +560,9 @@ pub fn scalar_to_py(py: Python<'_>, v: num_complex::Complex64, dt: DType) -> PyR
 
 pub fn retain_grad(t: &Tensor) -> PyResult<()> {
     if !t.requires_grad() {
-        return Err(PyRuntimeError::new_err("can't retain_grad on Tensor that has requires_grad=False"));
+        return Err(PyRuntimeError::new_err(
+            "can't retain_grad on Tensor that has requires_grad=False",
+        ));
     }
     if t.is_leaf() || t.retains_grad() {
         return Ok(());
@@ -558,7 +619,10 @@ impl PyHookHandle {
         }
     }
     fn __repr__(slf: &Bound<'_, Self>) -> String {
-        format!("<torch.utils.hooks.RemovableHandle object at {:#x}>", slf.as_ptr() as usize)
+        format!(
+            "<torch.utils.hooks.RemovableHandle object at {:#x}>",
+            slf.as_ptr() as usize
+        )
     }
     fn __enter__(slf: Py<Self>) -> Py<Self> {
         slf
@@ -576,7 +640,12 @@ fn hook_name(py: Python<'_>, hook: &Py<PyAny>) -> String {
 }
 
 /// Check a hook's return value the way PyTorch does.
-pub fn hook_result(py: Python<'_>, hook: &Py<PyAny>, r: Bound<'_, PyAny>, g: &Tensor) -> PyResult<Option<Tensor>> {
+pub fn hook_result(
+    py: Python<'_>,
+    hook: &Py<PyAny>,
+    r: Bound<'_, PyAny>,
+    g: &Tensor,
+) -> PyResult<Option<Tensor>> {
     if r.is_none() {
         return Ok(None);
     }
@@ -604,7 +673,11 @@ pub fn hook_result(py: Python<'_>, hook: &Py<PyAny>, r: Bound<'_, PyAny>, g: &Te
     Ok(Some(t))
 }
 
-pub fn register_tensor_hook(_py: Python<'_>, t: &Tensor, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
+pub fn register_tensor_hook(
+    _py: Python<'_>,
+    t: &Tensor,
+    hook: Py<PyAny>,
+) -> PyResult<PyHookHandle> {
     if !t.requires_grad() {
         return Err(PyRuntimeError::new_err(
             "cannot register a hook on a tensor that doesn't require gradient",
@@ -625,11 +698,17 @@ pub fn register_tensor_hook(_py: Python<'_>, t: &Tensor, hook: Py<PyAny>) -> PyR
     match gf {
         None => {
             t.meta().hooks.push((id, f));
-            Ok(PyHookHandle { target: HookTarget::Leaf(Arc::downgrade(&t.0)), id })
+            Ok(PyHookHandle {
+                target: HookTarget::Leaf(Arc::downgrade(&t.0)),
+                id,
+            })
         }
         Some(n) => {
             lock(&n.hooks).tensor_pre.push((nr, id, f));
-            Ok(PyHookHandle { target: HookTarget::Node(n.id()), id })
+            Ok(PyHookHandle {
+                target: HookTarget::Node(n.id()),
+                id,
+            })
         }
     }
 }
