@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Every test of the project: the Rust core (cargo test) and the Python API (pytest), against a
+# debug build of the extension installed into ./.venv. Usage: bash tests/run_all.sh [pytest args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv --system-site-packages .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" "hypothesis>=6" "numpy>=1.23"
+VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -q
+
+cargo test -q
+.venv/bin/python -m pytest -q tests/python "$@"
