@@ -366,7 +366,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
             if create_graph {
                 ops::copy_backwards_clone(&g)?
             } else {
-                kernels::contiguous(&g)
+                kernels::contiguous(&g)?
             }
         }
         Some(old) => {

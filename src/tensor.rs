@@ -130,7 +130,7 @@ impl Tensor {
     }
 
     pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
-        let n = numel(shape)
+        let n = crate::kernels::checked_numel(shape)?
             .checked_mul(dtype.size())
             .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
         Ok(Tensor::from_storage(Storage::zeroed(n)?, shape, dtype))
@@ -277,7 +277,7 @@ impl Tensor {
 
     /// Elements in logical order as `T` (converting from the stored dtype).
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        let c = crate::kernels::cast(self, T::DTYPE);
+        let c = crate::kernels::cast(self, T::DTYPE).expect("a copy of an existing tensor");
         let d = c.data();
         // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
         unsafe {

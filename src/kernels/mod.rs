@@ -4,6 +4,7 @@ pub mod matmul;
 pub mod reduce;
 
 use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
 use crate::shape::{broadcast_strides, contiguous_strides, MultiIndex};
 use crate::tensor::Tensor;
 use num_complex::Complex64;
@@ -108,10 +109,10 @@ macro_rules! with_real {
 
 /// A new contiguous tensor of `shape`, each element `f(input elements...)`.
 /// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
-pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U) -> Tensor {
+pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U) -> Result<Tensor> {
     let d = x.data();
     let n = d.numel();
-    let mut out: Vec<U> = Vec::with_capacity(n);
+    let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
         if let Some(s) = d.contiguous_slice::<T>() {
             out.extend(s.iter().map(|&v| f(v)));
@@ -123,7 +124,7 @@ pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U) -> Tensor {
             }
         }
     }
-    Tensor::from_vec(out, &d.shape).expect("length matches shape")
+    Tensor::from_vec(out, &d.shape)
 }
 
 /// Elementwise over two tensors of element types A and B, broadcast to `shape`.
@@ -132,10 +133,10 @@ pub fn map2<A: Element, B: Element, U: Element>(
     b: &Tensor,
     shape: &[usize],
     f: impl Fn(A, B) -> U,
-) -> Tensor {
+) -> Result<Tensor> {
     let (da, db) = (a.data(), b.data());
-    let n: usize = shape.iter().product();
-    let mut out: Vec<U> = Vec::with_capacity(n);
+    let n = checked_numel(shape)?;
+    let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
         let same = da.shape.as_slice() == shape && db.shape.as_slice() == shape;
         match (same, da.contiguous_slice::<A>(), db.contiguous_slice::<B>()) {
@@ -147,14 +148,14 @@ pub fn map2<A: Element, B: Element, U: Element>(
                     if let Some(sb) = db.contiguous_slice::<B>() {
                         let x = da.storage.slice::<A>()[da.offset];
                         out.extend(sb.iter().map(|&y| f(x, y)));
-                        return Tensor::from_vec(out, shape).expect("length matches");
+                        return Tensor::from_vec(out, shape);
                     }
                 }
                 if db.numel() == 1 && da.shape.as_slice() == shape {
                     if let Some(sa) = da.contiguous_slice::<A>() {
                         let y = db.storage.slice::<B>()[db.offset];
                         out.extend(sa.iter().map(|&x| f(x, y)));
-                        return Tensor::from_vec(out, shape).expect("length matches");
+                        return Tensor::from_vec(out, shape);
                     }
                 }
                 let (sa, sb) = (da.storage.slice::<A>(), db.storage.slice::<B>());
@@ -172,7 +173,27 @@ pub fn map2<A: Element, B: Element, U: Element>(
             }
         }
     }
-    Tensor::from_vec(out, shape).expect("length matches shape")
+    Tensor::from_vec(out, shape)
+}
+
+/// The element count of `shape`, or PyTorch's overflow error.
+pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| Error::Runtime("numel: integer multiplication overflow".into()))
+}
+
+/// An empty vector with room for `n` elements, or an error naming the size (never an abort).
+pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        Error::Runtime(format!(
+            "[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.",
+            n.saturating_mul(std::mem::size_of::<T>())
+        ))
+    })?;
+    Ok(v)
 }
 
 /// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place.
@@ -223,14 +244,14 @@ pub fn convert<S: Element, D: Element>(v: S) -> D {
 }
 
 /// A contiguous copy in `dtype` (a fresh tensor, even when nothing changes).
-pub fn cast(x: &Tensor, dtype: DType) -> Tensor {
+pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
     let shape = x.shape();
-    let out = Tensor::zeros(&shape, dtype).expect("size of an existing tensor");
+    let out = Tensor::zeros(&shape, dtype)?;
     copy_into(&out, x);
-    out
+    Ok(out)
 }
 
-pub fn contiguous(x: &Tensor) -> Tensor {
+pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     cast(x, x.dtype())
 }
 

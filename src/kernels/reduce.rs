@@ -28,6 +28,7 @@ pub fn fold<T: Element, A: Element>(
     let d = x.data();
     let (oshape, ostr) = reduce_layout(&d.shape, dims);
     let mut acc = vec![init; numel(&oshape)];
+    // (the output is never larger than the input, which exists)
     // SAFETY: T matches the tensor's dtype.
     unsafe {
         let src = d.storage.slice::<T>();

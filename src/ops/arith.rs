@@ -7,14 +7,14 @@ use crate::shape::broadcast_shapes;
 use crate::{grads, with_numeric, with_real};
 
 /// Promote both operands to their common dtype (no copy when it already matches).
-pub fn promote_pair(a: &Tensor, b: &Tensor) -> (DType, Tensor, Tensor) {
+pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
     let dt = result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())]);
-    (dt, cast_to(a, dt), cast_to(b, dt))
+    Ok((dt, cast_to(a, dt)?, cast_to(b, dt)?))
 }
 
-fn cast_to(t: &Tensor, dt: DType) -> Tensor {
+fn cast_to(t: &Tensor, dt: DType) -> Result<Tensor> {
     if t.dtype() == dt {
-        t.clone()
+        Ok(t.clone())
     } else {
         kernels::cast(t, dt)
     }
@@ -43,13 +43,13 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
                 BinOp::Mul | BinOp::Div => x && y,
                 _ => x || y,
             },
-        ));
+        )?);
     }
     Ok(with_numeric!(dt, T, {
         match op {
-            BinOp::Add => map2::<T, T, T>(a, b, &shape, |x, y| x + y),
-            BinOp::Sub => map2::<T, T, T>(a, b, &shape, |x, y| x - y),
-            BinOp::Mul => map2::<T, T, T>(a, b, &shape, |x, y| x * y),
+            BinOp::Add => map2::<T, T, T>(a, b, &shape, |x, y| x + y)?,
+            BinOp::Sub => map2::<T, T, T>(a, b, &shape, |x, y| x - y)?,
+            BinOp::Mul => map2::<T, T, T>(a, b, &shape, |x, y| x * y)?,
             BinOp::Div => {
                 if !dt.is_differentiable() {
                     let zero = T::default();
@@ -57,18 +57,18 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
                         return Err(Error::Runtime("ZeroDivisionError".into()));
                     }
                 }
-                map2::<T, T, T>(a, b, &shape, |x, y| x / y)
+                map2::<T, T, T>(a, b, &shape, |x, y| x / y)?
             }
         }
     }))
 }
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
-    let (mut dt, mut a2, mut b2) = promote_pair(a, b);
+    let (mut dt, mut a2, mut b2) = promote_pair(a, b)?;
     if true_div && !dt.is_differentiable() {
         dt = DType::Float32;
-        a2 = cast_to(&a2, dt);
-        b2 = cast_to(&b2, dt);
+        a2 = cast_to(&a2, dt)?;
+        b2 = cast_to(&b2, dt)?;
     }
     binary_kernel(op, &a2, &b2, dt)
 }
@@ -272,16 +272,16 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
 
 fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
     let mask = ne(x, &Tensor::wrapped_scalar(0.0f64))?;
-    let m = crate::kernels::cast(&mask, v.dtype());
+    let m = crate::kernels::cast(&mask, v.dtype())?;
     mul(v, &m)
 }
 
 fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let (dt, a, b) = promote_pair(x, e);
+    let (dt, a, b) = promote_pair(x, e)?;
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     Ok(match dt {
-        DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y)),
-        DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y)),
+        DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y))?,
+        DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y))?,
         DType::Complex64 => map2::<
             num_complex::Complex32,
             num_complex::Complex32,
@@ -296,7 +296,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
             } else {
                 x.powc(y)
             }
-        }),
+        })?,
         DType::Complex128 => map2::<
             num_complex::Complex64,
             num_complex::Complex64,
@@ -311,22 +311,22 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
             } else {
                 x.powc(y)
             }
-        }),
+        })?,
         DType::Bool => {
-            let a = cast_to(&a, DType::Int64);
-            let b = cast_to(&b, DType::Int64);
-            let r = map2::<i64, i64, i64>(&a, &b, &shape, ipow);
-            cast_to(&r, DType::Bool)
+            let a = cast_to(&a, DType::Int64)?;
+            let b = cast_to(&b, DType::Int64)?;
+            let r = map2::<i64, i64, i64>(&a, &b, &shape, ipow)?;
+            cast_to(&r, DType::Bool)?
         }
         dt => {
-            let a = cast_to(&a, DType::Int64);
-            let b = cast_to(&b, DType::Int64);
+            let a = cast_to(&a, DType::Int64)?;
+            let b = cast_to(&b, DType::Int64)?;
             if b.to_vec::<i64>().iter().any(|&v| v < 0) {
                 return Err(Error::Runtime(
                     "Integers to negative integer powers are not allowed.".into(),
                 ));
             }
-            cast_to(&map2::<i64, i64, i64>(&a, &b, &shape, ipow), dt)
+            cast_to(&map2::<i64, i64, i64>(&a, &b, &shape, ipow)?, dt)?
         }
     })
 }
@@ -347,15 +347,15 @@ pub enum CmpOp {
 
 /// Elementwise comparison: a bool tensor, never recorded.
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let (dt, a, b) = promote_pair(a, b);
+    let (dt, a, b) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     if dt.is_complex() {
         return match op {
             CmpOp::Eq | CmpOp::Ne => {
                 let ne = matches!(op, CmpOp::Ne);
                 let (a, b) = (
-                    cast_to(&a, DType::Complex128),
-                    cast_to(&b, DType::Complex128),
+                    cast_to(&a, DType::Complex128)?,
+                    cast_to(&b, DType::Complex128)?,
                 );
                 Ok(
                     map2::<num_complex::Complex64, num_complex::Complex64, bool>(
@@ -363,7 +363,7 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
                         &b,
                         &shape,
                         move |x, y| (x == y) != ne,
-                    ),
+                    )?,
                 )
             }
             _ => Err(Error::Runtime(format!(
@@ -380,12 +380,12 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     Ok(with_real!(dt, T, {
         match op {
-            CmpOp::Eq => map2::<T, T, bool>(&a, &b, &shape, |x, y| x == y),
-            CmpOp::Ne => map2::<T, T, bool>(&a, &b, &shape, |x, y| x != y),
-            CmpOp::Lt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x < y),
-            CmpOp::Le => map2::<T, T, bool>(&a, &b, &shape, |x, y| x <= y),
-            CmpOp::Gt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x > y),
-            CmpOp::Ge => map2::<T, T, bool>(&a, &b, &shape, |x, y| x >= y),
+            CmpOp::Eq => map2::<T, T, bool>(&a, &b, &shape, |x, y| x == y)?,
+            CmpOp::Ne => map2::<T, T, bool>(&a, &b, &shape, |x, y| x != y)?,
+            CmpOp::Lt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x < y)?,
+            CmpOp::Le => map2::<T, T, bool>(&a, &b, &shape, |x, y| x <= y)?,
+            CmpOp::Gt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x > y)?,
+            CmpOp::Ge => map2::<T, T, bool>(&a, &b, &shape, |x, y| x >= y)?,
         }
     }))
 }
@@ -397,11 +397,11 @@ pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `a // b`: floor division (not differentiable beyond a zero gradient; PyTorch records
 /// nothing useful either, so the result is detached like an integer op would be).
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let (dt, a2, b2) = promote_pair(a, b);
+    let (dt, a2, b2) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
     Ok(match dt {
-        DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor()),
-        DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor()),
+        DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
+        DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
         DType::Bool | DType::Complex64 | DType::Complex128 => {
             return Err(Error::Runtime(format!(
                 "\"div_floor_cpu\" not implemented for '{}'",
@@ -409,8 +409,8 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             )))
         }
         dt => {
-            let a3 = cast_to(&a2, DType::Int64);
-            let b3 = cast_to(&b2, DType::Int64);
+            let a3 = cast_to(&a2, DType::Int64)?;
+            let b3 = cast_to(&b2, DType::Int64)?;
             if b3.to_vec::<i64>().contains(&0) {
                 return Err(Error::Runtime("ZeroDivisionError".into()));
             }
@@ -422,9 +422,9 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                         } else {
                             0
                         }
-                }),
+                })?,
                 dt,
-            )
+            )?
         }
     })
 }
@@ -453,7 +453,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
             } else {
                 T::from_f64(f.max(lo).min(hi))
             }
-        })
+        })?
     });
     if needs_grad(&[x]) {
         // d clamp(x) = [min <= x <= max] dx
@@ -468,7 +468,8 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
                     .iter()
                     .map(|&e| if e >= lo && e <= hi { 1.0 } else { 0.0 })
                     .collect();
-                let mask = crate::kernels::cast(&Tensor::from_vec(m, &s[0].shape())?, g[0].dtype());
+                let mask =
+                    crate::kernels::cast(&Tensor::from_vec(m, &s[0].shape())?, g[0].dtype())?;
                 grads![mul(&g[0], &mask)?]
             }),
         );

@@ -6,7 +6,7 @@ use crate::kernels;
 
 /// `x.to(dtype)` as a new tensor (ToCopyBackward0); integer results are not recorded.
 pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    let out = kernels::cast(x, dtype);
+    let out = kernels::cast(x, dtype)?;
     if dtype.is_differentiable() && needs_grad(&[x]) {
         let src = x.dtype();
         // The gradient comes back in the source dtype (real part for a real source).
@@ -22,7 +22,7 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 pub fn clone(x: &Tensor) -> Result<Tensor> {
-    let out = kernels::contiguous(x);
+    let out = kernels::contiguous(x)?;
     if needs_grad(&[x]) {
         record(
             "CloneBackward0",
@@ -46,7 +46,7 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 
 /// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
 pub fn copy_backwards_clone(x: &Tensor) -> Result<Tensor> {
-    let out = kernels::contiguous(x);
+    let out = kernels::contiguous(x)?;
     if needs_grad(&[x]) {
         record(
             "torch::autograd::CopyBackwards",

@@ -40,8 +40,8 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
 }
 
 /// A private copy of `t`'s values that carries `t`'s history (grad_fn / output_nr).
-fn snapshot(t: &Tensor) -> Tensor {
-    let s = kernels::contiguous(t);
+fn snapshot(t: &Tensor) -> Result<Tensor> {
+    let s = kernels::contiguous(t)?;
     let (gf, nr) = {
         let m = t.meta();
         (m.grad_fn.clone(), m.output_nr)
@@ -51,7 +51,7 @@ fn snapshot(t: &Tensor) -> Tensor {
         m.grad_fn = Some(gf);
         m.output_nr = nr;
     }
-    s
+    Ok(s)
 }
 
 /// Give `t` a new history, moving a retain_grad registration along (it follows the tensor).
@@ -88,7 +88,7 @@ pub fn apply_inplace(
     let tshape = target.shape();
     let tdt = target.dtype();
     let src = if recording {
-        snapshot(target)
+        snapshot(target)?
     } else {
         target.clone()
     };
@@ -122,7 +122,7 @@ pub fn apply_inplace(
         Some(base) => {
             // base := base with the view's window replaced by r  (CopySlices)
             let region = region_in_base(target, &base)?;
-            let bsnap = snapshot(&base);
+            let bsnap = snapshot(&base)?;
             let bshape = base.shape();
             let reg = region.clone();
             let node = record_node(

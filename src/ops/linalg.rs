@@ -73,7 +73,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         a,
         b,
         a.dtype(),
-    )?);
+    )?)?;
     let out = with_numeric!(a.dtype(), T, {
         let v = p.to_vec::<T>();
         let mut acc = T::default();

@@ -133,7 +133,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let s = sum_kernel(x, &rd, keepdim)?;
-    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64), dt);
+    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64), dt)?;
     let out = if n == 0 {
         Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)?
     } else {
@@ -228,7 +228,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
             &[&out],
             vec![save("self", x)?, save_output("result", &out, 0)],
             Box::new(|s, g| {
-                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype());
+                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
                 let count = sum(&mask, None, false)?;
                 grads![mul(&div(&g[0], &count)?, &mask)?]
             }),

@@ -5,9 +5,9 @@ use crate::kernels::{self, map1};
 use crate::{grads, with_float, with_numeric};
 
 /// Integer and bool inputs of float functions compute in the default float dtype.
-fn floating(x: &Tensor) -> Tensor {
+fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
-        x.clone()
+        Ok(x.clone())
     } else {
         kernels::cast(x, DType::Float32)
     }
@@ -15,12 +15,12 @@ fn floating(x: &Tensor) -> Tensor {
 
 macro_rules! float_fn {
     ($x:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
-        let xf = floating($x);
+        let xf = floating($x)?;
         let dt = xf.dtype();
         with_float!(dt, $T, {
             #[allow(unused_variables)]
             let $one = <$T as Element>::from_f64(1.0);
-            map1::<$T, $T>(&xf, |$v| $e)
+            map1::<$T, $T>(&xf, |$v| $e)?
         })
     }};
 }
@@ -176,7 +176,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     if dt == DType::Bool {
         return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
     }
-    let out = with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v) });
+    let out = with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v)? });
     if needs_grad(&[x]) {
         // d(-x) = -dx
         record(
@@ -197,9 +197,9 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
         return Ok(x.clone());
     }
     let out = if dt == DType::Complex64 {
-        map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())
+        map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())?
     } else {
-        map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())
+        map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())?
     };
     if needs_grad(&[x]) {
         record(
@@ -232,7 +232,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     }
     let out = with_real_numeric!(x.dtype(), T, {
         let z = T::default();
-        map1::<T, T>(x, move |v| if v > z { v } else { z })
+        map1::<T, T>(x, move |v| if v > z { v } else { z })?
     });
     if needs_grad(&[x]) {
         // d relu(x) = [relu(x) > 0] dx
@@ -245,7 +245,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
                 let mask = kernels::cast(
                     &compare(CmpOp::Gt, &s[0], &Tensor::wrapped_scalar(0.0f64))?,
                     g[0].dtype(),
-                );
+                )?;
                 grads![mul(&g[0], &mask)?]
             }),
         );
@@ -256,12 +256,12 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
-        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm()),
-        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm()),
+        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
+        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
         DType::Bool => x.detached(),
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
-            map1::<T, T>(x, move |v| if v < z { z - v } else { v })
+            map1::<T, T>(x, move |v| if v < z { z - v } else { v })?
         }),
     };
     if needs_grad(&[x]) {
@@ -288,7 +288,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
             } else {
                 v / n
             }
-        }),
+        })?,
         DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| {
             let n = v.norm();
             if n == 0.0 {
@@ -296,7 +296,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
             } else {
                 v / n
             }
-        }),
+        })?,
         DType::Bool => x.detached(),
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
@@ -309,7 +309,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
                 } else {
                     z
                 }
-            })
+            })?
         }),
     };
     if needs_grad(&[x]) {
@@ -338,8 +338,8 @@ fn piecewise(
 ) -> Result<Tensor> {
     real_only(x, name)?;
     let out = match x.dtype() {
-        DType::Float32 => map1::<f32, f32>(x, f32f),
-        DType::Float64 => map1::<f64, f64>(x, f64f),
+        DType::Float32 => map1::<f32, f32>(x, f32f)?,
+        DType::Float64 => map1::<f64, f64>(x, f64f)?,
         _ => return super::clone(x),
     };
     if needs_grad(&[x]) {

@@ -512,7 +512,7 @@ pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
     let src = if x.is_contiguous() && x.data().offset == 0 {
         x.detached()
     } else {
-        kernels::contiguous(x)
+        kernels::contiguous(x)?
     };
     let out = src
         .view_with(&region.shape, &region.strides, region.offset)

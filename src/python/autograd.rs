@@ -41,7 +41,7 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
                     )));
                 }
                 if gd != od {
-                    crate::kernels::cast(&g, od)
+                    crate::kernels::cast(&g, od)?
                 } else {
                     g
                 }

@@ -336,7 +336,7 @@ fn _arange<'py>(
     let n = n.max(0.0) as usize;
     let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
     let t = Tensor::from_vec(vals, &[n]).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
 
 #[pyfunction]
@@ -369,7 +369,7 @@ fn _linspace<'py>(
         })
         .collect();
     let t = Tensor::from_vec(vals, &[n]).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
 
 #[pyfunction]
@@ -385,7 +385,7 @@ fn _eye<'py>(
         vals[i * s[1] + i] = 1.0;
     }
     let t = Tensor::from_vec(vals, &s).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
 
 #[pyfunction]
@@ -428,7 +428,7 @@ fn _rand<'py>(
     } else {
         Tensor::from_vec(vals, &s).py()?
     };
-    wrap(py, crate::kernels::cast(&t, dt))
+    wrap(py, crate::kernels::cast(&t, dt)?)
 }
 
 #[pyfunction]
@@ -451,7 +451,7 @@ fn _randint<'py>(
     let vals: Vec<i64> =
         crate::random::with_rng(|r| (0..n).map(|_| low + (r.next_u64() % span) as i64).collect());
     let t = Tensor::from_vec(vals, &s).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?))
+    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
 
 #[pyfunction]

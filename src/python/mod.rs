@@ -42,6 +42,12 @@ pub fn to_pyerr(e: Error) -> PyErr {
     }
 }
 
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        to_pyerr(e)
+    }
+}
+
 pub trait IntoPyResult<T> {
     fn py(self) -> PyResult<T>;
 }
