@@ -7,6 +7,8 @@ pub enum DType {
     UInt8,
     Int32,
     Int64,
+    Float16,
+    BFloat16,
     Float32,
     Float64,
     Complex64,
@@ -23,11 +25,13 @@ pub enum Category {
 }
 
 impl DType {
-    pub const ALL: [DType; 8] = [
+    pub const ALL: [DType; 10] = [
         DType::Bool,
         DType::UInt8,
         DType::Int32,
         DType::Int64,
+        DType::Float16,
+        DType::BFloat16,
         DType::Float32,
         DType::Float64,
         DType::Complex64,
@@ -38,7 +42,7 @@ impl DType {
         match self {
             DType::Bool => Category::Bool,
             DType::UInt8 | DType::Int32 | DType::Int64 => Category::Int,
-            DType::Float32 | DType::Float64 => Category::Float,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => Category::Float,
             DType::Complex64 | DType::Complex128 => Category::Complex,
         }
     }
@@ -55,6 +59,7 @@ impl DType {
     pub fn size(self) -> usize {
         match self {
             DType::Bool | DType::UInt8 => 1,
+            DType::Float16 | DType::BFloat16 => 2,
             DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 | DType::Complex64 => 8,
             DType::Complex128 => 16,
@@ -67,6 +72,8 @@ impl DType {
             DType::UInt8 => "uint8",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
+            DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
             DType::Complex64 => "complex64",
@@ -79,6 +86,8 @@ impl DType {
             "uint8" => DType::UInt8,
             "int32" | "int" => DType::Int32,
             "int64" | "long" => DType::Int64,
+            "float16" | "half" => DType::Float16,
+            "bfloat16" => DType::BFloat16,
             "float32" | "float" => DType::Float32,
             "float64" | "double" => DType::Float64,
             "complex64" | "cfloat" => DType::Complex64,
@@ -93,6 +102,8 @@ impl DType {
             DType::UInt8 => "Byte",
             DType::Int32 => "Int",
             DType::Int64 => "Long",
+            DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
             DType::Float32 => "Float",
             DType::Float64 => "Double",
             DType::Complex64 => "ComplexFloat",
@@ -106,6 +117,8 @@ impl DType {
             DType::UInt8 => "unsigned char",
             DType::Int32 => "int",
             DType::Int64 => "long int",
+            DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
             DType::Complex64 => "c10::complex<float>",
@@ -119,6 +132,8 @@ impl DType {
             DType::UInt8 => "torch.ByteTensor",
             DType::Int32 => "torch.IntTensor",
             DType::Int64 => "torch.LongTensor",
+            DType::Float16 => "torch.HalfTensor",
+            DType::BFloat16 => "CPUBFloat16Type",
             DType::Float32 => "torch.FloatTensor",
             DType::Float64 => "torch.DoubleTensor",
             DType::Complex64 => "CPUComplexFloatType",
@@ -158,6 +173,7 @@ pub fn promote(a: DType, b: DType) -> DType {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     match (lo, hi) {
         (Float64, Complex64) => Complex128,
+        (Float16, BFloat16) => Float32,
         _ => hi,
     }
 }
@@ -252,6 +268,32 @@ real_element!(i64, Int64, |v| v as i64);
 real_element!(f32, Float32, |v| v as f32);
 real_element!(f64, Float64, |v| v);
 
+macro_rules! half_element {
+    ($t:ty, $d:ident) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline]
+            fn to_c64(self) -> Complex64 {
+                Complex64::new(self.to_f64(), 0.0)
+            }
+            #[inline]
+            fn from_c64(v: Complex64) -> Self {
+                <$t>::from_f64(v.re)
+            }
+            #[inline]
+            fn to_f64(self) -> f64 {
+                <$t>::to_f64(self)
+            }
+            #[inline]
+            fn from_f64(v: f64) -> Self {
+                <$t>::from_f64(v)
+            }
+        }
+    };
+}
+half_element!(half::f16, Float16);
+half_element!(half::bf16, BFloat16);
+
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
     fn to_c64(self) -> Complex64 {
@@ -301,6 +343,14 @@ macro_rules! with_dtype {
                 type $T = i64;
                 $body
             }
+            $crate::dtype::DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::dtype::DType::BFloat16 => {
+                type $T = half::bf16;
+                $body
+            }
             $crate::dtype::DType::Float32 => {
                 type $T = f32;
                 $body
@@ -338,5 +388,7 @@ mod tests {
         );
         assert_eq!(result_type(&[(Int32, Dim), (Int64, Scalar)]), Int32);
         assert_eq!(result_type(&[(Bool, Dim), (Int64, Scalar)]), Int64);
+        assert_eq!(result_type(&[(Float16, Dim), (BFloat16, Dim)]), Float32);
+        assert_eq!(result_type(&[(Float16, Dim), (Float32, ZeroDim)]), Float16);
     }
 }

@@ -62,6 +62,22 @@ pub struct AutogradMeta {
     pub is_inference: bool,
     /// `grad_dtype`: None means "any dtype"; default is the tensor's dtype.
     pub grad_dtype_any: bool,
+    /// How the tensor came to be, for `leafgrad.explain` (PyTorch keeps no such record).
+    pub origin: Origin,
+    /// Grad mode was off when the tensor was made (no_grad / set_grad_enabled(False)).
+    pub made_without_grad: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    #[default]
+    Other,
+    /// `detach()` of another tensor.
+    Detach,
+    /// `.data` of another tensor.
+    Data,
+    /// `detach_()` cut its history in place.
+    DetachInPlace,
 }
 
 pub struct TensorImpl {
@@ -99,6 +115,7 @@ impl Tensor {
             data: RwLock::new(data),
             meta: Mutex::new(AutogradMeta {
                 is_inference,
+                made_without_grad: !crate::grad_mode::is_grad_enabled(),
                 ..Default::default()
             }),
             binding: AtomicUsize::new(0),
@@ -253,7 +270,9 @@ impl Tensor {
     pub fn detached(&self) -> Tensor {
         let mut d = self.data().clone();
         d.base = None;
-        Tensor::from_data(d)
+        let t = Tensor::from_data(d);
+        t.meta().origin = Origin::Detach;
+        t
     }
 
     /// Same storage and layout with a fresh version counter (`.data`).
@@ -261,7 +280,9 @@ impl Tensor {
         let mut d = self.data().clone();
         d.base = None;
         d.version = Arc::new(AtomicU32::new(0));
-        Tensor::from_data(d)
+        let t = Tensor::from_data(d);
+        t.meta().origin = Origin::Data;
+        t
     }
 
     /// Saved outputs come back with their node as grad_fn when backward records a graph.
@@ -271,6 +292,7 @@ impl Tensor {
             let mut m = t.meta();
             m.grad_fn = Some(node);
             m.output_nr = output_nr;
+            m.origin = Origin::Other;
         }
         t
     }

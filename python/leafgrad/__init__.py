@@ -9,10 +9,12 @@ import builtins as _builtins
 from . import _core
 from ._core import (
     Tensor,
+    bfloat16,
     bool,
     complex64,
     complex128,
     dtype,
+    float16,
     float32,
     float64,
     int32,
@@ -53,6 +55,7 @@ from . import autograd, cuda, nn, optim  # noqa: E402
 
 float = float32
 double = float64
+half = float16
 long = int64
 int = int32
 cfloat = complex64

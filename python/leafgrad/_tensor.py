@@ -28,14 +28,21 @@ def _array(self, dtype=None, copy=None):
     return a if dtype is None else a.astype(dtype, copy=False)
 
 
+def _values(self):
+    """The values as a numpy array, whatever the dtype (bfloat16 has no numpy type)."""
+    if self.dtype is _core.bfloat16:
+        return _numpy(self.detach()._to_dtype(_core.float32), force=True)
+    return _numpy(self, force=True)
+
+
 def _tolist(self):
-    return _numpy(self, force=True).tolist()
+    return _values(self).tolist()
 
 
 def _repr(self, *, tensor_contents=None):
     gf = self.grad_fn
     return _tensor_str.format_tensor(
-        _numpy(self, force=True),
+        _values(self),
         self.dtype._name,
         grad_fn=None if gf is None else type(gf).__name__,
         requires_grad=self.requires_grad,
@@ -81,6 +88,7 @@ def _to(self, *args, **kwargs):
 
 
 _LEGACY = {
+    "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
     "float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor", "int32": "IntTensor",
     "bool": "BoolTensor", "uint8": "ByteTensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
 }
@@ -166,6 +174,8 @@ def _install():
     T.new_empty = _new(0)
     T.new_full = _new_full
     T.new_tensor = _new_tensor
+    T.half = lambda self: self._to_dtype(_core.float16)
+    T.bfloat16 = lambda self: self._to_dtype(_core.bfloat16)
     T.cpu = lambda self: self
     T.cuda = _cuda
     T.device = property(lambda self: CPU)

@@ -27,6 +27,14 @@ macro_rules! with_numeric {
                 type $T = i64;
                 $body
             }
+            $crate::dtype::DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::dtype::DType::BFloat16 => {
+                type $T = half::bf16;
+                $body
+            }
             $crate::dtype::DType::Float32 => {
                 type $T = f32;
                 $body
@@ -68,7 +76,7 @@ macro_rules! with_float {
                 type $T = num_complex::Complex64;
                 $body
             }
-            _ => unreachable!("integer inputs are promoted to float before this kernel"),
+            _ => unreachable!("integer and half inputs are promoted to float before this kernel"),
         }
     };
 }
@@ -92,6 +100,14 @@ macro_rules! with_real {
             }
             $crate::dtype::DType::Int64 => {
                 type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::dtype::DType::BFloat16 => {
+                type $T = half::bf16;
                 $body
             }
             $crate::dtype::DType::Float32 => {

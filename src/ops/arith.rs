@@ -1,7 +1,7 @@
 //! Binary arithmetic with broadcasting and type promotion: add, sub, mul, div, pow, and the
 //! comparisons (which return bool and record nothing).
 use super::*;
-use crate::dtype::{result_type, DType};
+use crate::dtype::{result_type, DType, Element};
 use crate::kernels::{self, map2};
 use crate::shape::broadcast_shapes;
 use crate::{grads, with_numeric, with_real};
@@ -278,6 +278,10 @@ fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
 
 fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(x, e)?;
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        let r = pow_kernel(&cast_to(&a, DType::Float32)?, &cast_to(&b, DType::Float32)?)?;
+        return cast_to(&r, dt);
+    }
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y))?,
@@ -398,6 +402,13 @@ pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// nothing useful either, so the result is detached like an integer op would be).
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        let r = floor_divide(
+            &cast_to(&a2, DType::Float32)?,
+            &cast_to(&b2, DType::Float32)?,
+        )?;
+        return cast_to(&r, dt);
+    }
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
@@ -445,7 +456,6 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     let lo = min.unwrap_or(f64::NEG_INFINITY);
     let hi = max.unwrap_or(f64::INFINITY);
     let out = crate::with_real!(x.dtype(), T, {
-        use crate::dtype::Element;
         crate::kernels::map1::<T, T>(x, move |v| {
             let f = v.to_f64();
             if f.is_nan() {

@@ -50,6 +50,10 @@ fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
 fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let shape = out_shape(&x.shape(), dims, keepdim);
     Ok(match x.dtype() {
+        DType::Float16 | DType::BFloat16 => {
+            let wide = kernels::cast(x, DType::Float64)?;
+            kernels::cast(&sum_kernel(&wide, dims, keepdim)?, x.dtype())?
+        }
         DType::Float32 => {
             let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64);
             Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?

@@ -13,15 +13,31 @@ fn floating(x: &Tensor) -> Result<Tensor> {
     }
 }
 
+/// Half-precision inputs compute in float32 and round back, as PyTorch's CPU kernels do.
+fn is_half(d: DType) -> bool {
+    matches!(d, DType::Float16 | DType::BFloat16)
+}
+
 macro_rules! float_fn {
     ($x:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
-        let xf = floating($x)?;
+        let x0: &Tensor = $x;
+        let half = is_half(x0.dtype());
+        let xf = if half {
+            kernels::cast(x0, DType::Float32)?
+        } else {
+            floating(x0)?
+        };
         let dt = xf.dtype();
-        with_float!(dt, $T, {
+        let r = with_float!(dt, $T, {
             #[allow(unused_variables)]
             let $one = <$T as Element>::from_f64(1.0);
             map1::<$T, $T>(&xf, |$v| $e)?
-        })
+        });
+        if half {
+            kernels::cast(&r, x0.dtype())?
+        } else {
+            r
+        }
     }};
 }
 
@@ -39,6 +55,14 @@ macro_rules! with_real_numeric {
             }
             DType::Int64 => {
                 type $T = i64;
+                $body
+            }
+            DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            DType::BFloat16 => {
+                type $T = half::bf16;
                 $body
             }
             DType::Float32 => {
@@ -340,6 +364,10 @@ fn piecewise(
     let out = match x.dtype() {
         DType::Float32 => map1::<f32, f32>(x, f32f)?,
         DType::Float64 => map1::<f64, f64>(x, f64f)?,
+        d if is_half(d) => kernels::cast(
+            &map1::<f32, f32>(&kernels::cast(x, DType::Float32)?, f32f)?,
+            d,
+        )?,
         _ => return super::clone(x),
     };
     if needs_grad(&[x]) {

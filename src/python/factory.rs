@@ -165,6 +165,7 @@ fn numpy_dtype(typestr: &str) -> PyResult<DType> {
         "u1" => DType::UInt8,
         "i4" => DType::Int32,
         "i8" => DType::Int64,
+        "f2" => DType::Float16,
         "f4" => DType::Float32,
         "f8" => DType::Float64,
         "c8" => DType::Complex64,
@@ -257,6 +258,10 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
         DType::UInt8 => "|u1",
         DType::Int32 => "<i4",
         DType::Int64 => "<i8",
+        DType::Float16 => "<f2",
+        DType::BFloat16 => {
+            return Err(PyTypeError::new_err("Got unsupported ScalarType BFloat16"));
+        }
         DType::Float32 => "<f4",
         DType::Float64 => "<f8",
         DType::Complex64 => "<c8",

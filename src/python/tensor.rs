@@ -238,6 +238,20 @@ impl PyTensor {
         Err(not_writable("_version"))
     }
 
+    /// What `leafgrad.explain` needs that PyTorch does not record: how the tensor was made
+    /// ("detach", "data", "detach_" or None) and whether grad mode was off at the time.
+    fn _provenance(&self) -> (Option<&'static str>, bool) {
+        use crate::tensor::Origin;
+        let m = self.t.meta();
+        let o = match m.origin {
+            Origin::Other => None,
+            Origin::Detach => Some("detach"),
+            Origin::Data => Some("data"),
+            Origin::DetachInPlace => Some("detach_"),
+        };
+        (o, m.made_without_grad)
+    }
+
     #[getter]
     fn get_output_nr(&self) -> u32 {
         self.t.output_nr()
@@ -326,6 +340,7 @@ impl PyTensor {
             let mut m = t.meta();
             m.requires_grad = false;
             m.output_nr = 0;
+            m.origin = crate::tensor::Origin::DetachInPlace;
             m.grad_fn.take()
         };
         drop(old);
@@ -553,7 +568,9 @@ pub fn scalar_to_py(
     Ok(match dt {
         DType::Bool => PyBool::new(py, v.re != 0.0).to_owned().into_any(),
         DType::UInt8 | DType::Int32 | DType::Int64 => (v.re as i64).into_pyobject(py)?.into_any(),
-        DType::Float32 | DType::Float64 => v.re.into_pyobject(py)?.into_any(),
+        DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
+            v.re.into_pyobject(py)?.into_any()
+        }
         DType::Complex64 | DType::Complex128 => v.into_pyobject(py)?.into_any(),
     })
 }
