@@ -68,7 +68,10 @@ class Digraph:
         if exe is None:
             raise RuntimeError(_INSTALL_ADVICE)
         done = subprocess.run(
-            [exe, "-T" + format], input=self.source.encode("utf-8"), capture_output=True
+            [exe, "-T" + format],
+            input=self.source.encode("utf-8"),
+            capture_output=True,
+            check=False,  # dot's own message makes a better error than CalledProcessError
         )
         if done.returncode != 0:
             raise RuntimeError(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
@@ -93,8 +96,8 @@ class Digraph:
 # ---- what a box says -----------------------------------------------------------------------
 
 
-def _grad(t):
-    # Reading .grad of a non-leaf warns in PyTorch; drawing must never warn.
+def grad_or_none(t):
+    """t.grad, read without the warning PyTorch gives for a non-leaf: viz and explain never warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return t.grad
@@ -109,7 +112,7 @@ def shape_dtype(t):
 
 def tensor_lines(t, name=None):
     """The tutorial's attributes of one tensor, as label lines."""
-    grad = "populated" if _grad(t) is not None else "None"
+    grad = "populated" if grad_or_none(t) is not None else "None"
     return [
         f"{name}: {shape_dtype(t)}" if name else shape_dtype(t),
         f"is_leaf={t.is_leaf} requires_grad={t.requires_grad}",
@@ -207,9 +210,10 @@ class _DotBuilder:
         if id(t) in self.ids:
             return self.ids[id(t)]
         key = self._new_id(t, "t")
-        style = "filled,bold" if _grad(t) is not None else "filled"
+        style = "filled,bold" if grad_or_none(t) is not None else "filled"
         label = "\n".join(tensor_lines(t, name or self.names.of(t)))
-        self.lines.append(f"\t{key} [{_attrs({'label': label, 'fillcolor': color, 'style': style})}]")
+        attrs = {"label": label, "fillcolor": color, "style": style}
+        self.lines.append(f"\t{key} [{_attrs(attrs)}]")
         return key
 
     def edge(self, a, b, **attrs):
@@ -217,6 +221,7 @@ class _DotBuilder:
         self.lines.append(f"\t{a} -> {b}{extra}")
 
     def node(self, node):
+        """The node's box, with its leaf (AccumulateGrad) and its named outputs."""
         if id(node) in self.ids:
             return self.ids[id(node)]
         key = self._new_id(node, "n")
@@ -228,17 +233,28 @@ class _DotBuilder:
             self.edge(self.tensor(node.variable, LEAF_COLOR), key)
         for name, t in self.names.outputs_of(node):
             self.edge(key, self.tensor(t, NAMED_COLOR, name), style="dashed")
-        for child in inputs(node):
-            self.edge(self.node(child), key)
-        # After the inputs, so a saved leaf joins its own (blue) box instead of an orange copy.
-        if self.show_saved:
+        return key
+
+    def graph(self, top, top_key):
+        """Everything below `top`, depth first with an explicit stack: graphs can be deeper
+        than Python's recursion limit."""
+        stack, walked = [(top, top_key)], []
+        while stack:
+            node, parent = stack.pop()
+            new = id(node) not in self.ids
+            key = self.node(node)
+            self.edge(key, parent)
+            if new:
+                walked.append((node, key))
+                stack.extend((child, key) for child in reversed(inputs(node)))
+        # Saved tensors last, so a saved leaf joins its own (blue) box, not an orange copy.
+        for node, key in walked if self.show_saved else []:
             for slot, t in saved_tensors(node) or []:
                 made = saved_output(self.names, node, slot)
                 if made is not None:  # the node's own output: drawn below it
                     self.edge(key, self.ids[id(made[1])], dir="none", label=slot)
                 else:  # an input of the forward op: drawn above, where inputs are
                     self.edge(self.saved(t), key, dir="none", label=slot)
-        return key
 
     def saved(self, t):
         if id(t) in self.ids:
@@ -264,7 +280,7 @@ def make_dot(root, params=None, show_attrs=False, show_saved=False):
         # A root that is also a leaf is drawn as a leaf, with its AccumulateGrad if any.
         key = b.tensor(t, LEAF_COLOR if t.is_leaf else ROOT_COLOR)
         if t.grad_fn is not None:
-            b.edge(b.node(t.grad_fn), key)
+            b.graph(t.grad_fn, key)
     head = [
         "digraph {",
         f"\tgraph [{_attrs(_GRAPH_ATTRS)}]",
@@ -282,7 +298,7 @@ def print_graph(root, params=None, show_saved=False, file=None):
     bottom) and return the text. A node reached a second time is shown once, then referred to
     as '(see above)'."""
     names = _Names(params, _roots(root))
-    out, seen = [], set()
+    out, seen, keep = [], set(), []  # keep: the walked nodes, so their ids stay unique
 
     def saved_label(node, slot, t):
         made = saved_output(names, node, slot)
@@ -291,14 +307,8 @@ def print_graph(root, params=None, show_saved=False, file=None):
     def tensor_text(t, name=None):
         return " ".join(tensor_lines(t, name or names.of(t)))
 
-    def walk(node, prefix, last):
-        branch = prefix + ("`- " if last else "+- ")
-        deeper = prefix + ("   " if last else "|  ")
+    def line(node):
         text = type(node).__name__
-        if id(node) in seen:
-            out.append(f"{branch}{text} (see above)")
-            return
-        seen.add(id(node))
         if type(node).__name__ == "AccumulateGrad":
             text += " <- " + tensor_text(node.variable)
         for name, t in names.outputs_of(node):
@@ -308,18 +318,28 @@ def print_graph(root, params=None, show_saved=False, file=None):
             if saved is None:
                 text += " [saved tensors: freed]"
             else:
-                text += " [saved: " + ", ".join(
-                    f"{slot}={saved_label(node, slot, t)}" for slot, t in saved
-                ) + "]"
-        out.append(branch + text)
-        children = inputs(node)
-        for i, child in enumerate(children):
-            walk(child, deeper, i == len(children) - 1)
+                parts = [f"{slot}={saved_label(node, slot, t)}" for slot, t in saved]
+                text += " [saved: " + ", ".join(parts) + "]"
+        return text
 
     for t in _roots(root):
         out.append(tensor_text(t))
-        if t.grad_fn is not None:
-            walk(t.grad_fn, "", True)
+        # Depth first with an explicit stack: graphs can be deeper than the recursion limit.
+        stack = [(t.grad_fn, "", True)] if t.grad_fn is not None else []
+        while stack:
+            node, prefix, last = stack.pop()
+            branch = prefix + ("`- " if last else "+- ")
+            if id(node) in seen:
+                out.append(f"{branch}{type(node).__name__} (see above)")
+                continue
+            seen.add(id(node))
+            keep.append(node)
+            out.append(branch + line(node))
+            children = inputs(node)
+            deeper = prefix + ("   " if last else "|  ")
+            stack.extend(
+                (c, deeper, i == len(children) - 1) for i, c in reversed(list(enumerate(children)))
+            )
     text = "\n".join(out)
     print(text, file=file)
     return text
