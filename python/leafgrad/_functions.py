@@ -8,6 +8,11 @@ __all__ = [
     "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg", "sum", "mean", "transpose", "permute",
     "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "floor", "ceil", "round", "sign",
     "reciprocal", "square", "argmax", "argmin", "max", "min", "conj", "expand_copy",
+    "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
+    "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
+    "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
+    "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any",
 ]
 
 
@@ -55,6 +60,107 @@ for _n in ["matmul", "mm", "bmm", "dot", "mv", "exp", "log", "sqrt", "sin", "cos
            "argmin", "max", "min", "conj"]:
     globals()[_n] = _unary(_n)
 del _n
+
+
+from ._core import cat, stack, where  # noqa: E402
+
+concat = concatenate = cat
+
+for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "maximum", "minimum",
+           "detach"]:
+    globals()[_n] = _unary(_n)
+del _n
+
+
+def real(input):
+    return input.real
+
+
+def imag(input):
+    return input.imag
+
+
+def view_as_real(input):
+    return input._view_as_real()
+
+
+def outer(input, vec2):
+    return input.unsqueeze(1) * vec2.unsqueeze(0)
+
+
+def dropout(input, p=0.5, train=True):
+    from .nn.functional import dropout as _d
+
+    return _d(input, p, train)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    return _core._randperm(n, dtype or _core.int64)
+
+
+def isnan(input):
+    return input != input
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    close = (input - other).abs() <= atol + rtol * other.abs()
+    if equal_nan:
+        close = close | (isnan(input) & isnan(other))
+    return bool(close.all())
+
+
+def equal(input, other):
+    return tuple(input.shape) == tuple(other.shape) and bool((input == other).all())
+
+
+def all(input, dim=None, keepdim=False):
+    return input.all() if dim is None else input.all(dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return input.any() if dim is None else input.any(dim, keepdim)
+
+
+def logical_not(input):
+    return input.logical_not()
+
+
+def eq(input, other):
+    return input == other
+
+
+def ne(input, other):
+    return input != other
+
+
+def lt(input, other):
+    return input < other
+
+
+def le(input, other):
+    return input <= other
+
+
+def gt(input, other):
+    return input > other
+
+
+def ge(input, other):
+    return input >= other
+
+
+def repeat_interleave(input, repeats, dim=None):
+    if dim is None:
+        input, dim = input.reshape(-1), 0
+    idx = [i for i in range(input.shape[dim]) for _ in range(repeats)]
+    from ._factories import tensor
+
+    return input.index_select(dim, tensor(idx))
+
+
+def numel(input):
+    return input.numel()
 
 
 def expand_copy(input, size):

@@ -115,16 +115,89 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
     autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-def _max(self, dim=None, keepdim=False):
+class _ReturnType(tuple):
+    """`torch.return_types.max(values=..., indices=...)`: a tuple with named fields."""
+
+    _name = "max"
+
+    def __new__(cls, values, indices):
+        return super().__new__(cls, (values, indices))
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+class _MaxResult(_ReturnType):
+    _name = "max"
+
+
+class _MinResult(_ReturnType):
+    _name = "min"
+
+
+def _max(self, dim=None, keepdim=False, *, other=None):
+    if isinstance(dim, Tensor):
+        return self.maximum(dim)
     if dim is None:
         return self._max_all()
-    raise RuntimeError("max(dim) is not supported yet; use amax/argmax (arrives with the breadth issue)")
+    return _MaxResult(*self._max_dim(dim, keepdim, True))
 
 
 def _min(self, dim=None, keepdim=False):
+    if isinstance(dim, Tensor):
+        return self.minimum(dim)
     if dim is None:
         return self._min_all()
-    raise RuntimeError("min(dim) is not supported yet (arrives with the breadth issue)")
+    return _MinResult(*self._max_dim(dim, keepdim, False))
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return float(correction)
+    return 1.0 if unbiased in (None, True) else 0.0
+
+
+def _var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return self._var(dim, _correction(unbiased, correction), keepdim, False)
+
+
+def _std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return self._var(dim, _correction(unbiased, correction), keepdim, True)
+
+
+def _norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    if p in ("fro", None):
+        p = 2.0
+    elif p == "nuc":
+        raise RuntimeError("nuclear norm is not supported by leafgrad")
+    return self._norm(float(p), dim, keepdim)
+
+
+def _binary_extreme(a, b, is_max):
+    from . import _core as c
+
+    cond = (a >= b) if is_max else (a <= b)
+    return c.where(cond, a, b)
+
+
+def _maximum_method(self, other):
+    return _binary_extreme(self, other, True)
+
+
+def _minimum_method(self, other):
+    return _binary_extreme(self, other, False)
 
 
 def _new(fill):
@@ -169,6 +242,11 @@ def _install():
     T.backward = _backward
     T.max = _max
     T.min = _min
+    T.var = _var
+    T.std = _std
+    T.norm = _norm
+    T.maximum = _maximum_method
+    T.minimum = _minimum_method
     T.new_zeros = _new(0)
     T.new_ones = _new(1)
     T.new_empty = _new(0)

@@ -294,3 +294,38 @@ pub fn fill(t: &Tensor, value: Complex64) {
 pub fn strides_for(shape: &[usize]) -> crate::shape::Strides {
     contiguous_strides(shape)
 }
+
+/// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
+pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
+    let m = contiguous(&crate::ops::expand(mask, &t.shape())?)?.to_vec::<bool>();
+    let d = t.data();
+    crate::with_dtype!(d.dtype, T, {
+        let v = T::from_c64(value);
+        // SAFETY: T matches dtype; t is a fresh contiguous tensor.
+        let out = unsafe { &mut d.storage.slice_mut::<T>()[d.offset..d.offset + d.numel()] };
+        for (o, &b) in out.iter_mut().zip(&m) {
+            if b {
+                *o = v;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// `out = where(cond, src, out)` for contiguous `out` and `src` of out's shape and dtype.
+pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+    let m = contiguous(cond)?.to_vec::<bool>();
+    let src = cast(src, out.dtype())?;
+    let d = out.data();
+    crate::with_dtype!(d.dtype, T, {
+        let s = src.to_vec::<T>();
+        // SAFETY: T matches dtype; out is contiguous with numel elements from offset.
+        let o = unsafe { &mut d.storage.slice_mut::<T>()[d.offset..d.offset + d.numel()] };
+        for ((o, &b), &v) in o.iter_mut().zip(&m).zip(&s) {
+            if b {
+                *o = v;
+            }
+        }
+    });
+    Ok(())
+}

@@ -486,3 +486,56 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     }
     Ok(out)
 }
+
+#[derive(Copy, Clone)]
+pub enum BitOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// `a & b`, `a | b`, `a ^ b` for bool and integer tensors (never recorded).
+pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (dt, a2, b2) = promote_pair(a, b)?;
+    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    match dt {
+        DType::Bool => map2::<bool, bool, bool>(&a2, &b2, &shape, move |x, y| match op {
+            BitOp::And => x & y,
+            BitOp::Or => x | y,
+            BitOp::Xor => x ^ y,
+        }),
+        DType::UInt8 | DType::Int32 | DType::Int64 => {
+            let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
+            let r = map2::<i64, i64, i64>(&x, &y, &shape, move |x, y| match op {
+                BitOp::And => x & y,
+                BitOp::Or => x | y,
+                BitOp::Xor => x ^ y,
+            })?;
+            cast_to(&r, dt)
+        }
+        _ => Err(Error::Runtime(format!(
+            "\"bitwise_{}_cpu\" not implemented for '{}'",
+            match op {
+                BitOp::And => "and",
+                BitOp::Or => "or",
+                BitOp::Xor => "xor",
+            },
+            dt.scalar_type_name()
+        ))),
+    }
+}
+
+/// `~a`: logical not for bool, bitwise not for integers.
+pub fn invert(a: &Tensor) -> Result<Tensor> {
+    match a.dtype() {
+        DType::Bool => crate::kernels::map1::<bool, bool>(a, |x| !x),
+        DType::UInt8 | DType::Int32 | DType::Int64 => {
+            let r = crate::kernels::map1::<i64, i64>(&cast_to(a, DType::Int64)?, |x| !x)?;
+            cast_to(&r, a.dtype())
+        }
+        dt => Err(Error::Runtime(format!(
+            "\"bitwise_not_cpu\" not implemented for '{}'",
+            dt.scalar_type_name()
+        ))),
+    }
+}

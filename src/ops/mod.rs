@@ -2,10 +2,14 @@
 //! its backward formula (written with these same ops, so `create_graph` records higher orders).
 pub mod arith;
 pub mod convert;
+pub mod index;
 pub mod inplace;
+pub mod join;
 pub mod linalg;
 pub mod loss;
+pub mod nn;
 pub mod reduce;
+pub mod reduce2;
 pub mod unary;
 pub mod view;
 
@@ -18,10 +22,14 @@ use smallvec::SmallVec;
 
 pub use arith::*;
 pub use convert::*;
+pub use index::*;
 pub use inplace::*;
+pub use join::*;
 pub use linalg::*;
 pub use loss::*;
+pub use nn::*;
 pub use reduce::*;
+pub use reduce2::*;
 pub use unary::*;
 pub use view::*;
 

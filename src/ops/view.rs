@@ -548,3 +548,65 @@ pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
         offset,
     })
 }
+
+/// A complex tensor seen as real pairs `[..., 2]` (ViewAsRealBackward0): shares storage.
+pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if !dt.is_complex() {
+        return Err(Error::Runtime(
+            "view_as_real is only supported for complex tensors".into(),
+        ));
+    }
+    let out = {
+        let d = x.data();
+        let mut shape = d.shape.clone();
+        shape.push(2);
+        let mut strides: Strides = d.strides.iter().map(|s| s * 2).collect();
+        strides.push(1);
+        let base = d.base.clone().unwrap_or_else(|| x.clone());
+        Tensor::from_data(crate::tensor::TensorData {
+            storage: d.storage.clone(),
+            shape,
+            strides,
+            offset: d.offset * 2,
+            dtype: dt.to_real(),
+            version: d.version.clone(),
+            base: Some(base),
+            wrapped_number: false,
+        })
+    };
+    record_view(
+        "ViewAsRealBackward0",
+        x,
+        &out,
+        Box::new(|_, g| grads![view_as_complex_copy(&g[0])?]),
+    );
+    Ok(out)
+}
+
+/// Real pairs `[..., 2]` back to a complex tensor (a copy; ViewAsComplexBackward0).
+pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
+    let shape = x.shape();
+    if shape.last() != Some(&2) {
+        return Err(Error::Runtime(
+            "Tensor must have a last dimension of size 2".into(),
+        ));
+    }
+    let v = x.to_vec::<f64>();
+    let c: Vec<num_complex::Complex64> = v
+        .chunks(2)
+        .map(|p| num_complex::Complex64::new(p[0], p[1]))
+        .collect();
+    let cdt = x.dtype().to_complex();
+    let out = kernels::cast(&Tensor::from_vec(c, &shape[..shape.len() - 1])?, cdt)?;
+    if needs_grad(&[x]) {
+        record(
+            "ViewAsComplexBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| grads![view_as_real(&g[0])?]),
+        );
+    }
+    Ok(out)
+}

@@ -5,6 +5,7 @@ mod convert;
 mod factory;
 mod node;
 mod ops;
+mod ops2;
 mod tensor;
 
 use crate::error::Error;
@@ -67,5 +68,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     factory::register(m)?;
     autograd::register(m)?;
     convert::register(m)?;
+    ops2::register(m)?;
     Ok(())
 }

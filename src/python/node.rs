@@ -161,7 +161,11 @@ impl PyNode {
     /// The version each saved tensor had when saved (same order as `_saved_names`).
     #[getter]
     fn _saved_versions(&self) -> Vec<u32> {
-        lock(&self.node.saved).tensors.iter().map(|s| s.version).collect()
+        lock(&self.node.saved)
+            .tensors
+            .iter()
+            .map(|s| s.version)
+            .collect()
     }
     #[getter]
     fn _sequence_nr(&self) -> u64 {

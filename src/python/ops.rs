@@ -554,20 +554,7 @@ impl PyTensor {
         out(py, index_tensor(&self.t, index)?)
     }
     fn __setitem__(&self, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let region = {
-            let _g = GradModeGuard::new(false);
-            let r = index_tensor(&self.t, index)?.py()?;
-            if r.is_view() {
-                r
-            } else {
-                ops::alias(&r).py()?
-            }
-        };
-        let v = match operand(value) {
-            Some(v) => v,
-            None => super::factory::from_data(value, Some(self.t.dtype()))?,
-        };
-        ops::apply_inplace(&region, &[&v], |s| ops::copy_value(s, &v)).py()
+        set_index(&self.t, index, value)
     }
 }
 
@@ -593,6 +580,8 @@ enum Idx {
     Slice(Option<i64>, Option<i64>, i64),
     NewAxis,
     Ellipsis,
+    /// A long index tensor (one dim) or a bool mask (as many dims as it has).
+    Tensor(Tensor),
 }
 
 fn opt_int(o: Bound<'_, PyAny>) -> PyResult<Option<i64>> {
@@ -623,14 +612,26 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
         if t.ndim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
             return Ok(Idx::Int(t.item().py()?.re as i64));
         }
+        if t.dtype().is_differentiable() {
+            return Err(PyIndexError::new_err(
+                "tensors used as indices must be long, int, byte or bool tensors",
+            ));
+        }
+        return Ok(Idx::Tensor(t.clone()));
+    }
+    if o.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyIndexError::new_err(
-            "indexing with tensors (advanced indexing) is not supported yet",
+            "indexing with a Python bool is not supported",
         ));
     }
-    if o.is_instance_of::<pyo3::types::PyBool>() || o.is_instance_of::<PyList>() {
-        return Err(PyIndexError::new_err(
-            "indexing with lists or booleans (advanced indexing) is not supported yet",
-        ));
+    if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
+        let t = super::factory::from_data(o, None)?;
+        if t.dtype().is_differentiable() {
+            return Err(PyIndexError::new_err(
+                "tensors used as indices must be long, int, byte or bool tensors",
+            ));
+        }
+        return Ok(Idx::Tensor(t));
     }
     match o.extract::<i64>() {
         Ok(i) => Ok(Idx::Int(i)),
@@ -642,17 +643,30 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
     }
 }
 
-/// Basic indexing: ints select, slices narrow, None inserts a dim, `...` fills the rest.
-fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<Tensor>> {
-    let items: Vec<Idx> = if let Ok(tup) = index.cast::<PyTuple>() {
-        tup.iter().map(|o| parse_one(&o)).collect::<PyResult<_>>()?
+/// An index expression split into its basic part (applied as views) and its advanced part
+/// (index tensors at dims of the basic result).
+struct Indexed {
+    view: Tensor,
+    advanced: Vec<(usize, Tensor)>,
+}
+
+fn parse_index(index: &Bound<'_, PyAny>) -> PyResult<Vec<Idx>> {
+    // A list of ints is one advanced index, not a tuple of indices.
+    if let Ok(tup) = index.cast::<PyTuple>() {
+        tup.iter().map(|o| parse_one(&o)).collect()
     } else {
-        vec![parse_one(index)?]
+        Ok(vec![parse_one(index)?])
+    }
+}
+
+fn apply_basic(t: &Tensor, items: Vec<Idx>) -> PyResult<crate::Result<Indexed>> {
+    let dims_of = |i: &Idx| match i {
+        Idx::Int(_) | Idx::Slice(..) => 1,
+        Idx::Tensor(t) if t.dtype() == DType::Bool => t.ndim().max(1),
+        Idx::Tensor(_) => 1,
+        _ => 0,
     };
-    let consumed = items
-        .iter()
-        .filter(|i| matches!(i, Idx::Int(_) | Idx::Slice(..)))
-        .count();
+    let consumed: usize = items.iter().map(dims_of).sum();
     let nd = t.ndim();
     if consumed > nd {
         return Err(PyIndexError::new_err(format!(
@@ -666,13 +680,11 @@ fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<
         ));
     }
     Ok((|| {
-        if items.len() == 1 && matches!(items[0], Idx::Ellipsis) {
-            return ops::alias(t);
-        }
         let mut cur = t.clone();
         let mut dim: i64 = 0;
-        for it in &items {
-            match *it {
+        let mut advanced = Vec::new();
+        for it in items {
+            match it {
                 Idx::Int(i) => cur = ops::select(&cur, dim, i)?,
                 Idx::Slice(s, e, step) => {
                     cur = ops::slice(&cur, dim, s, e, step)?;
@@ -683,11 +695,91 @@ fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<
                     dim += 1;
                 }
                 Idx::Ellipsis => dim += (nd - consumed) as i64,
+                Idx::Tensor(ix) if ix.dtype() == DType::Bool => {
+                    let k = ix.ndim().max(1);
+                    let shape = cur.shape();
+                    let want = &shape[dim as usize..dim as usize + k];
+                    if ix.ndim() > 0 && ix.shape().as_slice() != want {
+                        return Err(crate::Error::Index(format!(
+                            "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                            crate::shape::fmt_shape(&ix.shape()), 0, crate::shape::fmt_shape(&shape), dim
+                        )));
+                    }
+                    for (j, col) in ops::nonzero_split(&ix)?.into_iter().enumerate() {
+                        advanced.push((dim as usize + j, col));
+                    }
+                    dim += k as i64;
+                }
+                Idx::Tensor(ix) => {
+                    advanced.push((dim as usize, ix));
+                    dim += 1;
+                }
             }
         }
-        if cur.ptr_eq(t) {
+        Ok(Indexed {
+            view: cur,
+            advanced,
+        })
+    })())
+}
+
+/// `x[index]`: views for ints/slices/None/`...`, a gather (IndexBackward0) for tensor indices.
+fn index_tensor(t: &Tensor, index: &Bound<'_, PyAny>) -> PyResult<crate::Result<Tensor>> {
+    let items = parse_index(index)?;
+    let only_ellipsis = items.len() == 1 && matches!(items[0], Idx::Ellipsis);
+    let parsed = apply_basic(t, items)?;
+    Ok((|| {
+        let ix = parsed?;
+        if !ix.advanced.is_empty() {
+            let dims: Vec<usize> = ix.advanced.iter().map(|(d, _)| *d).collect();
+            let idxs: Vec<Tensor> = ix.advanced.into_iter().map(|(_, t)| t).collect();
+            let (plan, shape) = ops::advanced_plan(&ix.view.shape(), &dims, &idxs)?;
+            return ops::take(&ix.view, &plan, &shape, "IndexBackward0");
+        }
+        if only_ellipsis || ix.view.ptr_eq(t) {
             return ops::alias(t);
         }
-        Ok(cur)
+        Ok(ix.view)
     })())
+}
+
+/// `x[index] = value`: basic indices write through a view (CopySlices on the base), tensor
+/// indices scatter (IndexPutBackward0).
+fn set_index(t: &Tensor, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let items = parse_index(index)?;
+    let ix = {
+        let _g = GradModeGuard::new(false);
+        apply_basic(t, items)?.py()?
+    };
+    let v = match operand(value) {
+        Some(v) => v,
+        None => super::factory::from_data(value, Some(t.dtype()))?,
+    };
+    if ix.advanced.is_empty() {
+        let region = if ix.view.is_view() {
+            ix.view
+        } else {
+            ops::alias(&ix.view).py()?
+        };
+        return ops::apply_inplace(&region, &[&v], |s| ops::copy_value(s, &v)).py();
+    }
+    let dims: Vec<usize> = ix.advanced.iter().map(|(d, _)| *d).collect();
+    let idxs: Vec<Tensor> = ix.advanced.into_iter().map(|(_, t)| t).collect();
+    let (plan, shape) = ops::advanced_plan(&ix.view.shape(), &dims, &idxs).py()?;
+    let target = if ix.view.ptr_eq(t) {
+        t.clone()
+    } else {
+        ix.view
+    };
+    ops::apply_inplace(&target, &[&v], |s| {
+        let vv = ops::expand(&v, &shape)?;
+        let flat = ops::reshape(&crate::kernels::contiguous(&vv)?, &[-1])?;
+        let vflat = if v.requires_grad() {
+            ops::reshape(&vv, &[-1])?
+        } else {
+            flat
+        };
+        ops::put(s, &plan, &vflat)
+    })
+    .py()
 }

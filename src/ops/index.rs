@@ -1,0 +1,377 @@
+//! Indexing by tensors: one "plan" (for each output element, the flat index of the input element
+//! it reads) serves advanced indexing, index_select, gather and embedding; `take` reads with a
+//! plan, `put` scatters back with it (each is the other's gradient).
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels;
+use crate::shape::{broadcast_shapes, contiguous_strides, numel, wrap_dim, Shape};
+use std::sync::Arc;
+
+pub type Plan = Arc<Vec<usize>>;
+
+/// `out[i] = x.flat[plan[i]]`, shaped `shape`.
+pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
+    let src = kernels::contiguous(x)?;
+    let out = crate::with_dtype!(src.dtype(), T, {
+        let v = src.to_vec::<T>();
+        let mut o = kernels::alloc_vec::<T>(plan.len())?;
+        o.extend(plan.iter().map(|&i| v[i]));
+        Tensor::from_vec(o, shape)?
+    });
+    if needs_grad(&[x]) {
+        let (xs, p) = (x.shape(), plan.clone());
+        // d take = scatter-add of dL back to where each element came from
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![put_add(&xs, &p, &g[0])?]),
+        );
+    }
+    Ok(out)
+}
+
+/// zeros(shape) with `values[i]` added at flat index `plan[i]` (the gradient of `take`).
+pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> {
+    let src = kernels::contiguous(values)?;
+    let out = Tensor::zeros(shape, src.dtype())?;
+    {
+        let d = out.data();
+        crate::with_numeric_or_bool!(src.dtype(), T, {
+            let v = src.to_vec::<T>();
+            // SAFETY: T matches dtype; plan entries index a buffer of numel(shape) elements.
+            let o = unsafe { d.storage.slice_mut::<T>() };
+            for (&i, &x) in plan.iter().zip(&v) {
+                o[i] = add_elem(o[i], x);
+            }
+        });
+    }
+    if needs_grad(&[values]) {
+        let (vs, p) = (values.shape(), plan.clone());
+        record(
+            "IndexPutBackward0",
+            &[values],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![take(&g[0], &p, &vs, "IndexBackward0")?]),
+        );
+    }
+    Ok(out)
+}
+
+/// `x` with `x.flat[plan[i]] = values[i]` (index_put without accumulate; IndexPutBackward0).
+pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
+    let out = kernels::cast(x, x.dtype())?;
+    let vals = kernels::cast(
+        &expand(values, &[plan.len()]).or_else(|_| reshape(values, &[plan.len() as i64]))?,
+        x.dtype(),
+    )?;
+    {
+        let d = out.data();
+        crate::with_dtype!(x.dtype(), T, {
+            let v = vals.to_vec::<T>();
+            // SAFETY: T matches dtype; plan entries index the contiguous copy.
+            let o = unsafe { d.storage.slice_mut::<T>() };
+            for (&i, &e) in plan.iter().zip(&v) {
+                o[i] = e;
+            }
+        });
+    }
+    if needs_grad(&[x, values]) {
+        let (p, vs) = (plan.clone(), values.shape());
+        record(
+            "IndexPutBackward0",
+            &[x, values],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let zero = Tensor::zeros(&[p.len()], g[0].dtype())?;
+                let gx = put(&g[0], &p, &zero)?;
+                let gv = take(&g[0], &p, &[p.len()], "IndexBackward0")?;
+                grads![
+                    gx,
+                    sum_to(&gv, &vs).or_else(|_| reshape(
+                        &gv,
+                        &vs.iter().map(|&d| d as i64).collect::<Vec<_>>()
+                    ))?
+                ]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+#[macro_export]
+macro_rules! with_numeric_or_bool {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            $crate::dtype::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            d => $crate::with_numeric!(d, $T, $body),
+        }
+    };
+}
+
+trait AddElem {
+    fn add_elem(self, o: Self) -> Self;
+}
+fn add_elem<T: AddElem>(a: T, b: T) -> T {
+    a.add_elem(b)
+}
+impl AddElem for bool {
+    fn add_elem(self, o: bool) -> bool {
+        self || o
+    }
+}
+macro_rules! add_elem_num {
+    ($($t:ty),*) => {$(impl AddElem for $t { fn add_elem(self, o: $t) -> $t { self + o } })*};
+}
+add_elem_num!(
+    u8,
+    i32,
+    i64,
+    f32,
+    f64,
+    half::f16,
+    half::bf16,
+    num_complex::Complex32,
+    num_complex::Complex64
+);
+
+/// Index values as i64, checked against `size`, negatives wrapped.
+fn index_values(idx: &Tensor, size: usize, dim: usize) -> Result<Vec<usize>> {
+    if !matches!(idx.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        return Err(Error::Index(
+            "tensors used as indices must be long, int, byte or bool tensors".into(),
+        ));
+    }
+    idx.to_vec::<i64>()
+        .into_iter()
+        .map(|i| {
+            let j = if i < 0 { i + size as i64 } else { i };
+            if j < 0 || j >= size as i64 {
+                Err(Error::Index(format!(
+                    "index {} is out of bounds for dimension {} with size {}",
+                    i, dim, size
+                )))
+            } else {
+                Ok(j as usize)
+            }
+        })
+        .collect()
+}
+
+/// The positions of true elements of a bool mask, one long tensor per mask dim.
+pub fn nonzero_split(mask: &Tensor) -> Result<Vec<Tensor>> {
+    let shape = mask.shape();
+    let v = mask.to_vec::<bool>();
+    let st = contiguous_strides(&shape);
+    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); shape.len()];
+    for (flat, &b) in v.iter().enumerate() {
+        if b {
+            for (d, col) in cols.iter_mut().enumerate() {
+                col.push(((flat as isize / st[d]) % shape[d] as isize) as i64);
+            }
+        }
+    }
+    cols.into_iter()
+        .map(|c| {
+            let n = c.len();
+            Tensor::from_vec(c, &[n])
+        })
+        .collect()
+}
+
+/// Advanced indexing of `x` by index tensors at dims `dims` (already broadcast-compatible):
+/// PyTorch's result layout (the index shape replaces the indexed dims in place when they are
+/// adjacent, else goes first). Returns the plan and the output shape.
+pub fn advanced_plan(x_shape: &[usize], dims: &[usize], idxs: &[Tensor]) -> Result<(Plan, Shape)> {
+    let mut bshape: Shape = Shape::new();
+    for t in idxs {
+        bshape = broadcast_shapes(&bshape, &t.shape()).map_err(|_| {
+            Error::Index(format!(
+                "shape mismatch: indexing tensors could not be broadcast together with shapes {}",
+                idxs.iter()
+                    .map(|t| crate::shape::fmt_shape(&t.shape()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+    }
+    let cols: Vec<Vec<usize>> = idxs
+        .iter()
+        .zip(dims)
+        .map(|(t, &d)| {
+            let e = expand(t, &bshape)?;
+            index_values(&kernels::contiguous(&e)?, x_shape[d], d)
+        })
+        .collect::<Result<_>>()?;
+    let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
+    let rest: Vec<usize> = (0..x_shape.len()).filter(|d| !dims.contains(d)).collect();
+    let first = dims[0];
+    let (before, after): (Vec<usize>, Vec<usize>) = if adjacent {
+        (
+            rest.iter().copied().filter(|&d| d < first).collect(),
+            rest.iter().copied().filter(|&d| d > first).collect(),
+        )
+    } else {
+        (Vec::new(), rest.clone())
+    };
+    let mut out_shape: Shape = before.iter().map(|&d| x_shape[d]).collect();
+    out_shape.extend(bshape.iter().copied());
+    out_shape.extend(after.iter().map(|&d| x_shape[d]));
+    let xst = contiguous_strides(x_shape);
+    let nb = numel(&bshape);
+    let n_before: usize = before.iter().map(|&d| x_shape[d]).product();
+    let n_after: usize = after.iter().map(|&d| x_shape[d]).product();
+    let mut plan = kernels::alloc_vec::<usize>(n_before * nb * n_after)?;
+    let offsets = |dd: &[usize], mut k: usize| -> usize {
+        let mut off = 0;
+        for &d in dd.iter().rev() {
+            off += (k % x_shape[d]) * xst[d] as usize;
+            k /= x_shape[d];
+        }
+        off
+    };
+    for bi in 0..n_before {
+        let ob = offsets(&before, bi);
+        for j in 0..nb {
+            let oi: usize = cols
+                .iter()
+                .zip(dims)
+                .map(|(c, &d)| c[j] * xst[d] as usize)
+                .sum();
+            for ai in 0..n_after {
+                plan.push(ob + oi + offsets(&after, ai));
+            }
+        }
+    }
+    Ok((Arc::new(plan), out_shape))
+}
+
+/// `x.index_select(dim, index)` (IndexSelectBackward0).
+pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    if index.ndim() > 1 {
+        return Err(Error::Index(
+            "index_select(): Index is supposed to be a vector".into(),
+        ));
+    }
+    let d = wrap_dim(dim, x.ndim())?;
+    let idx = reshape(index, &[-1])?;
+    let (plan, shape) = advanced_plan(&x.shape(), &[d], &[idx])?;
+    take(x, &plan, &shape, "IndexSelectBackward0")
+}
+
+/// `x.gather(dim, index)` (GatherBackward0): out[i][j] = x[index[i][j]][j] for dim 0.
+pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim())?;
+    let xs = x.shape();
+    let is = index.shape();
+    if is.len() != xs.len() {
+        return Err(Error::Runtime(
+            "Index tensor must have the same number of dimensions as input tensor".into(),
+        ));
+    }
+    for k in 0..xs.len() {
+        if k != d && is[k] > xs[k] {
+            return Err(Error::Runtime(format!(
+                "Size does not match at dimension {} expected index {} to be no larger than self {} apart from dimension {}",
+                k, crate::shape::fmt_shape(&is), crate::shape::fmt_shape(&xs), d
+            )));
+        }
+    }
+    let vals = index_values(&kernels::contiguous(index)?, xs[d], d)?;
+    let xst = contiguous_strides(&xs);
+    let ist = contiguous_strides(&is);
+    let plan: Vec<usize> = vals
+        .iter()
+        .enumerate()
+        .map(|(flat, &v)| {
+            (0..is.len())
+                .map(|k| {
+                    let c = if k == d {
+                        v
+                    } else {
+                        (flat / ist[k] as usize) % is[k]
+                    };
+                    c * xst[k] as usize
+                })
+                .sum()
+        })
+        .collect();
+    take(x, &Arc::new(plan), &is, "GatherBackward0")
+}
+
+/// `x.masked_fill(mask, value)` (MaskedFillBackward0).
+pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        return Err(Error::Runtime(format!(
+            "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+            mask.dtype().name()
+        )));
+    }
+    let shape = x.shape();
+    let m = expand(mask, &shape).map_err(|_| {
+        Error::Runtime(format!(
+            "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
+            shape.last().copied().unwrap_or(1),
+            mask.shape().last().copied().unwrap_or(1),
+            shape.len().saturating_sub(1)
+        ))
+    })?;
+    let fill = kernels::cast(value, x.dtype())?.item()?;
+    let out = kernels::cast(x, x.dtype())?;
+    kernels::fill_where(&out, &m, fill)?;
+    if needs_grad(&[x]) {
+        record(
+            "MaskedFillBackward0",
+            &[x],
+            &[&out],
+            vec![save("mask", &m)?],
+            Box::new(|s, g| {
+                let keep = kernels::cast(
+                    &compare(CmpOp::Eq, &s[0], &Tensor::wrapped_scalar(false))?,
+                    g[0].dtype(),
+                )?;
+                grads![mul(&g[0], &keep)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// `torch.where(cond, a, b)` (WhereBackward0).
+pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if cond.dtype() != DType::Bool {
+        return Err(Error::Runtime(format!(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
+            cond.dtype().scalar_type_name()
+        )));
+    }
+    let (dt, a2, b2) = promote_pair(a, b)?;
+    let shape = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a2.shape())?, &b2.shape())?;
+    let out = kernels::contiguous(&expand(&b2, &shape)?)?;
+    let c = expand(cond, &shape)?;
+    let av = kernels::contiguous(&expand(&a2, &shape)?)?;
+    kernels::copy_where(&out, &c, &av)?;
+    let _ = dt;
+    if needs_grad(&[a, b]) {
+        record(
+            "WhereBackward0",
+            &[cond, a, b],
+            &[&out],
+            vec![save("condition", cond)?],
+            Box::new(|s, g| {
+                let m = kernels::cast(&s[0], g[0].dtype())?;
+                let ga = mul(&g[0], &m)?;
+                let gb = sub(&g[0], &ga)?;
+                Ok(vec![None, Some(ga), Some(gb)])
+            }),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,294 @@
+//! Joining and splitting: cat, stack, split/chunk/unbind (multi-output nodes), repeat.
+use super::*;
+use crate::dtype::result_type;
+use crate::grads;
+use crate::kernels;
+use crate::shape::{fmt_shape, wrap_dim, Shape};
+
+fn check_same_rank(ts: &[Tensor], dim: usize) -> Result<Shape> {
+    let first = ts[0].shape();
+    for (i, t) in ts.iter().enumerate().skip(1) {
+        let s = t.shape();
+        if s.len() != first.len() {
+            return Err(Error::Runtime(format!(
+                "Tensors must have same number of dimensions: got {} and {}",
+                first.len(),
+                s.len()
+            )));
+        }
+        for d in 0..s.len() {
+            if d != dim && s[d] != first[d] {
+                return Err(Error::Runtime(format!(
+                    "Sizes of tensors must match except in dimension {}. Expected size {} but got size {} for tensor number {} in the list.",
+                    dim, first[d], s[d], i
+                )));
+            }
+        }
+    }
+    Ok(first)
+}
+
+/// Concatenate along `dim` (CatBackward0). Legacy empty 1-D tensors are skipped, as in PyTorch.
+pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    if ts.is_empty() {
+        return Err(Error::Runtime(
+            "torch.cat(): expected a non-empty list of Tensors".into(),
+        ));
+    }
+    let kept: Vec<Tensor> = ts
+        .iter()
+        .filter(|t| !(t.ndim() == 1 && t.numel() == 0))
+        .cloned()
+        .collect();
+    let kept = if kept.is_empty() {
+        vec![ts[0].clone()]
+    } else {
+        kept
+    };
+    if kept[0].ndim() == 0 {
+        return Err(Error::Runtime(
+            "zero-dimensional tensor (at position 0) cannot be concatenated".into(),
+        ));
+    }
+    let d = wrap_dim(dim, kept[0].ndim())?;
+    let mut shape = check_same_rank(&kept, d)?;
+    let sizes: Vec<usize> = kept.iter().map(|t| t.shape()[d]).collect();
+    shape[d] = sizes.iter().sum();
+    let dt = result_type(
+        &kept
+            .iter()
+            .map(|t| (t.dtype(), crate::dtype::Priority::Dim))
+            .collect::<Vec<_>>(),
+    );
+    let out = Tensor::zeros(&shape, dt)?;
+    let mut start = 0;
+    for (t, &n) in kept.iter().zip(&sizes) {
+        let win = slice(
+            &out.detached(),
+            d as i64,
+            Some(start as i64),
+            Some((start + n) as i64),
+            1,
+        )?;
+        kernels::copy_into(&win, t);
+        start += n;
+    }
+    let refs: Vec<&Tensor> = kept.iter().collect();
+    if needs_grad(&refs) {
+        // d cat = the matching slice of dL for each input
+        record(
+            "CatBackward0",
+            &refs,
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let mut start = 0i64;
+                let mut out = Vec::with_capacity(sizes.len());
+                for &n in &sizes {
+                    out.push(Some(slice(
+                        &g[0],
+                        d as i64,
+                        Some(start),
+                        Some(start + n as i64),
+                        1,
+                    )?));
+                    start += n as i64;
+                }
+                Ok(out)
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Stack along a new `dim` (StackBackward0).
+pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    if ts.is_empty() {
+        return Err(Error::Runtime(
+            "stack expects a non-empty TensorList".into(),
+        ));
+    }
+    let first = ts[0].shape();
+    for (i, t) in ts.iter().enumerate() {
+        if t.shape() != first {
+            return Err(Error::Runtime(format!(
+                "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}",
+                fmt_shape(&first),
+                fmt_shape(&t.shape()),
+                i
+            )));
+        }
+    }
+    let d = wrap_dim(dim, first.len() + 1)?;
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let us: Vec<Tensor> = ts
+            .iter()
+            .map(|t| unsqueeze(t, d as i64))
+            .collect::<Result<_>>()?;
+        cat(&us, d as i64)?
+    };
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    if needs_grad(&refs) {
+        let n = ts.len();
+        record(
+            "StackBackward0",
+            &refs,
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                (0..n)
+                    .map(|i| select(&g[0], d as i64, i as i64).map(Some))
+                    .collect()
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Views of consecutive pieces along `dim`, one node for all of them (SplitBackward0 /
+/// SplitWithSizesBackward0); the gradient is their concatenation.
+pub fn split_sizes(
+    x: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    name: &'static str,
+) -> Result<Vec<Tensor>> {
+    let nd = x.ndim();
+    if nd == 0 {
+        return Err(Error::Runtime(
+            "split expects at least a 1-dimensional tensor".into(),
+        ));
+    }
+    let d = wrap_dim(dim, nd)?;
+    let total = x.shape()[d];
+    if sizes.iter().sum::<usize>() != total {
+        return Err(Error::Runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes=[{}]",
+            total,
+            d,
+            sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let outs: Vec<Tensor> = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let mut start = 0i64;
+        let mut v = Vec::with_capacity(sizes.len());
+        for &n in sizes {
+            let piece = slice(x, d as i64, Some(start), Some(start + n as i64), 1)?;
+            v.push(piece);
+            start += n as i64;
+        }
+        v
+    };
+    if needs_grad(&[x]) {
+        let refs: Vec<&Tensor> = outs.iter().collect();
+        record(
+            name,
+            &[x],
+            &refs,
+            vec![],
+            Box::new(move |_, g| grads![cat(g, d as i64)?]),
+        );
+    }
+    Ok(outs)
+}
+
+pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+    if size == 0 && x.numel() > 0 {
+        return Err(Error::Runtime(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of non-zero"
+                .into(),
+        ));
+    }
+    let d = wrap_dim(dim, x.ndim().max(1))?;
+    let total = x.shape().get(d).copied().unwrap_or(0);
+    let mut sizes = Vec::new();
+    let mut left = total;
+    while left > 0 {
+        let n = size.min(left);
+        sizes.push(n);
+        left -= n;
+    }
+    if sizes.is_empty() {
+        sizes.push(0);
+    }
+    split_sizes(x, &sizes, dim, "SplitBackward0")
+}
+
+pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
+    if chunks == 0 {
+        return Err(Error::Runtime(
+            "chunk expects `chunks` to be greater than 0, got: 0".into(),
+        ));
+    }
+    let d = wrap_dim(dim, x.ndim().max(1))?;
+    let total = x.shape().get(d).copied().unwrap_or(0);
+    split(x, total.div_ceil(chunks).max(1), dim)
+}
+
+/// Each index along `dim` as a view (UnbindBackward0); the gradient stacks them back.
+pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    let d = wrap_dim(dim, x.ndim())?;
+    let n = x.shape()[d];
+    let outs: Vec<Tensor> = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        (0..n)
+            .map(|i| select(x, d as i64, i as i64))
+            .collect::<Result<_>>()?
+    };
+    if needs_grad(&[x]) {
+        let refs: Vec<&Tensor> = outs.iter().collect();
+        record(
+            "UnbindBackward0",
+            &[x],
+            &refs,
+            vec![],
+            Box::new(move |_, g| grads![stack(g, d as i64)?]),
+        );
+    }
+    Ok(outs)
+}
+
+/// Tile `x` `reps[i]` times along each dim (RepeatBackward0).
+pub fn repeat(x: &Tensor, reps: &[usize]) -> Result<Tensor> {
+    let xs = x.shape();
+    if reps.len() < xs.len() {
+        return Err(Error::Runtime("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor".into()));
+    }
+    let lead = reps.len() - xs.len();
+    let padded: Vec<usize> = std::iter::repeat_n(1, lead)
+        .chain(xs.iter().copied())
+        .collect();
+    // View x as [1, p0, 1, p1, ...], expand to [r0, p0, r1, p1, ...], copy, reshape.
+    let mut inter: Vec<i64> = Vec::new();
+    let mut expanded: Vec<i64> = Vec::new();
+    let mut out_shape: Vec<i64> = Vec::new();
+    for (r, p) in reps.iter().zip(&padded) {
+        inter.extend([1, *p as i64]);
+        expanded.extend([*r as i64, *p as i64]);
+        out_shape.push((*r * *p) as i64);
+    }
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let v = reshape(&x.detached(), &inter)?;
+        let e = expand_i64(&v, &expanded)?;
+        reshape(&kernels::contiguous(&e)?, &out_shape)?
+    };
+    if needs_grad(&[x]) {
+        let xs2: Vec<i64> = xs.iter().map(|&d| d as i64).collect();
+        let n = reps.len();
+        record(
+            "RepeatBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let gr = reshape(&g[0], &expanded)?;
+                let dims: Vec<i64> = (0..n).map(|i| (2 * i) as i64).collect();
+                grads![reshape(&sum(&gr, Some(&dims), false)?, &xs2)?]
+            }),
+        );
+    }
+    Ok(out)
+}

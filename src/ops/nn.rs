@@ -1,0 +1,665 @@
+//! Neural-network ops with nodes of their own: softmax/log_softmax, nll_loss, conv2d (im2col +
+//! GEMM), max/avg pooling, embedding, layer_norm. Backward formulas are written with ops
+//! (take/put_add/matmul/...), so second derivatives work through them too.
+use super::index::{put_add, take, Plan};
+use super::*;
+use crate::dtype::DType;
+use crate::grad_mode::GradModeGuard;
+use crate::grads;
+use crate::kernels;
+use crate::shape::{contiguous_strides, fmt_shape, wrap_dim};
+use std::sync::Arc;
+
+fn floating(x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_differentiable() {
+        Ok(x.clone())
+    } else {
+        kernels::cast(x, DType::Float32)
+    }
+}
+
+/// softmax along `dim` (SoftmaxBackward0).
+pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let xf = floating(x)?;
+    let d = wrap_dim(dim, x.ndim())? as i64;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let m = amax(&xf, Some(&[d]), true, true)?;
+        let e = exp(&sub(&xf, &m)?)?;
+        div(&e, &sum(&e, Some(&[d]), true)?)?
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        // dx = y ⊙ (g - Σ g⊙y)
+        record(
+            "SoftmaxBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let y = &s[0];
+                let gy = mul(&g[0], y)?;
+                grads![sub(&gy, &mul(y, &sum(&gy, Some(&[d]), true)?)?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// log_softmax along `dim` (LogSoftmaxBackward0).
+pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let xf = floating(x)?;
+    let d = wrap_dim(dim, x.ndim())? as i64;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        sub(&xf, &logsumexp(&xf, &[d], true)?)?
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        // dx = g - exp(y) Σ g
+        record(
+            "LogSoftmaxBackward0",
+            &[x],
+            &[&out],
+            vec![save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                grads![sub(
+                    &g[0],
+                    &mul(&exp(&s[0])?, &sum(&g[0], Some(&[d]), true)?)?
+                )?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Negative log likelihood over class scores `input` [N, C, ...] or [C] (NllLossBackward0).
+pub fn nll_loss(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    reduction: Reduction,
+) -> Result<Tensor> {
+    let is = input.shape();
+    let ts = target.shape();
+    if !matches!(target.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        return Err(Error::Runtime(format!(
+            "expected scalar type Long but found {}",
+            target.dtype().scalar_type_name()
+        )));
+    }
+    let (n, c, inner) = match is.len() {
+        1 => (1usize, is[0], 1usize),
+        0 => return Err(Error::Value("Expected 1 or more dimensions (got 0)".into())),
+        _ => (is[0], is[1], is[2..].iter().product()),
+    };
+    let batch_ok = if is.len() == 1 {
+        ts.is_empty()
+    } else {
+        !ts.is_empty() && ts[0] == n && ts.len() == is.len() - 1 && ts[1..] == is[2..]
+    };
+    if !batch_ok {
+        if is.len() >= 2 && !ts.is_empty() && ts[0] != n {
+            return Err(Error::Value(format!(
+                "Expected input batch_size ({}) to match target batch_size ({}).",
+                n, ts[0]
+            )));
+        }
+        return Err(Error::Runtime(format!(
+            "input and target shapes are incompatible: {} and {}",
+            fmt_shape(&is),
+            fmt_shape(&ts)
+        )));
+    }
+    let tv = target.to_vec::<i64>();
+    let w: Vec<f64> = match weight {
+        Some(w) => {
+            if w.numel() != c {
+                return Err(Error::Runtime(format!(
+                    "weight tensor should be defined either for all {} classes or no classes but got weight tensor of shape: {}",
+                    c,
+                    fmt_shape(&w.shape())
+                )));
+            }
+            w.to_vec::<f64>()
+        }
+        None => vec![1.0; c],
+    };
+    let mut plan = Vec::with_capacity(tv.len());
+    let mut coef = Vec::with_capacity(tv.len());
+    let mut total_w = 0.0;
+    for (k, &t) in tv.iter().enumerate() {
+        let (ni, ii) = (k / inner, k % inner);
+        if t == ignore_index {
+            plan.push(ni * c * inner + ii);
+            coef.push(0.0);
+            continue;
+        }
+        if t < 0 || t as usize >= c {
+            return Err(Error::Index(format!("Target {} is out of bounds.", t)));
+        }
+        plan.push(ni * c * inner + t as usize * inner + ii);
+        coef.push(w[t as usize]);
+        total_w += w[t as usize];
+    }
+    let plan: Plan = Arc::new(plan);
+    let dt = input.dtype();
+    let coef_t = kernels::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let picked = take(input, &plan, &ts, "NllLossBackward0")?;
+        let l = neg(&mul(&picked, &coef_t)?)?;
+        match reduction {
+            Reduction::None => l,
+            Reduction::Sum => sum(&l, None, false)?,
+            Reduction::Mean => div(&sum(&l, None, false)?, &Tensor::wrapped_scalar(total_w))?,
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[input]) {
+        let tsh = ts.clone();
+        record(
+            "NllLossBackward0",
+            &[input],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                // dL/dinput[n, target[n]] = -w[target[n]] · g (÷ Σw for the mean)
+                let gg = match reduction {
+                    Reduction::None => g[0].clone(),
+                    Reduction::Sum => expand(&g[0], &tsh)?,
+                    Reduction::Mean => {
+                        expand(&div(&g[0], &Tensor::wrapped_scalar(total_w))?, &tsh)?
+                    }
+                };
+                let vals = neg(&mul(&gg, &coef_t)?)?;
+                grads![put_add(&is, &plan, &reshape(&vals, &[-1])?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// `x` padded with zeros by (ph, pw) on the last two dims (a differentiable embed).
+fn pad2d(x: &Tensor, ph: usize, pw: usize) -> Result<Tensor> {
+    if ph == 0 && pw == 0 {
+        return Ok(x.clone());
+    }
+    let s = x.shape();
+    let mut ps = s.clone();
+    let nd = s.len();
+    ps[nd - 2] += 2 * ph;
+    ps[nd - 1] += 2 * pw;
+    let st = contiguous_strides(&ps);
+    let region = Region {
+        shape: s.clone(),
+        strides: st.clone(),
+        offset: ph * st[nd - 2] as usize + pw * st[nd - 1] as usize,
+    };
+    embed(x, &ps, &region)
+}
+
+/// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
+/// when recording a graph (so second derivatives reach its history), else a detached leaf.
+fn vjp_input(t: &Tensor) -> Tensor {
+    if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
+        return t.clone();
+    }
+    let d = t.detached();
+    d.meta().requires_grad = true;
+    d
+}
+
+pub struct Conv2dArgs {
+    pub stride: (usize, usize),
+    pub padding: (usize, usize),
+    pub dilation: (usize, usize),
+    pub groups: usize,
+}
+
+/// im2col plan over a padded [N, C, Hp, Wp] input: cols [N, C·kh·kw, Ho·Wo].
+fn im2col_plan(
+    n: usize,
+    c: usize,
+    hp: usize,
+    wp: usize,
+    kh: usize,
+    kw: usize,
+    ho: usize,
+    wo: usize,
+    a: &Conv2dArgs,
+) -> Plan {
+    let mut plan = Vec::with_capacity(n * c * kh * kw * ho * wo);
+    for b in 0..n {
+        for ch in 0..c {
+            for i in 0..kh {
+                for j in 0..kw {
+                    for oy in 0..ho {
+                        let y = oy * a.stride.0 + i * a.dilation.0;
+                        let row = ((b * c + ch) * hp + y) * wp;
+                        for ox in 0..wo {
+                            plan.push(row + ox * a.stride.1 + j * a.dilation.1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Arc::new(plan)
+}
+
+fn out_size(inp: usize, k: usize, s: usize, p: usize, d: usize) -> Option<usize> {
+    let eff = d * (k - 1) + 1;
+    (inp + 2 * p).checked_sub(eff).map(|v| v / s + 1)
+}
+
+/// 2-D convolution (ConvolutionBackward0), as im2col + batched GEMM.
+pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Result<Tensor> {
+    let (xs, ws) = (x.shape(), w.shape());
+    if ws.len() != 4 {
+        return Err(Error::Runtime(format!(
+            "weight should have at least three dimensions"
+        )));
+    }
+    let unbatched = xs.len() == 3;
+    if xs.len() != 4 && !unbatched {
+        return Err(Error::Runtime(format!(
+            "Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {}",
+            fmt_shape(&xs)
+        )));
+    }
+    let x4 = if unbatched {
+        unsqueeze(x, 0)?
+    } else {
+        x.clone()
+    };
+    let s = x4.shape();
+    let (n, c, h, wd) = (s[0], s[1], s[2], s[3]);
+    let (o, cg, kh, kw) = (ws[0], ws[1], ws[2], ws[3]);
+    let g = a.groups;
+    if g == 0 || c != cg * g || o % g != 0 {
+        return Err(Error::Runtime(format!(
+            "Given groups={}, weight of size {}, expected input{} to have {} channels, but got {} channels instead",
+            g,
+            fmt_shape(&ws),
+            fmt_shape(&s),
+            cg * g,
+            c
+        )));
+    }
+    if x.dtype() != w.dtype() {
+        return Err(Error::Runtime(format!(
+            "Input type ({}) and weight type ({}) should be the same",
+            x.dtype().legacy_type_name(),
+            w.dtype().legacy_type_name()
+        )));
+    }
+    let (Some(ho), Some(wo)) = (
+        out_size(h, kh, a.stride.0, a.padding.0, a.dilation.0),
+        out_size(wd, kw, a.stride.1, a.padding.1, a.dilation.1),
+    ) else {
+        return Err(Error::Runtime(format!(
+            "Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size",
+            h + 2 * a.padding.0,
+            wd + 2 * a.padding.1,
+            kh,
+            kw
+        )));
+    };
+    let (hp, wp) = (h + 2 * a.padding.0, wd + 2 * a.padding.1);
+    let plan = im2col_plan(n, c, hp, wp, kh, kw, ho, wo, a);
+    let l = ho * wo;
+    let (pad, strides_pad) = (a.padding, ());
+    let _ = strides_pad;
+    // forward through the same differentiable pipeline the backward uses, unrecorded
+    let pipeline = move |x4: &Tensor, w: &Tensor| -> Result<Tensor> {
+        let xp = pad2d(x4, pad.0, pad.1)?;
+        let cols = take(&xp, &plan, &[n, c * kh * kw, l], "Im2ColBackward0")?;
+        let cols = reshape(
+            &cols,
+            &[n as i64, g as i64, (cg * kh * kw) as i64, l as i64],
+        )?;
+        let wg = reshape(w, &[g as i64, (o / g) as i64, (cg * kh * kw) as i64])?;
+        let y = matmul(&wg, &cols)?;
+        reshape(&y, &[n as i64, o as i64, ho as i64, wo as i64])
+    };
+    let pipeline = Arc::new(pipeline);
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let mut y = pipeline(&x4, w)?;
+        if let Some(b) = b {
+            y = add(&y, &reshape(b, &[1, o as i64, 1, 1])?)?;
+        }
+        kernels::contiguous(&y)?
+    };
+    let out = out.detached();
+    let mut inputs: Vec<&Tensor> = vec![&x4, w];
+    if let Some(b) = b {
+        inputs.push(b);
+    }
+    if needs_grad(&inputs) {
+        let has_bias = b.is_some();
+        let p2 = pipeline.clone();
+        record(
+            "ConvolutionBackward0",
+            &inputs,
+            &[&out],
+            vec![save("input", &x4)?, save("weight", w)?],
+            Box::new(move |s, gr| {
+                // The pipeline is linear in x and in w: its vector-Jacobian products are the
+                // gradients, computed by differentiating the pipeline itself.
+                let (xs_, ws_) = (vjp_input(&s[0]), vjp_input(&s[1]));
+                let (gx, gw) = {
+                    let _g = GradModeGuard::new(true);
+                    let y = p2(&xs_, &ws_)?;
+                    let r = crate::engine::backward(
+                        &[(y, gr[0].clone())],
+                        Some(&[xs_.clone(), ws_.clone()]),
+                        crate::engine::BackwardOptions {
+                            retain_graph: false,
+                            create_graph: crate::grad_mode::is_grad_enabled(),
+                            accumulate: false,
+                        },
+                    )?;
+                    (r[0].clone(), r[1].clone())
+                };
+                let mut out = vec![gx, gw];
+                if has_bias {
+                    out.push(Some(sum(&gr[0], Some(&[0, 2, 3]), false)?));
+                }
+                Ok(out)
+            }),
+        );
+    }
+    if unbatched {
+        squeeze_dim(&out, 0)
+    } else {
+        Ok(out)
+    }
+}
+
+pub struct PoolArgs {
+    pub kernel: (usize, usize),
+    pub stride: (usize, usize),
+    pub padding: (usize, usize),
+    pub dilation: (usize, usize),
+    pub ceil_mode: bool,
+}
+
+fn pool_out(inp: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> Result<usize> {
+    let eff = d * (k - 1) + 1;
+    let span = (inp + 2 * p).checked_sub(eff).ok_or_else(|| {
+        Error::Runtime(format!(
+            "Given input size: ({}). Calculated output size: (0). Output size is too small",
+            inp
+        ))
+    })?;
+    let mut o = if ceil {
+        span.div_ceil(s) + 1
+    } else {
+        span / s + 1
+    };
+    if ceil && (o - 1) * s >= inp + p {
+        o -= 1;
+    }
+    Ok(o)
+}
+
+fn pool_check(x: &Tensor, a: &PoolArgs) -> Result<(Tensor, bool)> {
+    if a.padding.0 * 2 > a.kernel.0 || a.padding.1 * 2 > a.kernel.1 {
+        return Err(Error::Runtime(format!(
+            "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}",
+            a.padding.0, a.kernel.0, a.dilation.0
+        )));
+    }
+    match x.ndim() {
+        3 => Ok((unsqueeze(x, 0)?, true)),
+        4 => Ok((x.clone(), false)),
+        _ => Err(Error::Runtime(format!(
+            "non-empty 3D or 4D (batch mode) tensor expected for input, but got: {}",
+            fmt_shape(&x.shape())
+        ))),
+    }
+}
+
+/// 2-D max pooling (MaxPool2DWithIndicesBackward0): each output reads its window's maximum.
+pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
+    let (x4, unbatched) = pool_check(x, a)?;
+    let s = x4.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let ho = pool_out(
+        h,
+        a.kernel.0,
+        a.stride.0,
+        a.padding.0,
+        a.dilation.0,
+        a.ceil_mode,
+    )?;
+    let wo = pool_out(
+        w,
+        a.kernel.1,
+        a.stride.1,
+        a.padding.1,
+        a.dilation.1,
+        a.ceil_mode,
+    )?;
+    let v = kernels::contiguous(&x4)?.to_vec::<f64>();
+    let mut plan = Vec::with_capacity(n * c * ho * wo);
+    for nc in 0..n * c {
+        for oy in 0..ho {
+            for ox in 0..wo {
+                let mut best: Option<(usize, f64)> = None;
+                for i in 0..a.kernel.0 {
+                    let y = (oy * a.stride.0 + i * a.dilation.0) as isize - a.padding.0 as isize;
+                    if y < 0 || y >= h as isize {
+                        continue;
+                    }
+                    for j in 0..a.kernel.1 {
+                        let xx =
+                            (ox * a.stride.1 + j * a.dilation.1) as isize - a.padding.1 as isize;
+                        if xx < 0 || xx >= w as isize {
+                            continue;
+                        }
+                        let idx = nc * h * w + y as usize * w + xx as usize;
+                        let val = v[idx];
+                        if best.is_none_or(|(_, b)| val > b || val.is_nan()) {
+                            best = Some((idx, val));
+                        }
+                    }
+                }
+                plan.push(best.map(|(i, _)| i).unwrap_or(nc * h * w));
+            }
+        }
+    }
+    let out = take(
+        &x4,
+        &Arc::new(plan),
+        &[n, c, ho, wo],
+        "MaxPool2DWithIndicesBackward0",
+    )?;
+    if unbatched {
+        squeeze_dim(&out, 0)
+    } else {
+        Ok(out)
+    }
+}
+
+/// 2-D average pooling, padding counted in the divisor (AvgPool2DBackward0).
+pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
+    let (x4, unbatched) = pool_check(x, a)?;
+    let s = x4.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let ho = pool_out(h, a.kernel.0, a.stride.0, a.padding.0, 1, a.ceil_mode)?;
+    let wo = pool_out(w, a.kernel.1, a.stride.1, a.padding.1, 1, a.ceil_mode)?;
+    let conv = Conv2dArgs {
+        stride: a.stride,
+        padding: a.padding,
+        dilation: (1, 1),
+        groups: 1,
+    };
+    let (hp, wp) = (h + 2 * a.padding.0, w + 2 * a.padding.1);
+    let k = a.kernel.0 * a.kernel.1;
+    let plan = im2col_plan(n * c, 1, hp, wp, a.kernel.0, a.kernel.1, ho, wo, &conv);
+    let pad = a.padding;
+    let pipeline = move |x4: &Tensor| -> Result<Tensor> {
+        let xp = pad2d(x4, pad.0, pad.1)?;
+        let cols = take(&xp, &plan, &[n * c, k, ho * wo], "Im2ColBackward0")?;
+        let m = div(
+            &sum(&cols, Some(&[1]), false)?,
+            &Tensor::wrapped_scalar(k as f64),
+        )?;
+        reshape(&m, &[n as i64, c as i64, ho as i64, wo as i64])
+    };
+    let pipeline = Arc::new(pipeline);
+    let out = {
+        let _g = GradModeGuard::new(false);
+        pipeline(&x4)?.detached()
+    };
+    if needs_grad(&[&x4]) {
+        let p2 = pipeline.clone();
+        record(
+            "AvgPool2DBackward0",
+            &[&x4],
+            &[&out],
+            vec![save("self", &x4)?],
+            Box::new(move |s, g| {
+                let xs_ = vjp_input(&s[0]);
+                let create = crate::grad_mode::is_grad_enabled();
+                let _g = GradModeGuard::new(true);
+                let y = p2(&xs_)?;
+                let opts = crate::engine::BackwardOptions {
+                    create_graph: create,
+                    ..Default::default()
+                };
+                let r = crate::engine::backward(&[(y, g[0].clone())], Some(&[xs_]), opts)?;
+                Ok(vec![r[0].clone()])
+            }),
+        );
+    }
+    if unbatched {
+        squeeze_dim(&out, 0)
+    } else {
+        Ok(out)
+    }
+}
+
+/// Rows of `weight` picked by `indices` (EmbeddingBackward0).
+pub fn embedding(weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
+    let ws = weight.shape();
+    if ws.len() != 2 {
+        return Err(Error::Runtime("'weight' must be 2-D".into()));
+    }
+    if !matches!(indices.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::Runtime(format!(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.{} instead (while checking arguments for embedding)",
+            indices.dtype().legacy_type_name().trim_start_matches("torch.")
+        )));
+    }
+    let iv = indices.to_vec::<i64>();
+    let d = ws[1];
+    let mut plan = Vec::with_capacity(iv.len() * d);
+    for &i in &iv {
+        if i < 0 || i as usize >= ws[0] {
+            return Err(Error::Index("index out of range in self".into()));
+        }
+        plan.extend((0..d).map(|j| i as usize * d + j));
+    }
+    let mut shape = indices.shape();
+    shape.push(d);
+    take(weight, &Arc::new(plan), &shape, "EmbeddingBackward0")
+}
+
+/// Layer normalisation over the last dims (NativeLayerNormBackward0).
+pub fn layer_norm(
+    x: &Tensor,
+    normalized: &[usize],
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    eps: f64,
+) -> Result<Tensor> {
+    let xs = x.shape();
+    let k = normalized.len();
+    if xs.len() < k || xs[xs.len() - k..] != *normalized {
+        return Err(Error::Runtime(format!(
+            "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
+            fmt_shape(normalized),
+            normalized
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            fmt_shape(&xs)
+        )));
+    }
+    let dims: Vec<i64> = ((xs.len() - k)..xs.len()).map(|d| d as i64).collect();
+    let norm_parts = move |x: &Tensor| -> Result<(Tensor, Tensor)> {
+        let mu = mean(x, Some(&dims), true)?;
+        let dev = sub(x, &mu)?;
+        let v = mean(&mul(&dev, &dev)?, Some(&dims), true)?;
+        let rstd = reciprocal(&sqrt(&add(&v, &Tensor::wrapped_scalar(eps))?)?)?;
+        Ok((mul(&dev, &rstd)?, rstd))
+    };
+    let norm_parts = Arc::new(norm_parts);
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let (xhat, _) = norm_parts(x)?;
+        let mut y = xhat;
+        if let Some(w) = weight {
+            y = mul(&y, w)?;
+        }
+        if let Some(b) = bias {
+            y = add(&y, b)?;
+        }
+        y.detached()
+    };
+    let mut inputs: Vec<&Tensor> = vec![x];
+    if let Some(w) = weight {
+        inputs.push(w);
+    }
+    if let Some(b) = bias {
+        inputs.push(b);
+    }
+    if needs_grad(&inputs) {
+        let (hw, hb) = (weight.is_some(), bias.is_some());
+        let lead: Vec<i64> = (0..xs.len() - k).map(|d| d as i64).collect();
+        let np = norm_parts.clone();
+        let dims2: Vec<i64> = ((xs.len() - k)..xs.len()).map(|d| d as i64).collect();
+        let mut saved = vec![save("input", x)?];
+        if let Some(w) = weight {
+            saved.push(save("weight", w)?);
+        }
+        record(
+            "NativeLayerNormBackward0",
+            &inputs,
+            &[&out],
+            saved,
+            Box::new(move |s, g| {
+                let (xhat, rstd) = np(&s[0])?;
+                let gy = &g[0];
+                let dxhat = if hw { mul(gy, &s[1])? } else { gy.clone() };
+                // dx = rstd · (dx̂ - mean(dx̂) - x̂ · mean(dx̂ ⊙ x̂))
+                let m1 = mean(&dxhat, Some(&dims2), true)?;
+                let m2 = mean(&mul(&dxhat, &xhat)?, Some(&dims2), true)?;
+                let dx = mul(&rstd, &sub(&sub(&dxhat, &m1)?, &mul(&xhat, &m2)?)?)?;
+                let mut out = vec![Some(dx)];
+                if hw {
+                    out.push(Some(if lead.is_empty() {
+                        mul(gy, &xhat)?
+                    } else {
+                        sum(&mul(gy, &xhat)?, Some(&lead), false)?
+                    }));
+                }
+                if hb {
+                    out.push(Some(if lead.is_empty() {
+                        gy.clone()
+                    } else {
+                        sum(gy, Some(&lead), false)?
+                    }));
+                }
+                Ok(out)
+            }),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,424 @@
+//! Reductions with their own nodes: max/min along a dim (values and indices), amax/amin, prod,
+//! var/std, logsumexp and the vector norm.
+use super::index::{take, Plan};
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels;
+use crate::shape::{contiguous_strides, wrap_dim};
+use std::sync::Arc;
+
+/// For each output position (input shape with `dim` of size 1), the flat input index chosen.
+fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
+    let st = contiguous_strides(shape);
+    let mut oshape: Vec<usize> = shape.to_vec();
+    oshape[dim] = 1;
+    let ost = contiguous_strides(&oshape);
+    Arc::new(
+        picked
+            .iter()
+            .enumerate()
+            .map(|(flat, &k)| {
+                (0..shape.len())
+                    .map(|d| {
+                        let c = if d == dim {
+                            k as usize
+                        } else {
+                            (flat / ost[d] as usize) % oshape[d]
+                        };
+                        c * st[d] as usize
+                    })
+                    .sum()
+            })
+            .collect(),
+    )
+}
+
+/// `x.max(dim)` / `x.min(dim)`: (values, indices); values record MaxBackward0/MinBackward0.
+pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    if x.ndim() == 0 {
+        let v = clone(x)?;
+        return Ok((v, Tensor::scalar(0i64)));
+    }
+    let d = wrap_dim(dim, x.ndim())?;
+    let shape = x.shape();
+    if shape[d] == 0 {
+        return Err(Error::Index(format!(
+            "{}(): Expected reduction dim {} to have non-zero size.",
+            if is_max { "max" } else { "min" },
+            d
+        )));
+    }
+    let idx = argmax(x, Some(d as i64), true, is_max)?;
+    let picked = idx.to_vec::<i64>();
+    let plan = dim_plan(&shape, d, &picked);
+    let mut vshape = shape.clone();
+    vshape[d] = 1;
+    let name = if is_max {
+        "MaxBackward0"
+    } else {
+        "MinBackward0"
+    };
+    let vals = take(x, &plan, &vshape, name)?;
+    if keepdim {
+        Ok((vals, idx))
+    } else {
+        Ok((
+            squeeze_dim(&vals, d as i64)?,
+            squeeze_dim(&idx, d as i64)?.detached(),
+        ))
+    }
+}
+
+/// amax/amin over dims: the gradient is shared evenly among ties (AmaxBackward0).
+pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let dt = x.dtype();
+    if dt.is_complex() {
+        return Err(Error::Runtime(
+            "amax(): does not support complex input".into(),
+        ));
+    }
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let mut cur = x.clone();
+        for &d in rd.iter().rev() {
+            cur = max_dim(&cur, d as i64, true, is_max)?.0;
+        }
+        if keepdim {
+            cur
+        } else {
+            let mut c = cur;
+            for &d in rd.iter().rev() {
+                c = squeeze_dim(&c, d as i64)?;
+            }
+            kernels::contiguous(&c)?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let (shape, name) = (
+            x.shape(),
+            if is_max {
+                "AmaxBackward0"
+            } else {
+                "AminBackward0"
+            },
+        );
+        let rd2 = rd.clone();
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let mut r = s[1].clone();
+                let mut gg = g[0].clone();
+                if !keepdim {
+                    for &d in &rd2 {
+                        r = unsqueeze(&r, d as i64)?;
+                        gg = unsqueeze(&gg, d as i64)?;
+                    }
+                }
+                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &r)?, gg.dtype())?;
+                let dims: Vec<i64> = rd2.iter().map(|&d| d as i64).collect();
+                let count = sum(&mask, Some(&dims), true)?;
+                grads![mul(&expand(&div(&gg, &count)?, &shape)?, &mask)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Product over everything (ProdBackward0) or one dim (ProdBackward1).
+pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
+    let dt = if x.dtype().is_differentiable() {
+        x.dtype()
+    } else {
+        DType::Int64
+    };
+    let src = kernels::cast(x, dt)?;
+    let rd = reduce_dims(x.ndim(), dim.map(|d| vec![d]).as_deref())?;
+    let (vals, oshape) = crate::with_numeric!(dt, T, {
+        let one = <T as crate::dtype::Element>::from_f64(1.0);
+        let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v);
+        (Tensor::from_vec(v, &s)?, s)
+    });
+    let _ = oshape;
+    let out = if keepdim || dim.is_none() {
+        if dim.is_none() {
+            reshape(&vals, &[])?
+        } else {
+            vals
+        }
+    } else {
+        squeeze_dim(&vals, rd[0] as i64)?
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let name = if dim.is_none() {
+            "ProdBackward0"
+        } else {
+            "ProdBackward1"
+        };
+        let shape = x.shape();
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                // d prod = prod / x · dL where x ≠ 0; at zeros, the product of the others.
+                let (x, r) = (&s[0], &s[1]);
+                let (mut r2, mut g2) = (r.clone(), g[0].clone());
+                if dim.is_some() && !keepdim {
+                    r2 = unsqueeze(&r2, rd[0] as i64)?;
+                    g2 = unsqueeze(&g2, rd[0] as i64)?;
+                }
+                let has_zero = x
+                    .to_vec::<num_complex::Complex64>()
+                    .iter()
+                    .any(|v| v.norm() == 0.0);
+                if !has_zero {
+                    return grads![mul(
+                        &expand(&g2, &shape)?,
+                        &conj(&div(&expand(&r2, &shape)?, x)?)?
+                    )?];
+                }
+                let others = prod_of_others(x, dim.map(|_| rd[0]))?;
+                grads![mul(&expand(&g2, &shape)?, &conj(&others)?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// For each element, the product of the other elements of its group (no division).
+fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
+    let shape = x.shape();
+    let v = x.to_vec::<num_complex::Complex64>();
+    let n = v.len();
+    let (group, stride) = match dim {
+        None => (n, 1),
+        Some(d) => (shape[d], contiguous_strides(&shape)[d] as usize),
+    };
+    let mut out = vec![num_complex::Complex64::new(1.0, 0.0); n];
+    for (i, o) in out.iter_mut().enumerate() {
+        let base = if dim.is_none() {
+            0
+        } else {
+            i - ((i / stride) % group) * stride
+        };
+        for k in 0..group {
+            let j = base + k * stride;
+            if j != i {
+                *o *= v[j];
+            }
+        }
+    }
+    kernels::cast(&Tensor::from_vec(out, &shape)?, x.dtype())
+}
+
+/// Variance with `correction` (VarBackward0); `std` is its square root (StdBackward0).
+pub fn var(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+) -> Result<Tensor> {
+    if !x.dtype().is_differentiable() {
+        return Err(Error::Runtime(
+            "std and var only support floating point and complex dtypes".into(),
+        ));
+    }
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    let n: usize = rd.iter().map(|&d| shape[d]).product();
+    let dims_i: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let m = mean(x, Some(&dims_i), true)?;
+        let dev = sub(x, &m)?;
+        let sq = mul(&dev, &conj(&dev)?)?;
+        let s = sum(&sq, Some(&dims_i), keepdim)?;
+        let v = div(
+            &s,
+            &Tensor::wrapped_scalar((n as f64 - correction).max(0.0)),
+        )?;
+        let v = if x.dtype().is_complex() {
+            kernels::cast(&v, x.dtype().to_real())?
+        } else {
+            v
+        };
+        if is_std {
+            sqrt(&v)?
+        } else {
+            v
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let name = if is_std {
+            "StdBackward0"
+        } else {
+            "VarBackward0"
+        };
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let m = mean(&s[0], Some(&dims_i), true)?;
+                let dev = sub(&s[0], &m)?;
+                let mut gg = g[0].clone();
+                let mut r = s[1].clone();
+                if !keepdim {
+                    for &d in &dims_i {
+                        gg = unsqueeze(&gg, d)?;
+                        r = unsqueeze(&r, d)?;
+                    }
+                }
+                let denom = (n as f64 - correction).max(0.0);
+                // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
+                let scale = if is_std {
+                    div(&gg, &mul_scalar(&r, denom)?)?
+                } else {
+                    mul_scalar(&gg, 2.0 / denom)?
+                };
+                grads![mul(&dev, &scale)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// log Σ exp(x) over dims, computed stably (LogsumexpBackward0).
+pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let xf = if x.dtype().is_differentiable() {
+        x.clone()
+    } else {
+        kernels::cast(x, DType::Float32)?
+    };
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let m = amax(&xf, Some(dims), true, true)?;
+        let finite = kernels::cast(
+            &compare(CmpOp::Ne, &abs(&m)?, &Tensor::wrapped_scalar(f64::INFINITY))?,
+            m.dtype(),
+        )?;
+        let m = mul(&m, &finite)?;
+        let s = sum(&exp(&sub(&xf, &m)?)?, Some(dims), true)?;
+        let r = add(&log(&s)?, &m)?;
+        if keepdim {
+            r
+        } else {
+            let rd = reduce_dims(x.ndim(), Some(dims))?;
+            let mut c = r;
+            for &d in rd.iter().rev() {
+                c = squeeze_dim(&c, d as i64)?;
+            }
+            kernels::contiguous(&c)?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let rd: Vec<i64> = reduce_dims(x.ndim(), Some(dims))?
+            .iter()
+            .map(|&d| d as i64)
+            .collect();
+        record(
+            "LogsumexpBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let (mut r, mut gg) = (s[1].clone(), g[0].clone());
+                if !keepdim {
+                    for &d in &rd {
+                        r = unsqueeze(&r, d)?;
+                        gg = unsqueeze(&gg, d)?;
+                    }
+                }
+                // d lse = softmax(x) · dL
+                grads![mul(&gg, &exp(&sub(&s[0], &r)?)?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// The p-norm over dims (LinalgVectorNormBackward0).
+pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    if !x.dtype().is_differentiable() {
+        return Err(Error::Runtime(format!(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+            x.dtype().scalar_type_name()
+        )));
+    }
+    let dims_v: Vec<i64> = reduce_dims(x.ndim(), dims)?
+        .iter()
+        .map(|&d| d as i64)
+        .collect();
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let a = abs(x)?;
+        if p.is_infinite() {
+            amax(&a, Some(&dims_v), keepdim, p > 0.0)?
+        } else if p == 0.0 {
+            let nz = kernels::cast(
+                &compare(CmpOp::Ne, &a, &Tensor::wrapped_scalar(0.0))?,
+                a.dtype(),
+            )?;
+            sum(&nz, Some(&dims_v), keepdim)?
+        } else {
+            let s = sum(
+                &pow_scalar(&a, &Tensor::wrapped_scalar(p))?,
+                Some(&dims_v),
+                keepdim,
+            )?;
+            pow_scalar(&s, &Tensor::wrapped_scalar(1.0 / p))?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        record(
+            "LinalgVectorNormBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let (x, mut r, mut gg) = (&s[0], s[1].clone(), g[0].clone());
+                if !keepdim {
+                    for &d in &dims_v {
+                        r = unsqueeze(&r, d)?;
+                        gg = unsqueeze(&gg, d)?;
+                    }
+                }
+                let a = abs(x)?;
+                let sg = sgn(x)?;
+                let d = if p.is_infinite() {
+                    let mask = kernels::cast(&compare(CmpOp::Eq, &a, &r)?, a.dtype())?;
+                    let count = sum(&mask, Some(&dims_v), true)?;
+                    mul(&sg, &div(&mask, &count)?)?
+                } else if p == 0.0 {
+                    mul_scalar(&a, 0.0)?
+                } else {
+                    // d‖x‖ₚ = sgn(x) |x|^(p-1) / ‖x‖ₚ^(p-1), 0 where the norm is 0
+                    let num = mul(&sg, &pow_scalar(&a, &Tensor::wrapped_scalar(p - 1.0))?)?;
+                    let den = pow_scalar(&r, &Tensor::wrapped_scalar(p - 1.0))?;
+                    let q = div(&num, &den)?;
+                    let ok = compare(
+                        CmpOp::Ne,
+                        &expand(&r, &q.shape())?,
+                        &Tensor::wrapped_scalar(0.0),
+                    )?;
+                    where_(&ok, &q, &Tensor::zeros(&[], q.dtype())?)?
+                };
+                grads![mul(&gg, &d)?]
+            }),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,567 @@
+//! Tensor methods for the breadth ops: reductions along dims, softmax, joining/splitting,
+//! gather/index_select/masked_fill/where, and the module functions that nn.functional wraps.
+use super::convert::{dims_arg, number, operand, shape_args};
+use super::tensor::{wrap, PyTensor};
+use super::IntoPyResult;
+use crate::ops;
+use crate::tensor::Tensor;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+type R<'py> = PyResult<Bound<'py, PyAny>>;
+
+fn out<'py>(py: Python<'py>, r: crate::Result<Tensor>) -> R<'py> {
+    wrap(py, r.py()?)
+}
+
+fn tuple_of<'py>(py: Python<'py>, ts: Vec<Tensor>) -> PyResult<Bound<'py, PyTuple>> {
+    let items = ts
+        .into_iter()
+        .map(|t| wrap(py, t))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+fn tensors_of(seq: &Bound<'_, PyAny>, fname: &str) -> PyResult<Vec<Tensor>> {
+    if seq.cast::<PyTensor>().is_ok() {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor",
+            fname
+        )));
+    }
+    seq.try_iter()?
+        .map(|o| {
+            let o = o?;
+            o.cast::<PyTensor>()
+                .map(|t| t.get().t.clone())
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "expected Tensor as element 0 in argument 0, but got {}",
+                        o.get_type()
+                            .name()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default()
+                    ))
+                })
+        })
+        .collect()
+}
+
+fn index_arg(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    match o.cast::<PyTensor>() {
+        Ok(t) => Ok(t.get().t.clone()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "index must be a Tensor, not {}",
+            o.get_type().name()?
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    /// `(values, indices)` of max/min along `dim` (the Python layer wraps it as a named tuple).
+    fn _max_dim<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        keepdim: bool,
+        is_max: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::max_dim(&self.t, dim, keepdim, is_max).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amax<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(dim)?;
+        let d = d.filter(|v| !v.is_empty());
+        out(py, ops::amax(&self.t, d.as_deref(), keepdim, true))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amin<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(dim)?;
+        let d = d.filter(|v| !v.is_empty());
+        out(py, ops::amax(&self.t, d.as_deref(), keepdim, false))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    fn prod<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::prod(&src, dim, keepdim))
+    }
+    fn _var<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        correction: f64,
+        keepdim: bool,
+        is_std: bool,
+    ) -> R<'py> {
+        let d = dims_arg(dim)?;
+        out(
+            py,
+            ops::var(&self.t, d.as_deref(), correction, keepdim, is_std),
+        )
+    }
+    #[pyo3(signature = (dim, keepdim = false))]
+    fn logsumexp<'py>(&self, py: Python<'py>, dim: &Bound<'py, PyAny>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(Some(dim))?.unwrap_or_default();
+        out(py, ops::logsumexp(&self.t, &d, keepdim))
+    }
+    fn _norm<'py>(
+        &self,
+        py: Python<'py>,
+        p: f64,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+    ) -> R<'py> {
+        let d = dims_arg(dim)?;
+        out(py, ops::norm(&self.t, p, d.as_deref(), keepdim))
+    }
+    #[pyo3(signature = (dim, dtype = None))]
+    fn softmax<'py>(&self, py: Python<'py>, dim: i64, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::softmax(&src, dim))
+    }
+    #[pyo3(signature = (dim, dtype = None))]
+    fn log_softmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::log_softmax(&src, dim))
+    }
+    #[pyo3(signature = (split_size_or_sections, dim = 0))]
+    fn split<'py>(
+        &self,
+        py: Python<'py>,
+        split_size_or_sections: &Bound<'py, PyAny>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let r = if split_size_or_sections.is_instance_of::<PyList>()
+            || split_size_or_sections.is_instance_of::<PyTuple>()
+        {
+            let sizes: Vec<usize> = split_size_or_sections.extract()?;
+            ops::split_sizes(&self.t, &sizes, dim, "SplitWithSizesBackward0")
+        } else {
+            let n: i64 = split_size_or_sections.extract()?;
+            if n < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "split expects split_size be non-negative, but got split_size={}",
+                    n
+                )));
+            }
+            ops::split(&self.t, n as usize, dim)
+        };
+        tuple_of(py, r.py()?)
+    }
+    #[pyo3(signature = (chunks, dim = 0))]
+    fn chunk<'py>(&self, py: Python<'py>, chunks: i64, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        if chunks <= 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "chunk expects `chunks` to be greater than 0, got: {}",
+                chunks
+            )));
+        }
+        tuple_of(py, ops::chunk(&self.t, chunks as usize, dim).py()?)
+    }
+    #[pyo3(signature = (dim = 0))]
+    fn unbind<'py>(&self, py: Python<'py>, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        tuple_of(py, ops::unbind(&self.t, dim).py()?)
+    }
+    #[pyo3(signature = (*sizes))]
+    fn repeat<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
+        let s = shape_args(sizes, "repeat")?;
+        if s.iter().any(|&d| d < 0) {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "Trying to create tensor with negative dimension {}: {:?}",
+                s.iter().find(|&&d| d < 0).copied().unwrap_or(-1),
+                s
+            )));
+        }
+        let s: Vec<usize> = s.iter().map(|&d| d as usize).collect();
+        out(py, ops::repeat(&self.t, &s))
+    }
+    fn gather<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
+        out(py, ops::gather(&self.t, dim, &index_arg(index)?))
+    }
+    fn index_select<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
+        out(py, ops::index_select(&self.t, dim, &index_arg(index)?))
+    }
+    fn masked_fill<'py>(
+        &self,
+        py: Python<'py>,
+        mask: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> R<'py> {
+        let v = operand(value).ok_or_else(|| {
+            PyTypeError::new_err("masked_fill(): value must be a number or a 0-d tensor")
+        })?;
+        out(py, ops::masked_fill(&self.t, &mask.t, &v))
+    }
+    fn masked_fill_<'py>(
+        slf: &Bound<'py, Self>,
+        mask: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let v = operand(value).ok_or_else(|| {
+            PyTypeError::new_err("masked_fill_(): value must be a number or a 0-d tensor")
+        })?;
+        let m = mask.t.clone();
+        ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
+        Ok(slf.clone())
+    }
+    #[pyo3(name = "where")]
+    fn where_m<'py>(
+        &self,
+        py: Python<'py>,
+        condition: PyRef<'py, PyTensor>,
+        other: &Bound<'py, PyAny>,
+    ) -> R<'py> {
+        let o = operand(other).ok_or_else(|| {
+            PyTypeError::new_err("where(): argument 'other' must be Tensor or a number")
+        })?;
+        out(py, ops::where_(&condition.t, &self.t, &o))
+    }
+    #[getter]
+    fn get_real<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        let t = &slf.get().t;
+        if !t.dtype().is_complex() {
+            return Ok(slf.clone().into_any());
+        }
+        out(
+            slf.py(),
+            ops::view_as_real(t).and_then(|r| ops::select(&r, -1, 0)),
+        )
+    }
+    #[getter]
+    fn get_imag<'py>(&self, py: Python<'py>) -> R<'py> {
+        if !self.t.dtype().is_complex() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "imag is not implemented for tensors with non-complex dtypes.",
+            ));
+        }
+        out(
+            py,
+            ops::view_as_real(&self.t).and_then(|r| ops::select(&r, -1, 1)),
+        )
+    }
+    /// True where every (any) element is non-zero, over everything or along `dim`.
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn all<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
+        let zeros = ops::compare(ops::CmpOp::Eq, &nz, &Tensor::wrapped_scalar(false)).py()?;
+        let cnt = ops::sum(
+            &crate::kernels::cast(&zeros, crate::DType::Int64).py()?,
+            dim.map(|d| vec![d]).as_deref(),
+            keepdim,
+        )
+        .py()?;
+        out(
+            py,
+            ops::compare(ops::CmpOp::Eq, &cnt, &Tensor::wrapped_scalar(0i64)),
+        )
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn any<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
+        let cnt = ops::sum(
+            &crate::kernels::cast(&nz, crate::DType::Int64).py()?,
+            dim.map(|d| vec![d]).as_deref(),
+            keepdim,
+        )
+        .py()?;
+        out(
+            py,
+            ops::compare(ops::CmpOp::Ne, &cnt, &Tensor::wrapped_scalar(0i64)),
+        )
+    }
+    fn __and__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match operand(other) {
+            Some(o) => out(py, ops::bitwise(ops::BitOp::And, &self.t, &o)),
+            None => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+    fn __rand__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        self.__and__(py, other)
+    }
+    fn __or__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match operand(other) {
+            Some(o) => out(py, ops::bitwise(ops::BitOp::Or, &self.t, &o)),
+            None => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+    fn __ror__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        self.__or__(py, other)
+    }
+    fn __xor__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match operand(other) {
+            Some(o) => out(py, ops::bitwise(ops::BitOp::Xor, &self.t, &o)),
+            None => Ok(py.NotImplemented().into_bound(py)),
+        }
+    }
+    fn __rxor__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        self.__xor__(py, other)
+    }
+    fn __invert__<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::invert(&self.t))
+    }
+    fn logical_not<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(
+            py,
+            ops::compare(ops::CmpOp::Eq, &self.t, &Tensor::wrapped_scalar(false)),
+        )
+    }
+    fn _view_as_real<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::view_as_real(&self.t))
+    }
+}
+
+fn tensor_or_number(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    operand(o).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "expected a Tensor or a number, got {}",
+            o.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn cat<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
+    out(py, ops::cat(&tensors_of(tensors, "cat")?, dim))
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn stack<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
+    out(py, ops::stack(&tensors_of(tensors, "stack")?, dim))
+}
+
+#[pyfunction]
+#[pyo3(name = "where")]
+fn where_f<'py>(
+    py: Python<'py>,
+    condition: PyRef<'py, PyTensor>,
+    input: &Bound<'py, PyAny>,
+    other: &Bound<'py, PyAny>,
+) -> R<'py> {
+    out(
+        py,
+        ops::where_(
+            &condition.t,
+            &tensor_or_number(input)?,
+            &tensor_or_number(other)?,
+        ),
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight, ignore_index, reduction))]
+fn _nll_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    ignore_index: i64,
+    reduction: &str,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    out(
+        py,
+        ops::nll_loss(
+            &input.t,
+            &target.t,
+            weight.as_ref().map(|w| &w.t),
+            ignore_index,
+            r,
+        ),
+    )
+}
+
+fn pair(o: &Bound<'_, PyAny>, name: &str) -> PyResult<(usize, usize)> {
+    let v: Vec<i64> = if let Ok(i) = o.extract::<i64>() {
+        vec![i, i]
+    } else {
+        o.extract()?
+    };
+    let v = if v.len() == 1 { vec![v[0], v[0]] } else { v };
+    if v.len() != 2 || v.iter().any(|&x| x < 0) {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{} must be a non-negative int or a pair of them",
+            name
+        )));
+    }
+    Ok((v[0] as usize, v[1] as usize))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias, stride, padding, dilation, groups))]
+#[allow(clippy::too_many_arguments)]
+fn _conv2d<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: PyRef<'py, PyTensor>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    stride: &Bound<'py, PyAny>,
+    padding: &Bound<'py, PyAny>,
+    dilation: &Bound<'py, PyAny>,
+    groups: i64,
+) -> R<'py> {
+    let stride = pair(stride, "stride")?;
+    if stride.0 == 0 || stride.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "non-positive stride is not supported",
+        ));
+    }
+    let a = ops::Conv2dArgs {
+        stride,
+        padding: pair(padding, "padding")?,
+        dilation: pair(dilation, "dilation")?,
+        groups: groups.max(0) as usize,
+    };
+    if a.dilation.0 == 0 || a.dilation.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "dilation should be greater than zero",
+        ));
+    }
+    out(
+        py,
+        ops::conv2d(&input.t, &weight.t, bias.as_ref().map(|b| &b.t), &a),
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, kernel_size, stride, padding, dilation, ceil_mode, is_max))]
+#[allow(clippy::too_many_arguments)]
+fn _pool2d<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    kernel_size: &Bound<'py, PyAny>,
+    stride: &Bound<'py, PyAny>,
+    padding: &Bound<'py, PyAny>,
+    dilation: &Bound<'py, PyAny>,
+    ceil_mode: bool,
+    is_max: bool,
+) -> R<'py> {
+    let kernel = pair(kernel_size, "kernel_size")?;
+    let stride = if stride.is_none() {
+        kernel
+    } else {
+        pair(stride, "stride")?
+    };
+    if kernel.0 == 0 || kernel.1 == 0 || stride.0 == 0 || stride.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "kernel size and stride should be greater than zero",
+        ));
+    }
+    let a = ops::PoolArgs {
+        kernel,
+        stride,
+        padding: pair(padding, "padding")?,
+        dilation: pair(dilation, "dilation")?,
+        ceil_mode,
+    };
+    if is_max {
+        out(py, ops::max_pool2d(&input.t, &a))
+    } else {
+        out(py, ops::avg_pool2d(&input.t, &a))
+    }
+}
+
+#[pyfunction]
+fn _embedding<'py>(
+    py: Python<'py>,
+    weight: PyRef<'py, PyTensor>,
+    indices: PyRef<'py, PyTensor>,
+) -> R<'py> {
+    out(py, ops::embedding(&weight.t, &indices.t))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, normalized_shape, weight, bias, eps))]
+fn _layer_norm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    normalized_shape: Vec<usize>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    eps: f64,
+) -> R<'py> {
+    out(
+        py,
+        ops::layer_norm(
+            &input.t,
+            &normalized_shape,
+            weight.as_ref().map(|w| &w.t),
+            bias.as_ref().map(|b| &b.t),
+            eps,
+        ),
+    )
+}
+
+#[pyfunction]
+fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> {
+    if n < 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "n must be non-negative, got{}",
+            n
+        )));
+    }
+    let mut v: Vec<i64> = (0..n).collect();
+    crate::random::with_rng(|r| {
+        for i in (1..v.len()).rev() {
+            let j = (r.next_u64() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    });
+    let t = Tensor::from_vec(v, &[n as usize]).py()?;
+    out(
+        py,
+        crate::kernels::cast(&t, super::convert::extract_dtype(dtype)?),
+    )
+}
+
+#[pyfunction]
+fn _number(o: &Bound<'_, PyAny>) -> PyResult<num_complex::Complex64> {
+    number(o)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(stack, m)?)?;
+    m.add_function(wrap_pyfunction!(where_f, m)?)?;
+    m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_embedding, m)?)?;
+    m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(_number, m)?)?;
+    m.add_function(wrap_pyfunction!(_randperm, m)?)?;
+    Ok(())
+}
