@@ -12,7 +12,8 @@ __all__ = [
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
-    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any",
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
+    "roll", "rsqrt", "trace", "tril", "triu", "erf", "addmm", "einsum",
 ]
 
 
@@ -63,12 +64,12 @@ del _n
 
 
 from ._core import cat, stack, where  # noqa: E402
+from ._composites import angle, cumsum, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
 
 concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
-           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "maximum", "minimum",
-           "detach"]:
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "erf"]:
     globals()[_n] = _unary(_n)
 del _n
 
@@ -161,6 +162,40 @@ def repeat_interleave(input, repeats, dim=None):
 
 def numel(input):
     return input.numel()
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    if beta != 1 or alpha != 1:
+        return input * beta + (mat1 @ mat2) * alpha
+    return _core._addmm(input, mat1, mat2)
+
+
+def einsum(equation, *operands):
+    """Two-operand contractions of the form 'ij,jk->ik' (what the SPEC table covers)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    lhs, _, out = equation.replace(" ", "").partition("->")
+    ins = lhs.split(",")
+    if len(ins) != 2 or len(operands) != 2:
+        raise RuntimeError("leafgrad's einsum supports two operands only")
+    a, b = operands
+    (sa, sb) = ins
+    shared = [c for c in sa if c in sb and c not in out]
+    if not out:
+        out = "".join(c for c in sa + sb if (sa + sb).count(c) == 1)
+    # Put shared (contracted) letters last on a and first on b, then one matmul.
+    a_free = [c for c in sa if c not in shared]
+    b_free = [c for c in sb if c not in shared]
+    pa = a.permute(*[sa.index(c) for c in a_free + shared])
+    pb = b.permute(*[sb.index(c) for c in shared + b_free])
+    ka = 1
+    for c in shared:
+        ka *= a.shape[sa.index(c)]
+    ra = pa.reshape(-1, ka)
+    rb = pb.reshape(ka, -1)
+    res = (ra @ rb).reshape(*[a.shape[sa.index(c)] for c in a_free], *[b.shape[sb.index(c)] for c in b_free])
+    order = a_free + b_free
+    return res.permute(*[order.index(c) for c in out])
 
 
 def expand_copy(input, size):

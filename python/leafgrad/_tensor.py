@@ -185,19 +185,16 @@ def _norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     return self._norm(float(p), dim, keepdim)
 
 
-def _binary_extreme(a, b, is_max):
-    from . import _core as c
-
-    cond = (a >= b) if is_max else (a <= b)
-    return c.where(cond, a, b)
-
-
 def _maximum_method(self, other):
-    return _binary_extreme(self, other, True)
+    from ._composites import maximum
+
+    return maximum(self, other)
 
 
 def _minimum_method(self, other):
-    return _binary_extreme(self, other, False)
+    from ._composites import minimum
+
+    return minimum(self, other)
 
 
 def _new(fill):
@@ -247,6 +244,10 @@ def _install():
     T.norm = _norm
     T.maximum = _maximum_method
     T.minimum = _minimum_method
+    from . import _composites as C
+
+    for name in ("rsqrt", "diag", "trace", "tril", "triu", "flip", "roll", "cumsum", "angle"):
+        setattr(T, name, getattr(C, name))
     T.new_zeros = _new(0)
     T.new_ones = _new(1)
     T.new_empty = _new(0)

@@ -220,6 +220,17 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             squeeze_dim4(&mm(&unsqueeze(a, 0)?, b)?)
         }
         (2, 2) => mm(a, b),
+        (_, 2) => {
+            // Fold the batch dims of `a` into rows: one mm, then an unsafe view back.
+            let sa = a.shape();
+            let k = sa[na - 1] as i64;
+            let m = b.shape()[1] as i64;
+            let rows = reshape(a, &[-1, k])?;
+            let r = mm(&rows, b)?;
+            let mut shape: Vec<i64> = sa[..na - 1].iter().map(|&d| d as i64).collect();
+            shape.push(m);
+            unsafe_view(&r, &shape)
+        }
         _ => {
             let a2 = if na == 1 { unsqueeze(a, 0)? } else { a.clone() };
             let b2 = if nb == 1 { unsqueeze(b, 1)? } else { b.clone() };

@@ -113,7 +113,7 @@ pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> SavedTenso
 
 /// Make the node for an op over `inputs` whose outputs have `output_meta`.
 pub fn record_node(
-    name: &'static str,
+    name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[&Tensor],
     output_meta: SmallVec<[TensorMeta; 1]>,
     saved: Vec<SavedTensor>,
@@ -133,7 +133,7 @@ pub fn record_node(
 
 /// Record `outputs = op(inputs)`: one node with an edge per input; outputs become non-leaves.
 pub fn record(
-    name: &'static str,
+    name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[&Tensor],
     outputs: &[&Tensor],
     saved: Vec<SavedTensor>,
@@ -149,6 +149,75 @@ pub fn record(
         m.grad_fn = Some(node.clone());
         m.output_nr = i as u32;
     }
+}
+
+/// A function of tensors built from other ops, recorded as ONE node named `name` (so it shows
+/// PyTorch's node name). Its backward differentiates `f` again on the saved inputs, which makes
+/// every composite correct to any order without a formula of its own.
+pub type CompositeFn = std::sync::Arc<dyn Fn(&[Tensor]) -> Result<Tensor> + Send + Sync>;
+
+pub fn composite(
+    name: impl Into<std::borrow::Cow<'static, str>>,
+    inputs: &[Tensor],
+    f: CompositeFn,
+) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        f(inputs)?.detached()
+    };
+    let refs: Vec<&Tensor> = inputs.iter().collect();
+    if needs_grad(&refs) && out.dtype().is_differentiable() {
+        let saved = inputs
+            .iter()
+            .map(|t| save("input", t))
+            .collect::<Result<Vec<_>>>()?;
+        record(
+            name,
+            &refs,
+            &[&out],
+            saved,
+            Box::new(move |s, g| {
+                let create = crate::grad_mode::is_grad_enabled();
+                let ins: Vec<Tensor> = s.iter().map(vjp_input).collect();
+                let _g = crate::grad_mode::GradModeGuard::new(true);
+                let y = f(&ins)?;
+                if !y.requires_grad() {
+                    return Ok(vec![None; ins.len()]);
+                }
+                let diff: Vec<Tensor> = ins.iter().filter(|t| t.requires_grad()).cloned().collect();
+                let opts = crate::engine::BackwardOptions {
+                    create_graph: create,
+                    ..Default::default()
+                };
+                let mut r =
+                    crate::engine::backward(&[(y, g[0].clone())], Some(&diff), opts)?.into_iter();
+                Ok(ins
+                    .iter()
+                    .map(|t| {
+                        if t.requires_grad() {
+                            r.next().flatten()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect())
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
+/// when recording a graph (so second derivatives reach its history), else a detached leaf.
+pub fn vjp_input(t: &Tensor) -> Tensor {
+    if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
+        return t.clone();
+    }
+    let d = t.detached();
+    if d.dtype().is_differentiable() {
+        d.meta().requires_grad = true;
+    }
+    d
 }
 
 /// Gradient formulas return one entry per input.

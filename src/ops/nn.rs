@@ -200,17 +200,6 @@ fn pad2d(x: &Tensor, ph: usize, pw: usize) -> Result<Tensor> {
     embed(x, &ps, &region)
 }
 
-/// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
-/// when recording a graph (so second derivatives reach its history), else a detached leaf.
-fn vjp_input(t: &Tensor) -> Tensor {
-    if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
-        return t.clone();
-    }
-    let d = t.detached();
-    d.meta().requires_grad = true;
-    d
-}
-
 pub struct Conv2dArgs {
     pub stride: (usize, usize),
     pub padding: (usize, usize),

@@ -124,6 +124,22 @@ fn reshape_shape(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
     reshape(x, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
 }
 
+/// A view recorded as UnsafeViewBackward0 (how matmul folds batch dims back).
+pub fn unsafe_view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        view(x, shape)?
+    };
+    let old = x.shape();
+    record_view(
+        "UnsafeViewBackward0",
+        x,
+        &out,
+        Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+    );
+    Ok(out)
+}
+
 /// A view when the layout allows, else a copy (CloneBackward0 then UnsafeViewBackward0).
 pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let (old, st) = {

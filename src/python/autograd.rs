@@ -260,6 +260,16 @@ fn _linear<'py>(
     wrap(py, r.py()?)
 }
 
+#[pyfunction]
+fn _addmm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    mat1: PyRef<'py, PyTensor>,
+    mat2: PyRef<'py, PyTensor>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap(py, ops::addmm(&input.t, &mat1.t, &mat2.t).py()?)
+}
+
 /// Binary ops as functions (`torch.add(a, b)` with a number on either side).
 #[pyfunction]
 fn _binary<'py>(
@@ -300,5 +310,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_binary, m)?)?;
     m.add_function(wrap_pyfunction!(_linear, m)?)?;
+    m.add_function(wrap_pyfunction!(_addmm, m)?)?;
     Ok(())
 }

@@ -197,6 +197,9 @@ impl PyTensor {
     fn log<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::log(&self.t))
     }
+    fn erf<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::erf(&self.t))
+    }
     fn sqrt<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::sqrt(&self.t))
     }

@@ -525,6 +525,32 @@ fn _layer_norm<'py>(
     )
 }
 
+/// `fn(*inputs)` (written with leafgrad ops) recorded as one node named `name`.
+#[pyfunction]
+fn _composite<'py>(
+    py: Python<'py>,
+    name: String,
+    f: Py<PyAny>,
+    inputs: Vec<PyRef<'py, PyTensor>>,
+) -> R<'py> {
+    let ins: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
+    let func: ops::CompositeFn = std::sync::Arc::new(move |ts: &[Tensor]| {
+        Python::attach(|py| -> PyResult<Tensor> {
+            let args = ts
+                .iter()
+                .map(|t| wrap(py, t.clone()))
+                .collect::<PyResult<Vec<_>>>()?;
+            let r = f.call1(py, PyTuple::new(py, args)?)?;
+            let r = r.bind(py);
+            r.cast::<PyTensor>()
+                .map(|t| t.get().t.clone())
+                .map_err(|_| PyTypeError::new_err("a composite op must return a Tensor"))
+        })
+        .map_err(super::stash)
+    });
+    out(py, ops::composite(name, &ins, func))
+}
+
 #[pyfunction]
 fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> {
     if n < 0 {
@@ -563,5 +589,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_number, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
+    m.add_function(wrap_pyfunction!(_composite, m)?)?;
     Ok(())
 }

@@ -1,5 +1,5 @@
 """`torch.nn.functional`: activations, losses, linear/conv/pooling layers as functions."""
-from .. import _core
+from .. import _composites, _core
 from .._core import Tensor
 
 
@@ -83,7 +83,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if reduction == "sum":
             return losses.sum()
         n = input.shape[0] if input.dim() > 1 else 1
-        return losses.sum() / n
+        return _composites.div_scalar(losses.sum(), n)
     if label_smoothing:
         n = input.shape[class_dim]
         nll = _core._nll_loss(logp, target, weight, ignore_index, reduction)
@@ -169,33 +169,35 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _core.where(input > 0, input, input * negative_slope)
+    return _composites.leaky_relu(input, negative_slope)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
-    scaled = input * beta
-    return _core.where(scaled > threshold, input, (scaled.exp() + 1).log() / beta)
+    return _composites.softplus(input, beta, threshold)
+
+
+def gelu(input, approximate="none"):
+    return _composites.gelu(input, approximate)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = _reduction(size_average, reduce, reduction)
-    log_p = input.log().clamp(min=-100)
-    log_q = (1 - input).log().clamp(min=-100)
-    loss = -(target * log_p + (1 - target) * log_q)
-    if weight is not None:
-        loss = loss * weight
-    return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is deprecated. "
+            "Please ensure they have the same size."
+        )
+    return _composites.binary_cross_entropy(input, target, weight, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = _reduction(size_average, reduce, reduction)
-    loss = (1 - target) * input + softplus(-input)
-    if pos_weight is not None:
-        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus(-input)
-    if weight is not None:
-        loss = loss * weight
-    return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
+    _check_reduction(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return _composites.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Tensor",)]

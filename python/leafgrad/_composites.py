@@ -1,0 +1,185 @@
+"""Ops defined as compositions of other ops but recorded as ONE node with PyTorch's name
+(`_core._composite`): the backward differentiates the composition again, so gradients are
+right to any order without a formula of their own."""
+import math
+
+from . import _core
+from ._core import Tensor
+
+
+def _c(name, fn, *inputs):
+    return _core._composite(name, fn, list(inputs))
+
+
+def _t(x, like):
+    """A Python number as a tensor of `like`'s dtype (for where/maximum with numbers)."""
+    if isinstance(x, Tensor):
+        return x
+    return _core._full((), x, like.dtype)
+
+
+def maximum(a, b):
+    return _c("MaximumBackward0", lambda a, b: _core.where(a >= b, a, b), a, _t(b, a))
+
+
+def minimum(a, b):
+    return _c("MinimumBackward0", lambda a, b: _core.where(a <= b, a, b), a, _t(b, a))
+
+
+def leaky_relu(x, negative_slope=0.01):
+    return _c("LeakyReluBackward0", lambda x: _core.where(x > 0, x, x * negative_slope), x)
+
+
+def softplus(x, beta=1.0, threshold=20.0):
+    def f(x):
+        s = x * beta
+        return _core.where(s > threshold, x, (s.clamp(max=threshold).exp() + 1).log() / beta)
+
+    return _c("SoftplusBackward0", f, x)
+
+
+def gelu(x, approximate="none"):
+    if approximate == "tanh":
+        k = math.sqrt(2.0 / math.pi)
+        return _c("GeluBackward0", lambda x: 0.5 * x * (1 + (k * (x + 0.044715 * x * x * x)).tanh()), x)
+    return _c("GeluBackward0", lambda x: 0.5 * x * (1 + (x / math.sqrt(2.0)).erf()), x)
+
+
+def rsqrt(x):
+    return _c("RsqrtBackward0", lambda x: x.sqrt().reciprocal(), x)
+
+
+def div_scalar(x, s):
+    """`x / s` as ATen's div(Tensor, Scalar) records it (DivBackward1)."""
+    return _c("DivBackward1", lambda x: x / s, x)
+
+
+def binary_cross_entropy(p, y, weight=None, reduction="mean"):
+    def f(p, y, *w):
+        loss = -(y * p.log().clamp(min=-100) + (1 - y) * (1 - p).log().clamp(min=-100))
+        if w:
+            loss = loss * w[0]
+        return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
+
+    extra = () if weight is None else (weight,)
+    return _c("BinaryCrossEntropyBackward0", f, p, y, *extra)
+
+
+def binary_cross_entropy_with_logits(x, y, weight=None, reduction="mean", pos_weight=None):
+    def f(x, y, *rest):
+        sp = softplus_plain(-x)
+        if pos_weight is not None:
+            loss = (1 - y) * x + (1 + (rest[-1] - 1) * y) * sp
+        else:
+            loss = (1 - y) * x + sp
+        if weight is not None:
+            loss = loss * rest[0]
+        return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
+
+    extra = tuple(t for t in (weight, pos_weight) if t is not None)
+    return _c("BinaryCrossEntropyWithLogitsBackward0", f, x, y, *extra)
+
+
+def softplus_plain(x):
+    # log(1 + e^x) = max(x, 0) + log(1 + e^-|x|), stable for large |x|
+    return x.relu() + ((-x.abs()).exp() + 1).log()
+
+
+def _arange(n):
+    return _core._arange(0.0, float(n), 1.0, _core.int64)
+
+
+def diag(x, diagonal=0):
+    if x.dim() == 1:
+        n = x.shape[0] + abs(diagonal)
+
+        def f(x):
+            out = _core._full((n, n), 0, x.dtype)
+            i = _arange(x.shape[0])
+            r, c = (i, i + diagonal) if diagonal >= 0 else (i - diagonal, i)
+            out[r, c] = x
+            return out
+
+        return _c("DiagEmbedBackward0", f, x)
+    rows, cols = x.shape[0], x.shape[1]
+    k = max(0, min(rows, cols - diagonal) if diagonal >= 0 else min(rows + diagonal, cols))
+
+    def g(x):
+        i = _arange(k)
+        r, c = (i, i + diagonal) if diagonal >= 0 else (i - diagonal, i)
+        return x[r, c]
+
+    return _c("DiagonalBackward0_copy", g, x)
+
+
+def trace(x):
+    n = min(x.shape[0], x.shape[1])
+    return _c("TraceBackward0", lambda x: x[_arange(n), _arange(n)].sum(), x)
+
+
+def _tri_mask(x, diagonal, lower):
+    r = _arange(x.shape[-2]).unsqueeze(1)
+    c = _arange(x.shape[-1]).unsqueeze(0)
+    return (c - r <= diagonal) if lower else (c - r >= diagonal)
+
+
+def tril(x, diagonal=0):
+    return _c("TrilBackward0", lambda x: x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype), x)
+
+
+def triu(x, diagonal=0):
+    return _c("TriuBackward0", lambda x: x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype), x)
+
+
+def flip(x, dims):
+    dims = [dims] if isinstance(dims, int) else list(dims)
+
+    def f(x):
+        for d in dims:
+            n = x.shape[d]
+            x = x.index_select(d, _core._arange(float(n - 1), -1.0, -1.0, _core.int64))
+        return x
+
+    return _c("FlipBackward0", f, x)
+
+
+def roll(x, shifts, dims=None):
+    if dims is None:
+        shape = tuple(x.shape)
+        return _c("RollBackward0", lambda x: roll_dim(x.reshape(-1), shifts, 0).reshape(shape), x)
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+
+    def f(x):
+        for s, d in zip(shifts, dims):
+            x = roll_dim(x, s, d)
+        return x
+
+    return _c("RollBackward0", f, x)
+
+
+def roll_dim(x, shift, dim):
+    n = x.shape[dim]
+    if n == 0:
+        return x
+    idx = [(i - shift) % n for i in range(n)]
+    return x.index_select(dim, _core._tensor(idx, _core.int64))
+
+
+def cumsum(x, dim, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+
+    def f(x):
+        n = x.shape[dim]
+        tri = (_arange(n).unsqueeze(1) <= _arange(n).unsqueeze(0))._to_dtype(x.dtype)
+        moved = x.transpose(dim, -1)
+        return (moved @ tri).transpose(dim, -1)
+
+    return _c("CumsumBackward0", f, x)
+
+
+def angle(x):
+    if not x.is_complex():
+        return _c("AngleBackward0", lambda x: (x < 0)._to_dtype(x.dtype) * math.pi, x)
+    raise RuntimeError("angle() of complex tensors is not supported by leafgrad yet")
