@@ -195,7 +195,8 @@ def einsum(equation, *operands):
     rb = pb.reshape(ka, -1)
     res = (ra @ rb).reshape(*[a.shape[sa.index(c)] for c in a_free], *[b.shape[sb.index(c)] for c in b_free])
     order = a_free + b_free
-    return res.permute(*[order.index(c) for c in out])
+    final = res.permute(*[order.index(c) for c in out])
+    return final.reshape(tuple(final.shape))
 
 
 def expand_copy(input, size):

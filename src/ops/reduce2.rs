@@ -53,21 +53,15 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
     let picked = idx.to_vec::<i64>();
     let plan = dim_plan(&shape, d, &picked);
     let mut vshape = shape.clone();
-    vshape[d] = 1;
-    let name = if is_max {
-        "MaxBackward0"
-    } else {
-        "MinBackward0"
-    };
-    let vals = take(x, &plan, &vshape, name)?;
     if keepdim {
-        Ok((vals, idx))
+        vshape[d] = 1;
     } else {
-        Ok((
-            squeeze_dim(&vals, d as i64)?,
-            squeeze_dim(&idx, d as i64)?.detached(),
-        ))
+        vshape.remove(d);
     }
+    let name = if is_max { "MaxBackward0" } else { "MinBackward0" };
+    let vals = take(x, &plan, &vshape, name)?;
+    let ishape: Vec<i64> = vshape.iter().map(|&s| s as i64).collect();
+    Ok((vals, reshape(&idx, &ishape)?.detached()))
 }
 
 /// amax/amin over dims: the gradient is shared evenly among ties (AmaxBackward0).

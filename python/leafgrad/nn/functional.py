@@ -77,13 +77,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             shape = [1] * input.dim()
             shape[class_dim] = -1
             t = t * weight.reshape(shape)
-        losses = -(t.sum(class_dim))
         if reduction == "none":
-            return losses
+            return -(t.sum(class_dim))
+        total = -(t.sum())
         if reduction == "sum":
-            return losses.sum()
+            return total
         n = input.shape[0] if input.dim() > 1 else 1
-        return _composites.div_scalar(losses.sum(), n)
+        return _composites.div_scalar(total, n)
     if label_smoothing:
         n = input.shape[class_dim]
         nll = _core._nll_loss(logp, target, weight, ignore_index, reduction)
