@@ -4,9 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m venv --system-site-packages .venv
+[ -x .venv/bin/maturin ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" "hypothesis>=6" "numpy>=1.23"
-VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/python -m maturin develop -q
+VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -q
 
 # Graphviz renders leafgrad.viz figures; its tests skip where it cannot be installed.
 command -v dot >/dev/null || { apt-get install -y -q graphviz >/dev/null 2>&1 || true; }
