@@ -66,6 +66,8 @@ pub struct AutogradMeta {
     pub origin: Origin,
     /// Grad mode was off when the tensor was made (no_grad / set_grad_enabled(False)).
     pub made_without_grad: bool,
+    /// Made by `conj()` (PyTorch's lazy conjugate bit; leafgrad materialises the values).
+    pub is_conj: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -180,6 +180,15 @@ def cumsum(x, dim, dtype=None):
 
 
 def angle(x):
-    if not x.is_complex():
-        return _c("AngleBackward0", lambda x: (x < 0)._to_dtype(x.dtype) * math.pi, x)
-    raise RuntimeError("angle() of complex tensors is not supported by leafgrad yet")
+    return x._angle()
+
+
+def complex(real, imag):
+    """`torch.complex(real, imag)`: real + i·imag (ComplexBackward0)."""
+    if real.dtype != imag.dtype:
+        raise RuntimeError(
+            f"Expected object of scalar type {real.dtype} but got scalar type {imag.dtype} for second argument"
+        )
+    if not real.is_floating_point():
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {real.dtype} and {imag.dtype}")
+    return _c("ComplexBackward0", lambda r, i: r + i * 1j, real, imag)

@@ -13,7 +13,7 @@ __all__ = [
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
-    "roll", "rsqrt", "trace", "tril", "triu", "erf", "addmm", "einsum",
+    "roll", "rsqrt", "complex", "trace", "tril", "triu", "erf", "addmm", "einsum",
 ]
 
 
@@ -64,7 +64,7 @@ del _n
 
 
 from ._core import cat, stack, where  # noqa: E402
-from ._composites import angle, cumsum, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
+from ._composites import complex, angle, cumsum, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
 
 concat = concatenate = cat
 

@@ -58,7 +58,11 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
     } else {
         vshape.remove(d);
     }
-    let name = if is_max { "MaxBackward0" } else { "MinBackward0" };
+    let name = if is_max {
+        "MaxBackward0"
+    } else {
+        "MinBackward0"
+    };
     let vals = take(x, &plan, &vshape, name)?;
     let ishape: Vec<i64> = vshape.iter().map(|&s| s as i64).collect();
     Ok((vals, reshape(&idx, &ishape)?.detached()))

@@ -225,6 +225,8 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     } else {
         map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())?
     };
+    let flag = !x.meta().is_conj;
+    out.meta().is_conj = flag;
     if needs_grad(&[x]) {
         record(
             "ConjBackward0",
@@ -460,6 +462,52 @@ pub fn erf(x: &Tensor) -> Result<Tensor> {
                     &g[0],
                     &mul_scalar(&e, std::f64::consts::FRAC_2_SQRT_PI)?
                 )?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// The argument of a complex number (AngleBackward0); 0 or π for reals.
+pub fn angle(x: &Tensor) -> Result<Tensor> {
+    let out = match x.dtype() {
+        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.arg())?,
+        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.arg())?,
+        _ => {
+            let xf = floating(x)?;
+            let r = map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, |v| {
+                if v < 0.0 {
+                    std::f64::consts::PI
+                } else if v.is_nan() {
+                    v
+                } else {
+                    0.0
+                }
+            })?;
+            kernels::cast(&r, xf.dtype())?
+        }
+    };
+    if needs_grad(&[x]) {
+        // z.grad = g · i z / |z|²  (0 at z = 0); real inputs get a zero gradient
+        record(
+            "AngleBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| {
+                let z = &s[0];
+                if !z.dtype().is_complex() {
+                    return grads![mul_scalar(&g[0], 0.0)?];
+                }
+                let a = abs(z)?;
+                let iz = mul(
+                    z,
+                    &Tensor::wrapped_scalar(num_complex::Complex64::new(0.0, 1.0)),
+                )?;
+                let d = div(&iz, &mul(&a, &a)?)?;
+                let nz = compare(CmpOp::Ne, &a, &Tensor::wrapped_scalar(0.0))?;
+                let d = super::where_(&nz, &d, &Tensor::zeros(&[], d.dtype())?)?;
+                grads![mul(&g[0], &d)?]
             }),
         );
     }

@@ -197,6 +197,19 @@ impl PyTensor {
     fn log<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::log(&self.t))
     }
+    fn is_conj(&self) -> bool {
+        self.t.meta().is_conj
+    }
+    fn resolve_conj<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        let t = &slf.get().t;
+        if !t.meta().is_conj {
+            return Ok(slf.clone().into_any());
+        }
+        out(slf.py(), ops::clone(t))
+    }
+    fn _angle<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::angle(&self.t))
+    }
     fn erf<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::erf(&self.t))
     }

@@ -22,6 +22,11 @@ SPEC_VS_INSTALLED_TORCH = {
     "spec_complex_real_imag": "SPEC: RuntimeError for .imag of a real tensor; torch 2.15 raises TypeError",
 }
 
+# Behaviour leafgrad does not have yet, each named in the README's "Not yet" list.
+LEAFGRAD_GAPS = {
+    "spec_dtype_conversions": "the meta device (x.to('meta')) is not supported: CPU is the only device yet",
+}
+
 
 def load_runner():
     spec = importlib.util.spec_from_file_location(
@@ -45,6 +50,8 @@ def case_params():
             marks.append(
                 pytest.mark.xfail(strict=False, reason="nn/optim arrive with issue 3")
             )
+        if not USING_TORCH and name in LEAFGRAD_GAPS:
+            marks.append(pytest.mark.xfail(strict=True, reason=LEAFGRAD_GAPS[name]))
         if USING_TORCH and name in SPEC_VS_INSTALLED_TORCH:
             marks.append(
                 pytest.mark.xfail(strict=True, reason=SPEC_VS_INSTALLED_TORCH[name])
