@@ -9,7 +9,29 @@ use crate::kernels;
 use crate::ops;
 use crate::shape::fmt_shape;
 use crate::tensor::Tensor;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Node ids are small integers already: mix them once instead of running SipHash.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ b as u64;
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.0 = (self.0 << 32) ^ v as u64;
+    }
+}
+
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<IdHasher>>;
+type HashSet<K> = std::collections::HashSet<K, BuildHasherDefault<IdHasher>>;
 
 #[derive(Clone, Copy, Default)]
 pub struct BackwardOptions {
@@ -33,7 +55,7 @@ pub fn backward(
     inputs: Option<&[Tensor]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
-    let mut tasks: HashMap<NodeId, Task> = HashMap::new();
+    let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let mut root_edges = Vec::with_capacity(roots.len());
     for (i, (t, _)) in roots.iter().enumerate() {
         let e = ops::gradient_edge(t);
@@ -75,7 +97,7 @@ pub fn backward(
     let mut captures: Vec<Option<(NodeId, u32)>> = Vec::new();
     let mut captured: Vec<Option<Tensor>> = Vec::new();
     if let Some(inputs) = inputs {
-        let mut targets: HashSet<NodeId> = HashSet::new();
+        let mut targets: HashSet<NodeId> = HashSet::default();
         for t in inputs {
             let e = ops::gradient_edge(t);
             let c = e.node.as_ref().map(|n| (n.id(), e.input_nr));
@@ -182,7 +204,8 @@ fn new_task(n: &NodeRef) -> Task {
 /// needed. Computed children-first over the discovered DAG without recursion.
 fn mark_needed(tasks: &mut HashMap<NodeId, Task>, targets: &HashSet<NodeId>, accumulate: bool) {
     let mut order: Vec<NodeId> = Vec::with_capacity(tasks.len());
-    let mut state: HashMap<NodeId, u8> = HashMap::with_capacity(tasks.len());
+    let mut state: HashMap<NodeId, u8> =
+        HashMap::with_capacity_and_hasher(tasks.len(), Default::default());
     let ids: Vec<NodeId> = tasks.keys().copied().collect();
     for start in ids {
         if state.contains_key(&start) {
@@ -252,6 +275,9 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
         }
         return Ok(());
     }
+    if !node.has_hooks() {
+        return Ok(());
+    }
     let (pre, retains) = {
         let h = lock(&node.hooks);
         (h.tensor_pre.clone(), h.retains.clone())
@@ -279,6 +305,9 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
 }
 
 fn run_pre_hooks(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    if !node.has_hooks() {
+        return Ok(grads);
+    }
     let hooks: Vec<_> = lock(&node.hooks)
         .pre
         .iter()
@@ -298,6 +327,9 @@ fn run_post_hooks(
     grad_outputs: &[Option<Tensor>],
     grad_inputs: Vec<Option<Tensor>>,
 ) -> Result<Vec<Option<Tensor>>> {
+    if !node.has_hooks() {
+        return Ok(grad_inputs);
+    }
     let hooks: Vec<_> = lock(&node.hooks)
         .post
         .iter()

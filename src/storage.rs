@@ -1,18 +1,23 @@
-//! Flat byte buffers shared by a tensor and its views. A buffer is either owned (allocated here)
-//! or borrowed from a foreign owner (a numpy array) that is kept alive for as long as we are.
+//! Flat byte buffers shared by a tensor and its views. A buffer is either owned (allocated here
+//! or taken over from a kernel's Vec) or borrowed from a foreign owner (a numpy array) that is
+//! kept alive for as long as we are. The version counter lives here too: every tensor over a
+//! storage (views, `detach()` results) shares it.
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
+use std::alloc::Layout;
 use std::any::Any;
+use std::sync::atomic::AtomicU32;
 
 pub struct Storage {
     ptr: *mut u8,
     nbytes: usize,
     owner: Owner,
+    pub version: AtomicU32,
 }
 
 enum Owner {
-    /// u64 words so every element type is aligned.
-    Owned(#[allow(dead_code)] Vec<u64>),
+    /// A buffer from `alloc`/a Vec, freed with the layout it was allocated with.
+    Raw(Layout),
     Foreign(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
 }
 
@@ -21,31 +26,47 @@ enum Owner {
 unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
+fn alloc_error(nbytes: usize) -> Error {
+    Error::Runtime(format!(
+        "[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.",
+        nbytes
+    ))
+}
+
 impl Storage {
     pub fn zeroed(nbytes: usize) -> Result<Storage> {
-        let words = nbytes.div_ceil(8);
-        let mut v: Vec<u64> = Vec::new();
-        v.try_reserve_exact(words).map_err(|_| {
-            Error::Runtime(format!(
-                "[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.",
-                nbytes
-            ))
-        })?;
-        v.resize(words, 0);
-        let ptr = v.as_mut_ptr() as *mut u8;
+        // 16-byte alignment covers every element type (complex128 included).
+        let layout = Layout::from_size_align(nbytes, 16).map_err(|_| alloc_error(nbytes))?;
+        let ptr = if nbytes == 0 {
+            layout.align() as *mut u8
+        } else {
+            // SAFETY: non-zero size.
+            let p = unsafe { std::alloc::alloc_zeroed(layout) };
+            if p.is_null() {
+                return Err(alloc_error(nbytes));
+            }
+            p
+        };
         Ok(Storage {
             ptr,
             nbytes,
-            owner: Owner::Owned(v),
+            owner: Owner::Raw(layout),
+            version: AtomicU32::new(0),
         })
     }
 
+    /// Take over a Vec's buffer without copying.
     pub fn from_vec<T: Element>(data: Vec<T>) -> Storage {
-        let n = data.len() * std::mem::size_of::<T>();
-        let s = Storage::zeroed(n).expect("allocation of a buffer that already exists");
-        // SAFETY: both regions are n bytes, distinct allocations.
-        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr() as *const u8, s.ptr, n) };
-        s
+        let mut data = std::mem::ManuallyDrop::new(data);
+        let nbytes = data.len() * std::mem::size_of::<T>();
+        let layout = Layout::array::<T>(data.capacity()).expect("a Vec's own layout");
+        let ptr = data.as_mut_ptr() as *mut u8;
+        Storage {
+            ptr,
+            nbytes,
+            owner: Owner::Raw(layout),
+            version: AtomicU32::new(0),
+        }
     }
 
     /// Wrap foreign memory. SAFETY: `ptr` must stay valid for `nbytes` while `owner` lives.
@@ -58,6 +79,7 @@ impl Storage {
             ptr,
             nbytes,
             owner: Owner::Foreign(owner),
+            version: AtomicU32::new(0),
         }
     }
 
@@ -73,16 +95,30 @@ impl Storage {
 
     /// Typed view of the whole buffer.
     ///
-    /// SAFETY: the caller picks `T` matching the tensor's dtype; aliasing writes through views are
-    /// the same contract PyTorch has.
+    /// # Safety
+    /// The caller picks `T` matching the tensor's dtype; aliasing writes through views are the
+    /// same contract PyTorch has.
     #[inline]
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice_mut<T: Element>(&self) -> &mut [T] {
         std::slice::from_raw_parts_mut(self.ptr as *mut T, self.nbytes / std::mem::size_of::<T>())
     }
+    /// # Safety
+    /// `T` must match the tensor's dtype.
     #[inline]
     pub unsafe fn slice<T: Element>(&self) -> &[T] {
         std::slice::from_raw_parts(self.ptr as *const T, self.nbytes / std::mem::size_of::<T>())
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Owner::Raw(layout) = self.owner {
+            if layout.size() != 0 {
+                // SAFETY: `ptr` was allocated with exactly this layout (zeroed / from_vec).
+                unsafe { std::alloc::dealloc(self.ptr, layout) };
+            }
+        }
     }
 }
 

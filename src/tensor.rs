@@ -2,7 +2,7 @@
 //! (requires_grad, grad, grad_fn, hooks). `Tensor` is a cheap counted handle to one record.
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::graph::arena::{self, NodeId, NodeRef};
+use crate::graph::arena::{self, NodeRef};
 use crate::graph::node::{lock, TensorHook};
 use crate::shape::{contiguous_strides, is_contiguous, numel, Shape, Strides};
 use crate::storage::Storage;
@@ -18,7 +18,9 @@ pub struct TensorData {
     /// In elements.
     pub offset: usize,
     pub dtype: DType,
-    pub version: Arc<AtomicU32>,
+    /// `None`: the storage's own counter (shared by views and detach()); `.data` aliases get a
+    /// counter of their own.
+    pub version: Option<Arc<AtomicU32>>,
     /// The tensor this one is a view of (always the root, never a view itself).
     pub base: Option<Tensor>,
     /// A Python number wrapped as a 0-d tensor: lowest priority in type promotion.
@@ -56,7 +58,7 @@ pub struct AutogradMeta {
     pub output_nr: u32,
     pub retains_grad: bool,
     /// The leaf's AccumulateGrad node, uncounted: it lives while some graph uses it.
-    pub grad_acc: Option<NodeId>,
+    pub grad_acc: Option<std::sync::Weak<crate::graph::node::Node>>,
     pub hooks: Vec<(u64, TensorHook)>,
     pub post_acc_hooks: Vec<(u64, PostAccHook)>,
     pub is_inference: bool,
@@ -98,6 +100,14 @@ impl Drop for TensorImpl {
 #[derive(Clone)]
 pub struct Tensor(pub Arc<TensorImpl>);
 
+/// Set once any inference tensor exists, so ops skip the per-input check until then.
+static INFERENCE_TENSORS_MADE: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+pub fn inference_tensors_exist() -> bool {
+    INFERENCE_TENSORS_MADE.load(Ordering::Relaxed)
+}
+
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -113,6 +123,9 @@ impl Tensor {
     pub fn from_data(data: TensorData) -> Tensor {
         arena::tensor_created();
         let is_inference = crate::grad_mode::is_inference_mode();
+        if is_inference {
+            INFERENCE_TENSORS_MADE.store(true, Ordering::Relaxed);
+        }
         Tensor(Arc::new(TensorImpl {
             data: RwLock::new(data),
             meta: Mutex::new(AutogradMeta {
@@ -131,7 +144,7 @@ impl Tensor {
             shape: shape.into(),
             offset: 0,
             dtype,
-            version: Arc::new(AtomicU32::new(0)),
+            version: None,
             base: None,
             wrapped_number: false,
         })
@@ -167,12 +180,16 @@ impl Tensor {
 
     /// A Python number as a 0-d tensor that promotes like a scalar.
     pub fn wrapped_scalar<T: Element>(v: T) -> Tensor {
-        let t = Tensor::scalar(v);
-        t.0.data
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .wrapped_number = true;
-        t
+        Tensor::from_data(TensorData {
+            storage: Arc::new(Storage::from_vec(vec![v])),
+            strides: Strides::new(),
+            shape: Shape::new(),
+            offset: 0,
+            dtype: T::DTYPE,
+            version: None,
+            base: None,
+            wrapped_number: true,
+        })
     }
     pub fn priority(&self) -> crate::dtype::Priority {
         let d = self.data();
@@ -184,6 +201,19 @@ impl Tensor {
             crate::dtype::Priority::Dim
         }
     }
+    /// dtype, promotion priority and shape, read under one lock.
+    pub fn info(&self) -> (DType, crate::dtype::Priority, Shape) {
+        let d = self.data();
+        let p = if d.wrapped_number {
+            crate::dtype::Priority::Scalar
+        } else if d.shape.is_empty() {
+            crate::dtype::Priority::ZeroDim
+        } else {
+            crate::dtype::Priority::Dim
+        };
+        (d.dtype, p, d.shape.clone())
+    }
+
     pub fn ptr_eq(&self, other: &Tensor) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
@@ -217,10 +247,18 @@ impl Tensor {
         self.data().is_contiguous()
     }
     pub fn version(&self) -> u32 {
-        self.data().version.load(Ordering::Relaxed)
+        let d = self.data();
+        d.version
+            .as_deref()
+            .unwrap_or(&d.storage.version)
+            .load(Ordering::Relaxed)
     }
     pub fn bump_version(&self) {
-        self.data().version.fetch_add(1, Ordering::Relaxed);
+        let d = self.data();
+        d.version
+            .as_deref()
+            .unwrap_or(&d.storage.version)
+            .fetch_add(1, Ordering::Relaxed);
     }
     pub fn is_view(&self) -> bool {
         self.data().base.is_some()
@@ -281,7 +319,7 @@ impl Tensor {
     pub fn data_alias(&self) -> Tensor {
         let mut d = self.data().clone();
         d.base = None;
-        d.version = Arc::new(AtomicU32::new(0));
+        d.version = Some(Arc::new(AtomicU32::new(0)));
         let t = Tensor::from_data(d);
         t.meta().origin = Origin::Data;
         t

@@ -11,7 +11,20 @@ import dataclasses
 import math
 from typing import Any, Optional
 
-import numpy as np
+
+
+class _LazyNumpy:
+    """numpy is imported on the first repr, not with leafgrad (import time, and numpy's BLAS
+    threads)."""
+
+    def __getattr__(self, name):
+        import numpy
+
+        globals()["np"] = numpy
+        return getattr(numpy, name)
+
+
+np = _LazyNumpy()
 
 __all__ = [
     "PRINT_OPTS",
@@ -84,21 +97,9 @@ def printoptions(**kwargs):
 
 
 # bfloat16 arrives as float32 already holding bfloat16-rounded values.
-_FLOAT_NP = {
-    "float32": np.float32,
-    "float64": np.float64,
-    "float16": np.float16,
-    "bfloat16": np.float32,
-}
-_COMPLEX_NP = {"complex64": np.complex64, "complex128": np.complex128}
-_OTHER_NP = {
-    "int64": np.int64,
-    "int32": np.int32,
-    "int16": np.int16,
-    "int8": np.int8,
-    "uint8": np.uint8,
-    "bool": np.bool_,
-}
+_FLOAT_NP = {"float32": "float32", "float64": "float64", "float16": "float16", "bfloat16": "float32"}
+_COMPLEX_NP = {"complex64": "complex64", "complex128": "complex128"}
+_OTHER_NP = {name: name for name in ("int64", "int32", "int16", "int8", "uint8", "bool")}
 _NP_DTYPES = {**_FLOAT_NP, **_COMPLEX_NP, **_OTHER_NP}
 _DEFAULT_DTYPES = {"float32", "complex64", "int64", "bool"}
 

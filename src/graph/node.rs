@@ -8,7 +8,7 @@ use crate::tensor::{Tensor, TensorImpl};
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Where a gradient goes: input `input_nr` of `node`, or nowhere.
 #[derive(Clone)]
@@ -82,7 +82,10 @@ pub struct NodeHooks {
 }
 
 pub struct Node {
-    id: OnceLock<NodeId>,
+    /// The arena id, packed (generation << 32 | index); set once on insertion.
+    id: std::sync::atomic::AtomicU64,
+    /// Counted references (see `NodeRef`); the node leaves the arena when it reaches zero.
+    pub(crate) refs: std::sync::atomic::AtomicU32,
     pub name: Cow<'static, str>,
     pub next: SmallVec<[Edge; 2]>,
     pub input_meta: SmallVec<[TensorMeta; 2]>,
@@ -91,6 +94,8 @@ pub struct Node {
     pub kind: NodeKind,
     pub saved: Mutex<Saved>,
     pub hooks: Mutex<NodeHooks>,
+    /// Any hook was ever added (the engine skips the hook locks otherwise).
+    has_hooks: std::sync::atomic::AtomicBool,
     /// Opaque slot for the binding layer (its Python object for this node).
     pub binding: AtomicUsize,
 }
@@ -117,7 +122,8 @@ impl Node {
             _ => SEQ.fetch_add(1, Ordering::Relaxed),
         };
         Node {
-            id: OnceLock::new(),
+            id: std::sync::atomic::AtomicU64::new(u64::MAX),
+            refs: std::sync::atomic::AtomicU32::new(0),
             name: name.into(),
             next,
             input_meta,
@@ -129,14 +135,28 @@ impl Node {
                 released: false,
             }),
             hooks: Mutex::new(NodeHooks::default()),
+            has_hooks: std::sync::atomic::AtomicBool::new(false),
             binding: AtomicUsize::new(0),
         }
     }
     pub(crate) fn set_id(&self, id: NodeId) {
-        let _ = self.id.set(id);
+        let packed = (id.generation as u64) << 32 | id.index as u64;
+        self.id.store(packed, Ordering::Release);
     }
     pub fn id(&self) -> NodeId {
-        *self.id.get().expect("node ids are set on insertion")
+        let p = self.id.load(Ordering::Acquire);
+        NodeId {
+            index: p as u32,
+            generation: (p >> 32) as u32,
+        }
+    }
+    /// Change the node's hooks (all additions go through here).
+    pub fn edit_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
+        self.has_hooks.store(true, Ordering::Release);
+        f(&mut lock(&self.hooks))
+    }
+    pub fn has_hooks(&self) -> bool {
+        self.has_hooks.load(Ordering::Acquire)
     }
     pub fn is_accumulate_grad(&self) -> bool {
         matches!(self.kind, NodeKind::AccumulateGrad(_))

@@ -8,8 +8,23 @@ use crate::{grads, with_numeric, with_real};
 
 /// Promote both operands to their common dtype (no copy when it already matches).
 pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
-    let dt = result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())]);
-    Ok((dt, cast_to(a, dt)?, cast_to(b, dt)?))
+    let (da, pa, _) = a.info();
+    let (db, pb, _) = b.info();
+    if da == db {
+        return Ok((da, a.clone(), b.clone()));
+    }
+    let dt = result_type(&[(da, pa), (db, pb)]);
+    let a2 = if da == dt {
+        a.clone()
+    } else {
+        kernels::cast(a, dt)?
+    };
+    let b2 = if db == dt {
+        b.clone()
+    } else {
+        kernels::cast(b, dt)?
+    };
+    Ok((dt, a2, b2))
 }
 
 fn cast_to(t: &Tensor, dt: DType) -> Result<Tensor> {
@@ -158,7 +173,23 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[a, b],
             &[&out],
             vec![save("self", a)?, save("other", b)?],
-            Box::new(|s, g| grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]),
+            {
+                // Only the inputs that require grad get a gradient computed.
+                let (ra, rb) = (a.requires_grad(), b.requires_grad());
+                Box::new(move |s, g| {
+                    let ga = if ra {
+                        Some(mul(&g[0], &conj(&s[1])?)?)
+                    } else {
+                        None
+                    };
+                    let gb = if rb {
+                        Some(mul(&g[0], &conj(&s[0])?)?)
+                    } else {
+                        None
+                    };
+                    Ok(vec![ga, gb])
+                })
+            },
         );
     }
     Ok(out)
@@ -173,12 +204,23 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[a, b],
             &[&out],
             vec![save("self", a)?, save("other", b)?],
-            Box::new(|s, g| {
-                let (a, b) = (&s[0], &s[1]);
-                let ga = div(&g[0], &conj(b)?)?;
-                let gb = neg(&mul(&g[0], &conj(&div(&div(a, b)?, b)?)?)?)?;
-                grads![ga, gb]
-            }),
+            {
+                let (ra, rb) = (a.requires_grad(), b.requires_grad());
+                Box::new(move |s, g| {
+                    let (a, b) = (&s[0], &s[1]);
+                    let ga = if ra {
+                        Some(div(&g[0], &conj(b)?)?)
+                    } else {
+                        None
+                    };
+                    let gb = if rb {
+                        Some(neg(&mul(&g[0], &conj(&div(&div(a, b)?, b)?)?)?)?)
+                    } else {
+                        None
+                    };
+                    Ok(vec![ga, gb])
+                })
+            },
         );
     }
     Ok(out)

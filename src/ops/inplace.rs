@@ -69,7 +69,7 @@ fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) 
                 .retain(|(_, w)| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&t.0)));
         }
         if let Some(new) = node {
-            lock(&new.hooks).retains.push((nr, Arc::downgrade(&t.0)));
+            new.edit_hooks(|h| h.retains.push((nr, Arc::downgrade(&t.0))));
         }
     }
 }

@@ -50,8 +50,8 @@ pub fn meta_of(t: &Tensor) -> TensorMeta {
 /// The leaf's AccumulateGrad node, created on first use and shared while any graph holds it.
 pub fn grad_accumulator(t: &Tensor) -> NodeRef {
     let mut m = t.meta();
-    if let Some(id) = m.grad_acc {
-        if let Some(r) = NodeRef::upgrade(id) {
+    if let Some(w) = &m.grad_acc {
+        if let Some(r) = NodeRef::upgrade_weak(w) {
             return r;
         }
     }
@@ -63,8 +63,13 @@ pub fn grad_accumulator(t: &Tensor) -> NodeRef {
         NodeKind::AccumulateGrad(t.clone()),
         Vec::new(),
     ));
-    m.grad_acc = Some(node.id());
+    m.grad_acc = Some(node.downgrade());
     node
+}
+
+/// The edge to `t` and the shape/dtype its gradient must have (one lock each).
+fn edge_and_meta(t: &Tensor) -> (Edge, TensorMeta) {
+    (gradient_edge(t), meta_of(t))
 }
 
 /// Where the gradient of `t` goes: its grad_fn, its AccumulateGrad, or nowhere.
@@ -88,7 +93,10 @@ pub fn gradient_edge(t: &Tensor) -> Edge {
 
 /// A tensor saved for backward (an input of the op).
 pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
-    if t.is_inference() && !grad_mode::is_inference_mode() {
+    if crate::tensor::inference_tensors_exist()
+        && t.is_inference()
+        && !grad_mode::is_inference_mode()
+    {
         return Err(Error::Runtime(INFERENCE_SAVED.into()));
     }
     Ok(SavedTensor {
@@ -119,8 +127,8 @@ pub fn record_node(
     saved: Vec<SavedTensor>,
     backward: BackwardFn,
 ) -> NodeRef {
-    let next: SmallVec<[Edge; 2]> = inputs.iter().map(|t| gradient_edge(t)).collect();
-    let input_meta = inputs.iter().map(|t| meta_of(t)).collect();
+    let (next, input_meta): (SmallVec<[Edge; 2]>, SmallVec<[TensorMeta; 2]>) =
+        inputs.iter().map(|t| edge_and_meta(t)).unzip();
     NodeRef::new(Node::new(
         name,
         next,

@@ -10,7 +10,6 @@ use num_complex::Complex64;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple};
-use std::sync::atomic::AtomicU32;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, PartialEq, PartialOrd)]
@@ -242,7 +241,7 @@ fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound
         strides: strides.into(),
         offset: 0,
         dtype: dt,
-        version: Arc::new(AtomicU32::new(0)),
+        version: None,
         base: None,
         wrapped_number: false,
     });

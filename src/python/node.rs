@@ -182,7 +182,7 @@ impl PyNode {
             })
             .map_err(stash)
         });
-        lock(&self.node.hooks).pre.push((id, f));
+        self.node.edit_hooks(|h| h.pre.push((id, f)));
         Ok(PyHookHandle {
             target: HookTarget::Node(self.node.id()),
             id,
@@ -199,7 +199,7 @@ impl PyNode {
                 })
                 .map_err(stash)
             });
-        lock(&self.node.hooks).post.push((id, f));
+        self.node.edit_hooks(|h| h.post.push((id, f)));
         Ok(PyHookHandle {
             target: HookTarget::Node(self.node.id()),
             id,

@@ -15,7 +15,7 @@ use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen, dict)]
+#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen)]
 pub struct PyTensor {
     pub t: Tensor,
     bound: AtomicBool,
@@ -590,7 +590,7 @@ pub fn retain_grad(t: &Tensor) -> PyResult<()> {
         (m.grad_fn.clone(), m.output_nr)
     };
     if let Some(gf) = gf {
-        lock(&gf.hooks).retains.push((nr, Arc::downgrade(&t.0)));
+        gf.edit_hooks(|h| h.retains.push((nr, Arc::downgrade(&t.0))));
     }
     Ok(())
 }
@@ -721,7 +721,7 @@ pub fn register_tensor_hook(
             })
         }
         Some(n) => {
-            lock(&n.hooks).tensor_pre.push((nr, id, f));
+            n.edit_hooks(|h| h.tensor_pre.push((nr, id, f)));
             Ok(PyHookHandle {
                 target: HookTarget::Node(n.id()),
                 id,
