@@ -14,6 +14,7 @@ from ._core import (
     complex64,
     complex128,
     dtype,
+    from_dlpack,
     float16,
     float32,
     float64,

@@ -2,6 +2,7 @@
 //! is argument conversion and the mapping of core errors to Python exceptions.
 mod autograd;
 mod convert;
+mod dlpack;
 mod factory;
 mod node;
 mod ops;
@@ -69,5 +70,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     autograd::register(m)?;
     convert::register(m)?;
     ops2::register(m)?;
+    m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     Ok(())
 }
