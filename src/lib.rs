@@ -6,6 +6,25 @@
 //! - [`engine`]: the backward pass; [`grad_mode`]: thread-local grad / inference mode.
 //! - [`kernels`]: CPU loops the ops call.
 //! - `python` (feature `python`): the PyO3 bindings and nothing else.
+//!
+//! # Example
+//!
+//! y = x² + 5x + 4, so dy/dx = 2x + 5:
+//!
+//! ```
+//! use leafgrad::engine::{backward, BackwardOptions};
+//! use leafgrad::{ops, Tensor};
+//!
+//! let x = Tensor::from_vec(vec![1.0f64, -2.0], &[2]).unwrap();
+//! x.meta().requires_grad = true;
+//! let y = ops::add(&ops::add(&ops::mul(&x, &x)?, &ops::mul_scalar(&x, 5.0)?)?, &Tensor::wrapped_scalar(4.0))?;
+//! let loss = ops::sum(&y, None, false)?;
+//! assert_eq!(loss.grad_fn().unwrap().name, "SumBackward0");
+//! let opts = BackwardOptions { accumulate: true, ..Default::default() };
+//! backward(&[(loss, Tensor::scalar(1.0f64))], None, opts)?;
+//! assert_eq!(x.grad().unwrap().to_vec::<f64>(), vec![7.0, 1.0]);
+//! # Ok::<(), leafgrad::Error>(())
+//! ```
 pub mod dtype;
 pub mod engine;
 pub mod error;

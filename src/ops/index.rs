@@ -266,7 +266,7 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     take(x, &plan, &shape, "IndexSelectBackward0")
 }
 
-/// `x.gather(dim, index)` (GatherBackward0): out[i][j] = x[index[i][j]][j] for dim 0.
+/// `x.gather(dim, index)` (GatherBackward0): `out[i][j] = x[index[i][j]][j]` for dim 0.
 pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let d = wrap_dim(dim, x.ndim())?;
     let xs = x.shape();

@@ -73,7 +73,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Negative log likelihood over class scores `input` [N, C, ...] or [C] (NllLossBackward0).
+/// Negative log likelihood over class scores `input` `[N, C, ...]` or `[C]` (NllLossBackward0).
 pub fn nll_loss(
     input: &Tensor,
     target: &Tensor,
