@@ -72,8 +72,8 @@ pub fn backward(
     let mut stack: Vec<NodeRef> = Vec::new();
     for e in &root_edges {
         let n = e.node.clone().expect("checked above");
-        if !tasks.contains_key(&n.id()) {
-            tasks.insert(n.id(), new_task(&n));
+        if let std::collections::hash_map::Entry::Vacant(v) = tasks.entry(n.id()) {
+            v.insert(new_task(&n));
             stack.push(n);
         }
     }

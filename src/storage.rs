@@ -69,7 +69,10 @@ impl Storage {
         }
     }
 
-    /// Wrap foreign memory. SAFETY: `ptr` must stay valid for `nbytes` while `owner` lives.
+    /// Wrap foreign memory.
+    ///
+    /// # Safety
+    /// `ptr` must stay valid for `nbytes` while `owner` lives.
     pub unsafe fn foreign(
         ptr: *mut u8,
         nbytes: usize,

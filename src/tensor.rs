@@ -36,7 +36,8 @@ impl TensorData {
     }
     /// The elements in logical order, when the layout allows a plain slice.
     ///
-    /// SAFETY: `T` must match `dtype`.
+    /// # Safety
+    /// `T` must match `dtype`.
     pub unsafe fn contiguous_slice<T: Element>(&self) -> Option<&[T]> {
         if self.is_contiguous() {
             let s = self.storage.slice::<T>();

@@ -109,14 +109,14 @@ fn create_graph_gives_second_derivatives() {
         accumulate: false,
     };
     let one = Tensor::scalar(1.0f64);
-    let g = backward(&[(y, one)], Some(&[x.clone()]), opts).unwrap()[0]
+    let g = backward(&[(y, one)], Some(std::slice::from_ref(&x)), opts).unwrap()[0]
         .clone()
         .unwrap();
     assert_eq!(g.to_vec::<f64>(), vec![12.0]);
     assert!(g.requires_grad());
     let g2 = backward(
         &[(ops::sum(&g, None, false).unwrap(), Tensor::scalar(1.0f64))],
-        Some(&[x.clone()]),
+        Some(std::slice::from_ref(&x)),
         BackwardOptions::default(),
     )
     .unwrap();

@@ -11,5 +11,8 @@ VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -
 # Graphviz renders leafgrad.viz figures; its tests skip where it cannot be installed.
 command -v dot >/dev/null || { apt-get install -y -q graphviz >/dev/null 2>&1 || true; }
 
+cargo fmt --check
+cargo clippy -q --all-targets --features python -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps
 cargo test -q
 .venv/bin/python -m pytest -q tests/python "$@"

@@ -72,7 +72,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
                                     + p as isize * db.strides[0]
                                     + j as isize * db.strides[1])
                                     as usize];
-                                acc = acc + x * y;
+                                acc += x * y;
                             }
                             sc[i * n + j] = acc;
                         }

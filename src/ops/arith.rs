@@ -50,15 +50,10 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
         if op == BinOp::Sub {
             return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
         }
-        return Ok(map2::<bool, bool, bool>(
-            a,
-            b,
-            &shape,
-            move |x, y| match op {
-                BinOp::Mul | BinOp::Div => x && y,
-                _ => x || y,
-            },
-        )?);
+        return map2::<bool, bool, bool>(a, b, &shape, move |x, y| match op {
+            BinOp::Mul | BinOp::Div => x && y,
+            _ => x || y,
+        });
     }
     Ok(with_numeric!(dt, T, {
         match op {
@@ -392,6 +387,7 @@ pub enum CmpOp {
 }
 
 /// Elementwise comparison: a bool tensor, never recorded.
+#[allow(clippy::bool_comparison)]
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;

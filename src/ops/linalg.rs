@@ -26,7 +26,7 @@ fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
 /// 2-D × 2-D (MmBackward0).
 pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.ndim() != 2 {
-        return Err(Error::Runtime(format!("self must be a matrix")));
+        return Err(Error::Runtime("self must be a matrix".to_string()));
     }
     if b.ndim() != 2 {
         return Err(Error::Runtime("mat2 must be a matrix".into()));
@@ -78,7 +78,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let v = p.to_vec::<T>();
         let mut acc = T::default();
         for x in v {
-            acc = acc + x;
+            acc += x;
         }
         Tensor::from_vec(vec![acc], &[])?
     });

@@ -207,7 +207,8 @@ pub struct Conv2dArgs {
     pub groups: usize,
 }
 
-/// im2col plan over a padded [N, C, Hp, Wp] input: cols [N, C·kh·kw, Ho·Wo].
+/// im2col plan over a padded `[N, C, Hp, Wp]` input: cols `[N, C·kh·kw, Ho·Wo]`.
+#[allow(clippy::too_many_arguments)]
 fn im2col_plan(
     n: usize,
     c: usize,
@@ -247,9 +248,9 @@ fn out_size(inp: usize, k: usize, s: usize, p: usize, d: usize) -> Option<usize>
 pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Result<Tensor> {
     let (xs, ws) = (x.shape(), w.shape());
     if ws.len() != 4 {
-        return Err(Error::Runtime(format!(
-            "weight should have at least three dimensions"
-        )));
+        return Err(Error::Runtime(
+            "weight should have at least three dimensions".to_string(),
+        ));
     }
     let unbatched = xs.len() == 3;
     if xs.len() != 4 && !unbatched {
@@ -299,8 +300,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
     let (hp, wp) = (h + 2 * a.padding.0, wd + 2 * a.padding.1);
     let plan = im2col_plan(n, c, hp, wp, kh, kw, ho, wo, a);
     let l = ho * wo;
-    let (pad, strides_pad) = (a.padding, ());
-    let _ = strides_pad;
+    let pad = a.padding;
     // forward through the same differentiable pipeline the backward uses, unrecorded
     let pipeline = move |x4: &Tensor, w: &Tensor| -> Result<Tensor> {
         let xp = pad2d(x4, pad.0, pad.1)?;

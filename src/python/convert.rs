@@ -40,9 +40,11 @@ impl PyDType {
     fn _name(&self) -> &'static str {
         self.d.name()
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_real(&self, py: Python<'_>) -> Py<PyDType> {
         dtype_obj(py, self.d.to_real())
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_complex(&self, py: Python<'_>) -> Py<PyDType> {
         dtype_obj(py, self.d.to_complex())
     }

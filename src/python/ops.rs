@@ -390,7 +390,7 @@ impl PyTensor {
             ));
         }
         if s == e {
-            return Ok(wrap(py, self.t.clone())?);
+            return wrap(py, self.t.clone());
         }
         let mut new: Vec<i64> = shape[..s].iter().map(|&d| d as i64).collect();
         new.push(shape[s..=e].iter().product::<usize>() as i64);
