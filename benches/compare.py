@@ -1,25 +1,25 @@
-"""Side-by-side timings of leafgrad and PyTorch (when installed) in one run.
+"""Side-by-side timings of leafgrad and PyTorch (when installed), in one run.
 
-    python benches/compare.py [--quick] [--only NAME]
+    python benches/compare.py [--quick] [--only TEXT] [--markdown]
 
 Each workload runs in both libraries, alternating, after a warm-up; the table shows the median
-time per iteration and the ratio leafgrad / PyTorch (lower is better). Torch runs with one
-thread, as the targets in the performance issue assume.
+time per iteration and the ratio leafgrad / PyTorch (lower is better). Workloads (a)-(f) run
+PyTorch with one thread, as the performance issue's targets assume; (g) and (h) say how many.
+Memory (i) and import (j) run in fresh subprocesses.
 """
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import time
 
 
-def _median_time(fn, iters, repeats):
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter_ns()
-        for _ in range(iters):
-            fn()
-        samples.append((time.perf_counter_ns() - t0) / iters)
-    return statistics.median(samples)
+def _time(fn, iters):
+    t0 = time.perf_counter_ns()
+    for _ in range(iters):
+        fn()
+    return (time.perf_counter_ns() - t0) / iters
 
 
 def mul_grad(lib):
@@ -31,6 +31,13 @@ def mul_grad(lib):
 def mul_no_grad(lib):
     x = lib.tensor([1.5], requires_grad=True)
     y = lib.tensor([2.0], requires_grad=True)
+    ctx = lib.no_grad()
+    ctx.__enter__()
+    try:
+        f = lambda: x * y  # noqa: E731
+        f()
+    finally:
+        ctx.__exit__(None, None, None)
 
     def run():
         with lib.no_grad():
@@ -53,9 +60,7 @@ def chain_1000(lib):
 
 
 def tutorial_step(lib):
-    import importlib
-
-    F = importlib.import_module(lib.__name__ + ".nn.functional")
+    F = sys.modules[lib.__name__ + ".nn.functional"]
     x = lib.ones(1, 3)
     W = lib.ones(3, 2, requires_grad=True)
     b = lib.ones(1, 2, requires_grad=True)
@@ -71,48 +76,201 @@ def tutorial_step(lib):
     return run
 
 
+def _same_weights(lib, shapes):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    return [lib.tensor(rng.standard_normal(s).astype(np.float32) * 0.05, requires_grad=True) for s in shapes]
+
+
+def mlp_step(lib):
+    import numpy as np
+
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    w1, b1, w2, b2, w3, b3 = _same_weights(lib, [(256, 784), (256,), (256, 256), (256,), (10, 256), (10,)])
+    params = [w1, b1, w2, b2, w3, b3]
+    rng = np.random.default_rng(1)
+    x = lib.tensor(rng.standard_normal((64, 784)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, 64))
+    opt = sys.modules[lib.__name__ + ".optim"].SGD(params, lr=0.01)
+
+    def run():
+        h = F.relu(F.linear(x, w1, b1))
+        h = F.relu(F.linear(h, w2, b2))
+        loss = F.cross_entropy(F.linear(h, w3, b3), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+    return run
+
+
+def cnn_step(lib):
+    import numpy as np
+
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    c1, cb1, c2, cb2, fw, fb = _same_weights(lib, [(8, 1, 3, 3), (8,), (16, 8, 3, 3), (16,), (10, 16 * 5 * 5), (10,)])
+    params = [c1, cb1, c2, cb2, fw, fb]
+    rng = np.random.default_rng(1)
+    x = lib.tensor(rng.standard_normal((32, 1, 28, 28)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, 32))
+    opt = sys.modules[lib.__name__ + ".optim"].SGD(params, lr=0.01)
+
+    def run():
+        h = F.max_pool2d(F.relu(F.conv2d(x, c1, cb1)), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, c2, cb2)), 2)
+        loss = F.cross_entropy(F.linear(h.flatten(1), fw, fb), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+    return run
+
+
+def _big(lib):
+    a = lib.rand(16 * 1024 * 1024)
+    b = lib.rand(16 * 1024 * 1024)
+    return a, b
+
+
+def add_16m(lib):
+    a, b = _big(lib)
+    out = lib.empty(16 * 1024 * 1024)
+    return lambda: lib.add(a, b, out=out)
+
+
+def exp_16m(lib):
+    a, _ = _big(lib)
+    return lambda: a.exp()
+
+
+def sum_16m(lib):
+    a, _ = _big(lib)
+    return lambda: a.sum()
+
+
+def matmul_1024(lib):
+    a = lib.rand(1024, 1024)
+    b = lib.rand(1024, 1024)
+    return lambda: a @ b
+
+
+# name: (factory, iterations, units per iteration, torch threads)
 WORKLOADS = {
-    "(a) x*y 1-element, requires_grad": (mul_grad, 20000, 1),
-    "(b) x*y 1-element, no_grad": (mul_no_grad, 20000, 1),
-    "(c) 1000-node scalar chain fwd+bwd (per node)": (chain_1000, 20, 1000),
-    "(d) seed 000 tutorial step": (tutorial_step, 2000, 1),
+    "(a) x*y 1-element, requires_grad": (mul_grad, 20000, 1, 1),
+    "(b) x*y 1-element, no_grad": (mul_no_grad, 20000, 1, 1),
+    "(c) 1000-node chain fwd+bwd, per node": (chain_1000, 20, 1000, 1),
+    "(d) seed 000 tutorial step": (tutorial_step, 2000, 1, 1),
+    "(e) MLP 784-256-256-10 b64 SGD step": (mlp_step, 30, 1, 1),
+    "(f) CNN (2 conv, 28x28, b32) SGD step": (cnn_step, 5, 1, 1),
+    "(g) add 16M float32 into out, 2 threads": (add_16m, 10, 1, 2),
+    "(g) exp 16M float32, 2 threads": (exp_16m, 5, 1, 2),
+    "(g) sum 16M float32, 2 threads": (sum_16m, 10, 1, 2),
+    "(h) matmul 1024^3 float32, 1 thread": (matmul_1024, 5, 1, 1),
+    "(h) matmul 1024^3 float32, 2 threads": (matmul_1024, 5, 1, 2),
 }
+
+MEMORY = r"""
+import sys, importlib
+lib = importlib.import_module(sys.argv[1])
+def rss():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1]) * 1024
+x = lib.tensor(0.5, requires_grad=True)
+def step():
+    y = x
+    for _ in range(1000):
+        y = y * 1.0001
+    y.backward()
+    x.grad = None
+for _ in range(200):
+    step()
+before = rss()
+for _ in range(int(sys.argv[2])):
+    step()
+print(rss() - before)
+"""
+
+IMPORT = r"""
+import sys, time
+t0 = time.perf_counter()
+__import__(sys.argv[1])
+t = time.perf_counter() - t0
+for line in open('/proc/self/status'):
+    if line.startswith('VmRSS:'):
+        print(t, int(line.split()[1]) * 1024)
+"""
+
+
+def _sub(code, *args):
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    return out.stdout.split()
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only")
+    ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     import leafgrad
 
-    libs = [("leafgrad", leafgrad)]
+    libs = {"leafgrad": leafgrad}
     try:
         import torch
 
-        torch.set_num_threads(1)
-        libs.append(("torch", torch))
+        libs["torch"] = torch
     except ImportError:
         print("torch is not installed: leafgrad timings only", file=sys.stderr)
     repeats = 3 if args.quick else 7
-    print(f"{'workload':48} {'leafgrad':>12} {'torch':>12} {'ratio':>7}")
-    for name, (make, iters, per) in WORKLOADS.items():
+    rows = []
+    for name, (make, iters, per, threads) in WORKLOADS.items():
         if args.only and args.only not in name:
             continue
+        if "torch" in libs:
+            libs["torch"].set_num_threads(threads)
         iters = max(1, iters // (4 if args.quick else 1))
-        fns = {ln: make(lib) for ln, lib in libs}
+        fns = {ln: make(lib) for ln, lib in libs.items()}
         for fn in fns.values():
-            _median_time(fn, max(1, iters // 10), 1)
-        times = {ln: [] for ln in fns}
+            _time(fn, max(1, iters // 5))
+        samples = {ln: [] for ln in fns}
         for _ in range(repeats):
             for ln, fn in fns.items():
-                times[ln].append(_median_time(fn, iters, 1) / per)
-        med = {ln: statistics.median(v) for ln, v in times.items()}
-        lt = med["leafgrad"]
-        tt = med.get("torch")
-        ratio = f"{lt / tt:7.3f}" if tt else "      -"
-        tts = f"{tt:10.0f}ns" if tt else "           -"
-        print(f"{name:48} {lt:10.0f}ns {tts} {ratio}")
+                samples[ln].append(_time(fn, iters) / per)
+        med = {ln: statistics.median(v) for ln, v in samples.items()}
+        rows.append((name, med.get("leafgrad"), med.get("torch")))
+        _print_row(rows[-1], args.markdown)
+    if not args.only or "(i)" in args.only:
+        n = "2000" if args.quick else "10000"
+        for ln in libs:
+            growth = int(_sub(MEMORY, ln, n)[0])
+            print(f"(i) RSS growth over {n} chain iterations [{ln}]: {growth / 1e6:.2f} MB")
+    if not args.only or "(j)" in args.only:
+        for ln in libs:
+            runs = [tuple(map(float, _sub(IMPORT, ln))) for _ in range(5)]
+            t = statistics.median(r[0] for r in runs)
+            rss = statistics.median(r[1] for r in runs)
+            print(f"(j) import [{ln}]: {t * 1e3:.1f} ms, RSS after import {rss / 1e6:.1f} MB")
+
+
+def _fmt(ns):
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.2f} us"
+    return f"{ns:.0f} ns"
+
+
+def _print_row(row, markdown):
+    name, lt, tt = row
+    ratio = f"{lt / tt:.3f}" if lt and tt else "-"
+    if markdown:
+        print(f"| {name} | {_fmt(lt)} | {_fmt(tt)} | {ratio} |")
+    else:
+        print(f"{name:44} {_fmt(lt):>12} {_fmt(tt):>12} {ratio:>7}", flush=True)
 
 
 if __name__ == "__main__":

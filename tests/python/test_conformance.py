@@ -15,7 +15,6 @@ import pytest
 from support import USING_TORCH
 
 CONFORMANCE_DIR = Path(__file__).resolve().parent.parent / "conformance"
-XFAIL_TAGS = {"nn", "optim", "training"}
 
 # Cases whose SPEC-derived expectation disagrees with the torch used for validation (2.15).
 SPEC_VS_INSTALLED_TORCH = {
@@ -46,10 +45,6 @@ def case_params():
     params = []
     for name, (_, tags) in CASES.items():
         marks = []
-        if XFAIL_TAGS.intersection(tags):
-            marks.append(
-                pytest.mark.xfail(strict=False, reason="nn/optim arrive with issue 3")
-            )
         if not USING_TORCH and name in LEAFGRAD_GAPS:
             marks.append(pytest.mark.xfail(strict=True, reason=LEAFGRAD_GAPS[name]))
         if USING_TORCH and name in SPEC_VS_INSTALLED_TORCH:

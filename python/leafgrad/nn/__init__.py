@@ -1,7 +1,7 @@
-"""`torch.nn`: Parameter, Module and the layers of the core issue."""
+"""`torch.nn`: Parameter, Module, containers, layers, losses, `functional` and `init`."""
 from . import functional, init
-from .modules import L1Loss, Linear, Module, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from .modules import *  # noqa: F401,F403
+from .modules import __all__ as _modules_all
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Linear", "ReLU", "Sigmoid", "Tanh", "Sequential", "MSELoss", "L1Loss",
-           "functional", "init"]
+__all__ = ["Parameter", "functional", "init", *_modules_all]

@@ -1,28 +1,60 @@
-"""`torch.nn.init`: in-place initialisers (run under no_grad, keep parameters leaves)."""
+"""`torch.nn.init`: in-place initialisers (run under no_grad, keep parameters leaves), with
+PyTorch's gains, fan computation and messages."""
 import math
+import warnings
 
 from .. import _core
 from .._grad_mode import no_grad
 
+__all__ = [
+    "calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
+    "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+]
+
+
+def _random_like(tensor, normal):
+    return _core._rand(tuple(tensor.shape), normal, tensor.dtype)
+
+
+def _no_grad_uniform_(tensor, a, b, generator=None):
+    with no_grad():
+        return tensor.copy_(_random_like(tensor, False) * (b - a) + a)
+
+
+def _no_grad_normal_(tensor, mean, std, generator=None):
+    with no_grad():
+        return tensor.copy_(_random_like(tensor, True) * std + mean)
+
+
+def calculate_gain(nonlinearity, param=None):
+    linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                  "conv_transpose3d"]
+    if nonlinearity in linear_fns or nonlinearity == "sigmoid":
+        return 1
+    elif nonlinearity == "tanh":
+        return 5.0 / 3
+    elif nonlinearity == "relu":
+        return math.sqrt(2.0)
+    elif nonlinearity == "leaky_relu":
+        if param is None:
+            negative_slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, int) or isinstance(param, float):
+            negative_slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + negative_slope ** 2))
+    elif nonlinearity == "selu":
+        return 3.0 / 4
+    else:
+        raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
-    with no_grad():
-        return tensor.copy_(_core._rand(tuple(tensor.shape), False, tensor.dtype) * (b - a) + a)
+    return _no_grad_uniform_(tensor, a, b, generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
-    with no_grad():
-        return tensor.copy_(_core._rand(tuple(tensor.shape), True, tensor.dtype) * std + mean)
-
-
-def zeros_(tensor):
-    with no_grad():
-        return tensor.zero_()
-
-
-def ones_(tensor):
-    with no_grad():
-        return tensor.fill_(1.0)
+    return _no_grad_normal_(tensor, mean, std, generator)
 
 
 def constant_(tensor, val):
@@ -30,24 +62,77 @@ def constant_(tensor, val):
         return tensor.fill_(val)
 
 
-def _fan_in_out(tensor):
-    if tensor.dim() < 2:
+def ones_(tensor):
+    with no_grad():
+        return tensor.fill_(1.0)
+
+
+def zeros_(tensor):
+    with no_grad():
+        return tensor.zero_()
+
+
+def eye_(tensor):
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .. import eye
+
+    with no_grad():
+        n, m = tensor.shape
+        return tensor.copy_(eye(n, m, dtype=tensor.dtype))
+
+
+def _calculate_fan_in_and_fan_out(tensor):
+    dimensions = tensor.dim()
+    if dimensions < 2:
         raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
-    receptive = 1
-    for s in tuple(tensor.shape)[2:]:
-        receptive *= s
-    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+    num_input_fmaps = tensor.size(1)
+    num_output_fmaps = tensor.size(0)
+    receptive_field_size = 1
+    if tensor.dim() > 2:
+        for s in tensor.shape[2:]:
+            receptive_field_size *= s
+    return num_input_fmaps * receptive_field_size, num_output_fmaps * receptive_field_size
 
 
-def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
-    fan_in, fan_out = _fan_in_out(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
-    gain = math.sqrt(2.0 / (1 + a * a)) if nonlinearity == "leaky_relu" else math.sqrt(2.0)
-    bound = math.sqrt(3.0) * gain / math.sqrt(fan) if fan else 0.0
-    return uniform_(tensor, -bound, bound)
+def _calculate_correct_fan(tensor, mode):
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
-    fan_in, fan_out = _fan_in_out(tensor)
-    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * std
+    return _no_grad_uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor, gain=1.0, generator=None):
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return _no_grad_normal_(tensor, 0.0, std, generator)
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    if 0 in tuple(tensor.shape):
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std
+    return _no_grad_uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    if 0 in tuple(tensor.shape):
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    return _no_grad_normal_(tensor, 0, std, generator)

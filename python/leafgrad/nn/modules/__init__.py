@@ -1,0 +1,30 @@
+"""`torch.nn.modules`: Module, containers, layers and losses."""
+from .container import ModuleDict, ModuleList, Sequential
+from .layers import (
+    GELU,
+    AvgPool2d,
+    Conv2d,
+    Dropout,
+    Embedding,
+    Flatten,
+    Identity,
+    LayerNorm,
+    LeakyReLU,
+    Linear,
+    LogSoftmax,
+    MaxPool2d,
+    ReLU,
+    Sigmoid,
+    Softmax,
+    Softplus,
+    Tanh,
+)
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .module import Module
+
+__all__ = [
+    "Module", "Sequential", "ModuleList", "ModuleDict",
+    "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
+    "LogSoftmax", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
+]
