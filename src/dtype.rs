@@ -278,7 +278,7 @@ macro_rules! half_element {
             }
             #[inline]
             fn from_c64(v: Complex64) -> Self {
-                <$t>::from_f64(v.re)
+                <$t>::from_f32(v.re as f32)
             }
             #[inline]
             fn to_f64(self) -> f64 {
@@ -286,7 +286,7 @@ macro_rules! half_element {
             }
             #[inline]
             fn from_f64(v: f64) -> Self {
-                <$t>::from_f64(v)
+                <$t>::from_f32(v as f32)
             }
         }
     };

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ -x .venv/bin/maturin ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" "hypothesis>=6" "numpy>=1.23"
+.venv/bin/python -m pip install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" "hypothesis>=6" "numpy>=1.23" "mypy>=2.4,<3"
 VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -q
 
 # Graphviz renders leafgrad.viz figures; its tests skip where it cannot be installed.

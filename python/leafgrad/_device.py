@@ -2,6 +2,16 @@
 
 
 class device:
+    """Where a tensor lives: `device("cpu")`, `device("cuda:1")`, `device("cuda", 0)`.
+
+    >>> torch.device("cuda:1")
+    device(type='cuda', index=1)
+    >>> str(torch.device("cuda", 0))
+    'cuda:0'
+    >>> torch.ones(2).device
+    device(type='cpu')
+    """
+
     __slots__ = ("type", "index")
 
     def __init__(self, type, index=None):
@@ -31,8 +41,7 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
+        # PyTorch compares devices with devices only: device('cpu') == 'cpu' is False.
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
@@ -43,7 +52,15 @@ CPU = device("cpu")
 
 
 def check_device(d):
-    """Accept the CPU; refuse CUDA the way a CPU-only PyTorch build does."""
+    """Accept the CPU; refuse CUDA the way a CPU-only PyTorch build does.
+
+    >>> from leafgrad._device import check_device
+    >>> check_device("cpu")
+    >>> check_device("cuda:0")
+    Traceback (most recent call last):
+      ...
+    AssertionError: Torch not compiled with CUDA enabled
+    """
     if d is None:
         return
     d = device(d)

@@ -25,7 +25,14 @@ def _is_ndarray(x):
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    """A new leaf tensor holding a copy of `data` (nested lists, numbers, numpy array, tensor)."""
+    """A new leaf tensor holding a copy of `data` (nested lists, numbers, numpy array, tensor).
+
+    >>> torch.tensor([[1, 2], [3, 4]])
+    tensor([[1, 2],
+            [3, 4]])
+    >>> torch.tensor([1.5, 2.0], requires_grad=True)
+    tensor([1.5000, 2.0000], requires_grad=True)
+    """
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=2)
         t = data.detach().clone()
@@ -43,6 +50,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory when it already is one (or a numpy array).
+
+    >>> torch.as_tensor([1, 2, 3], dtype=torch.float64)
+    tensor([1., 2., 3.], dtype=torch.float64)
+    """
     if isinstance(data, Tensor):
         return data if dtype is None else data._to_dtype(dtype)
     if _is_ndarray(data):
@@ -68,24 +80,58 @@ def _value_dtype(v):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+    """A tensor of shape `size` filled with `fill_value` (its dtype follows the value).
+
+    >>> torch.full((2, 3), 7.0)
+    tensor([[7., 7., 7.],
+            [7., 7., 7.]])
+    >>> torch.full((2,), 3)
+    tensor([3, 3])
+    """
     if dtype is None:
         dtype = _value_dtype(fill_value)
     return _finish(_core._full(tuple(size), fill_value, dtype), requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
+    """A tensor of zeros; the shape as separate ints or one sequence.
+
+    >>> torch.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+    >>> torch.zeros((2,), dtype=torch.int64)
+    tensor([0, 0])
+    """
     return _finish(_core._full(_shape(size), 0, dtype or _core.float32), requires_grad, device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
+    """A tensor of ones; with `requires_grad=True` it is a leaf that autograd tracks.
+
+    >>> torch.ones(2, 2, requires_grad=True)
+    tensor([[1., 1.],
+            [1., 1.]], requires_grad=True)
+    """
     return _finish(_core._full(_shape(size), 1, dtype or _core.float32), requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_format=None):
+    """A tensor whose values are not to be relied on (leafgrad fills zeros; PyTorch does not).
+
+    >>> torch.empty(2, 3).shape
+    torch.Size([2, 3])
+    """
     return _finish(_core._full(_shape(size), 0, dtype or _core.float32), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
+    """Values from `start` (default 0) up to, not including, `end`; int64 when all are ints.
+
+    >>> torch.arange(5)
+    tensor([0, 1, 2, 3, 4])
+    >>> torch.arange(1, 2.5, 0.5)
+    tensor([1.0000, 1.5000, 2.0000])
+    """
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -97,54 +143,124 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
+    """`steps` evenly spaced values from `start` to `end`, both included.
+
+    >>> torch.linspace(0, 1, steps=5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     t = _core._linspace(builtins.float(start), builtins.float(end), builtins.int(steps), dtype or _core.float32)
     return _finish(t, requires_grad, device)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
+    """An `n` x `m` (default `n` x `n`) matrix with ones on the diagonal.
+
+    >>> torch.eye(2, 3)
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
     return _finish(_core._eye(n, n if m is None else m, dtype or _core.float32), requires_grad, device)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Uniform samples in [0, 1). Seeded by `manual_seed`, but not PyTorch's stream of numbers.
+
+    >>> r = torch.rand(2, 3)
+    >>> r.shape, bool(((r >= 0) & (r < 1)).all())
+    (torch.Size([2, 3]), True)
+    """
     return _finish(_core._rand(_shape(size), False, dtype or _core.float32), requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Standard normal samples. Seeded by `manual_seed`, but not PyTorch's stream of numbers.
+
+    >>> torch.randn(4).shape
+    torch.Size([4])
+    """
     return _finish(_core._rand(_shape(size), True, dtype or _core.float32), requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default.
+
+    >>> t = torch.randint(3, 5, (3,))
+    >>> t.dtype, bool(((t >= 3) & (t < 5)).all())
+    (torch.int64, True)
+    """
     if size is None:
         low, high, size = 0, low, high
     return _finish(_core._randint(low, high, tuple(size), dtype or _core.int64), requires_grad, device)
 
 
-def _like(fill):
+def _like(fill, name, doc):
     def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
         return _finish(_core._full(tuple(input.shape), fill, dtype or input.dtype), requires_grad, device)
 
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = doc
     return make
 
 
-zeros_like = _like(0)
-ones_like = _like(1)
-empty_like = _like(0)
+zeros_like = _like(0, "zeros_like", """Zeros with the shape and dtype of `input`.
+
+    >>> torch.zeros_like(torch.tensor([[1., 2.], [3., 4.]]))
+    tensor([[0., 0.],
+            [0., 0.]])
+    """)
+ones_like = _like(1, "ones_like", """Ones with the shape of `input`, and its dtype unless `dtype` is given.
+
+    >>> torch.ones_like(torch.tensor([[1., 2.], [3., 4.]]), dtype=torch.int64)
+    tensor([[1, 1],
+            [1, 1]])
+    """)
+empty_like = _like(0, "empty_like", """An uninitialised tensor shaped like `input` (see `empty`).
+
+    >>> torch.empty_like(torch.tensor([[1., 2.], [3., 4.]])).shape
+    torch.Size([2, 2])
+    """)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """`fill_value` everywhere, with the shape and dtype of `input`.
+
+    >>> torch.full_like(torch.tensor([[1., 2.], [3., 4.]]), 0.5)
+    tensor([[0.5000, 0.5000],
+            [0.5000, 0.5000]])
+    """
     return _finish(_core._full(tuple(input.shape), fill_value, dtype or input.dtype), requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """`rand` with the shape and dtype of `input`.
+
+    >>> torch.rand_like(torch.zeros(2, 2)).shape
+    torch.Size([2, 2])
+    """
     return _finish(_core._rand(tuple(input.shape), False, dtype or input.dtype), requires_grad, device)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """`randn` with the shape and dtype of `input`.
+
+    >>> torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)).dtype
+    torch.float64
+    """
     return _finish(_core._rand(tuple(input.shape), True, dtype or input.dtype), requires_grad, device)
 
 
 def from_numpy(*args, **kwargs):
-    """A tensor sharing the numpy array's memory (writes show through both ways)."""
+    """A tensor sharing the numpy array's memory (writes show through both ways).
+
+    >>> import numpy as np
+    >>> a = np.array([1.0, 2.0, 3.0])
+    >>> t = torch.from_numpy(a)
+    >>> t[0] = -1
+    >>> a
+    array([-1.,  2.,  3.])
+    >>> t
+    tensor([-1.,  2.,  3.], dtype=torch.float64)
+    """
     if kwargs:
         raise TypeError("torch._VariableFunctionsClass.from_numpy() takes no keyword arguments")
     if len(args) != 1:

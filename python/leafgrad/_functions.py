@@ -2,6 +2,7 @@
 Tensor methods, with numbers accepted where PyTorch accepts them."""
 from . import _core
 from ._core import Tensor
+from ._function_docs import DOCS
 
 __all__ = [
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "dot", "mv", "exp", "log", "sqrt",
@@ -31,7 +32,8 @@ def _bin(name):
             return getattr(input, name)(other, alpha=alpha)
         return _core._binary(name, input, other)
 
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = DOCS[name]
     return f
 
 
@@ -42,6 +44,13 @@ div = _bin("div")
 
 
 def pow(input, exponent):
+    """`input ** exponent`; either may be a number.
+
+    >>> torch.pow(torch.tensor([1., 2., 3.]), 2)
+    tensor([1., 4., 9.])
+    >>> torch.pow(2, torch.tensor([1., 2., 3.]))
+    tensor([2., 4., 8.])
+    """
     if isinstance(input, Tensor):
         return input.pow(exponent)
     return exponent.__rpow__(input)
@@ -51,7 +60,8 @@ def _unary(name):
     def f(input, *args, **kwargs):
         return getattr(input, name)(*args, **kwargs)
 
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = DOCS[name]
     return f
 
 
@@ -75,36 +85,82 @@ del _n
 
 
 def real(input):
+    """The real part of a complex tensor.
+
+    >>> torch.real(torch.tensor([1 + 2j, 3 - 4j]))
+    tensor([1., 3.])
+    """
     return input.real
 
 
 def imag(input):
+    """The imaginary part of a complex tensor.
+
+    >>> torch.imag(torch.tensor([1 + 2j, 3 - 4j]))
+    tensor([ 2., -4.])
+    """
     return input.imag
 
 
 def view_as_real(input):
+    """A complex tensor as a real one with a last dimension of 2 (real, imaginary).
+
+    >>> torch.view_as_real(torch.tensor([1 + 2j, 3 - 4j]))
+    tensor([[ 1.,  2.],
+            [ 3., -4.]])
+    """
     return input._view_as_real()
 
 
 def outer(input, vec2):
+    """The outer product of two vectors.
+
+    >>> torch.outer(torch.tensor([1., 2.]), torch.tensor([1., 10., 100.]))
+    tensor([[  1.,  10., 100.],
+            [  2.,  20., 200.]])
+    """
     return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 
 def dropout(input, p=0.5, train=True):
+    """Zeroes elements with probability `p` and scales the rest by 1/(1-p) when `train`.
+
+    >>> x = torch.ones(4, 4)
+    >>> y = torch.dropout(x, 0.5, True)
+    >>> sorted(set(y.flatten().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+    True
+    >>> torch.dropout(x, 0.5, False) is x
+    True
+    """
     from .nn.functional import dropout as _d
 
     return _d(input, p, train)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0 .. n-1 (int64).
+
+    >>> sorted(torch.randperm(5).tolist())
+    [0, 1, 2, 3, 4]
+    """
     return _core._randperm(n, dtype or _core.int64)
 
 
 def isnan(input):
+    """True where an element is NaN.
+
+    >>> torch.isnan(torch.tensor([1., float("nan")]))
+    tensor([False,  True])
+    """
     return input != input
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether |input - other| <= atol + rtol * |other| everywhere.
+
+    >>> torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-9]))
+    True
+    """
     close = (input - other).abs() <= atol + rtol * other.abs()
     if equal_nan:
         close = close | (isnan(input) & isnan(other))
@@ -112,46 +168,101 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def equal(input, other):
+    """Whether both tensors have the same shape and elements.
+
+    >>> torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2]))
+    True
+    """
     return tuple(input.shape) == tuple(other.shape) and bool((input == other).all())
 
 
 def all(input, dim=None, keepdim=False):
+    """Whether every element is non-zero (along `dim` if given).
+
+    >>> torch.all(torch.tensor([[True, False], [True, True]]), dim=1)
+    tensor([False,  True])
+    """
     return input.all() if dim is None else input.all(dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):
+    """Whether some element is non-zero (along `dim` if given).
+
+    >>> torch.any(torch.tensor([0, 0, 3]))
+    tensor(True)
+    """
     return input.any() if dim is None else input.any(dim, keepdim)
 
 
 def logical_not(input):
+    """Elementwise not (zero becomes True).
+
+    >>> torch.logical_not(torch.tensor([0, 1, 2]))
+    tensor([ True, False, False])
+    """
     return input.logical_not()
 
 
 def eq(input, other):
+    """Elementwise `input == other`.
+
+    >>> torch.eq(torch.tensor([1, 2, 3]), 2)
+    tensor([False,  True, False])
+    """
     return input == other
 
 
 def ne(input, other):
+    """Elementwise `input != other`.
+
+    >>> torch.ne(torch.tensor([1, 2, 3]), 2)
+    tensor([ True, False,  True])
+    """
     return input != other
 
 
 def lt(input, other):
+    """Elementwise `input < other`.
+
+    >>> torch.lt(torch.tensor([1, 2, 3]), 2)
+    tensor([ True, False, False])
+    """
     return input < other
 
 
 def le(input, other):
+    """Elementwise `input <= other`.
+
+    >>> torch.le(torch.tensor([1, 2, 3]), 2)
+    tensor([ True,  True, False])
+    """
     return input <= other
 
 
 def gt(input, other):
+    """Elementwise `input > other`.
+
+    >>> torch.gt(torch.tensor([1, 2, 3]), 2)
+    tensor([False, False,  True])
+    """
     return input > other
 
 
 def ge(input, other):
+    """Elementwise `input >= other`.
+
+    >>> torch.ge(torch.tensor([1, 2, 3]), 2)
+    tensor([False,  True,  True])
+    """
     return input >= other
 
 
 def repeat_interleave(input, repeats, dim=None):
+    """Each element repeated `repeats` times (of the flattened tensor unless `dim`).
+
+    >>> torch.repeat_interleave(torch.tensor([1, 2]), 2)
+    tensor([1, 1, 2, 2])
+    """
     if dim is None:
         input, dim = input.reshape(-1), 0
     idx = [i for i in range(input.shape[dim]) for _ in range(repeats)]
@@ -161,17 +272,32 @@ def repeat_interleave(input, repeats, dim=None):
 
 
 def numel(input):
+    """The number of elements.
+
+    >>> torch.numel(torch.zeros(2, 3))
+    6
+    """
     return input.numel()
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """`beta * input + alpha * (mat1 @ mat2)` (AddmmBackward0, as `nn.Linear` records).
+
+    >>> torch.addmm(torch.ones(2), torch.ones(2, 3), torch.ones(3, 2))
+    tensor([[4., 4.],
+            [4., 4.]])
+    """
     if beta != 1 or alpha != 1:
         return input * beta + (mat1 @ mat2) * alpha
     return _core._addmm(input, mat1, mat2)
 
 
 def einsum(equation, *operands):
-    """Two-operand contractions of the form 'ij,jk->ik' (what the SPEC table covers)."""
+    """Two-operand contractions of the form 'ij,jk->ik' (what the SPEC table covers).
+
+    >>> torch.einsum("ij,j->i", torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., 1.]))
+    tensor([3., 7.])
+    """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     lhs, _, out = equation.replace(" ", "").partition("->")
@@ -200,4 +326,10 @@ def einsum(equation, *operands):
 
 
 def expand_copy(input, size):
+    """`input.expand(size)` as a new tensor of its own.
+
+    >>> torch.expand_copy(torch.tensor([1, 2]), (2, 2))
+    tensor([[1, 2],
+            [1, 2]])
+    """
     return input.expand(size).clone()

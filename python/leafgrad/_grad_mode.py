@@ -57,7 +57,21 @@ class _DecoratorContextManager:
 
 
 class no_grad(_DecoratorContextManager):
-    """Ops inside do not record a graph; results are leaves with requires_grad=False."""
+    """Ops inside do not record a graph; results are leaves with requires_grad=False.
+
+    A context manager, or a decorator (also of generator functions).
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad, y.is_leaf
+    (False, True)
+    >>> @torch.no_grad()
+    ... def double(t):
+    ...     return t * 2
+    >>> double(x).requires_grad
+    False
+    """
 
     def __new__(cls, orig_func=None):
         if orig_func is None:
@@ -73,7 +87,15 @@ class no_grad(_DecoratorContextManager):
 
 
 class enable_grad(_DecoratorContextManager):
-    """Turn recording back on inside no_grad."""
+    """Turn recording back on inside no_grad (a context manager or a decorator).
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     with torch.enable_grad():
+    ...         y = x * 2
+    >>> y.requires_grad
+    True
+    """
 
     def __new__(cls, orig_func=None):
         if orig_func is None:
@@ -89,7 +111,19 @@ class enable_grad(_DecoratorContextManager):
 
 
 class set_grad_enabled(_DecoratorContextManager):
-    """Sets the mode when constructed; as a context manager restores it on exit."""
+    """Sets the mode when constructed; as a context manager restores it on exit.
+
+    >>> with torch.set_grad_enabled(False):
+    ...     print(torch.is_grad_enabled())
+    False
+    >>> torch.is_grad_enabled()
+    True
+    >>> torch.set_grad_enabled(False)
+    torch.autograd.grad_mode.set_grad_enabled(mode=False)
+    >>> torch.is_grad_enabled()
+    False
+    >>> _ = torch.set_grad_enabled(True)
+    """
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
@@ -118,7 +152,18 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like no_grad, and results are inference tensors that autograd refuses later."""
+    """Like no_grad, and results are inference tensors that autograd refuses later.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.inference_mode():
+    ...     y = x * 2
+    >>> y.requires_grad, y.is_inference()
+    (False, True)
+    >>> y.requires_grad_()
+    Traceback (most recent call last):
+      ...
+    RuntimeError: Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.
+    """
 
     def __new__(cls, mode=True):
         if isinstance(mode, bool):

@@ -2,6 +2,17 @@
 
 
 class Size(tuple):
+    """The shape of a tensor: a tuple of ints (slices and `+` give Sizes again).
+
+    >>> s = torch.zeros(2, 3).shape
+    >>> s
+    torch.Size([2, 3])
+    >>> s.numel(), s == (2, 3)
+    (6, True)
+    >>> s[1:], s + (4,)
+    (torch.Size([3]), torch.Size([2, 3, 4]))
+    """
+
     __slots__ = ()
 
     def __new__(cls, sizes=()):

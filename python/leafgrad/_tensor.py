@@ -25,7 +25,11 @@ def _numpy(self, *, force=False):
 
 def _array(self, dtype=None, copy=None):
     a = _numpy(self)
-    return a if dtype is None else a.astype(dtype, copy=False)
+    if dtype is not None:
+        a = a.astype(dtype, copy=bool(copy))
+    elif copy:
+        a = a.copy()
+    return a
 
 
 def _values(self):

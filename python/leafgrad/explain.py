@@ -33,6 +33,17 @@ def explain(t, names=None):
     names: {name: tensor} used to name `t` and the tensors in its graph. By default the
     caller's local and global variables are used, so the text can say `W` rather than
     `(3, 2) float32`.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> y = (x * 3).sum()
+    >>> print(torch.explain(y))
+    y: () float32, is_leaf=False, requires_grad=True, retains_grad=False, grad=None
+      leaf:    no: it was made by SumBackward0, an operation with at least one input that
+               requires grad, so autograd recorded it in the graph.
+      made by: y = SumBackward0(MulBackward0(x, const))
+      .grad:   stays None: y is not a leaf and does not retain its gradient. Autograd computes
+               it on the way to the leaves, then drops it.
+               Fix: call y.retain_grad() before backward().
     """
     if names is None:
         names = _caller_names(sys._getframe(1))

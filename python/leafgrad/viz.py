@@ -48,7 +48,15 @@ SAVED_COLOR = "orange"
 
 
 class Digraph:
-    """DOT text plus the means to render it with Graphviz."""
+    """DOT text plus the means to render it with Graphviz.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> graph = torch.viz.make_dot((x * 3).sum(), params={"x": x})
+    >>> print(graph.source.splitlines()[0])
+    digraph {
+    >>> path = graph.save("graph.dot")  # doctest: +SKIP
+    >>> path = graph.render("graph.svg")  # doctest: +SKIP
+    """
 
     def __init__(self, source):
         self.source = source
@@ -273,6 +281,24 @@ def make_dot(root, params=None, show_attrs=False, show_saved=False):
     params: {name: tensor} naming leaves (and non-leaf tensors, drawn beside their node).
     show_attrs: add each node's name(), sequence number and saved-tensor names.
     show_saved: draw each node's saved tensors, and mark nodes whose graph backward freed.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> graph = torch.viz.make_dot((x * 3).sum(), params={"x": x})
+    >>> print(graph.source)  # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    digraph {
+    ...
+        n1 [label="SumBackward0"]
+        n1 -> t0
+        n2 [label="MulBackward0"]
+        n2 -> n1
+        n3 [label="AccumulateGrad"]
+        t4 [label="x: (2,) float32
+    is_leaf=True requires_grad=True
+    retains_grad=False grad=None" fillcolor="lightblue" style="filled"]
+        t4 -> n3
+        n3 -> n2
+    }
+    <BLANKLINE>
     """
     names = _Names(params, _roots(root))
     b = _DotBuilder(names, show_attrs, show_saved)
@@ -296,7 +322,15 @@ def make_dot(root, params=None, show_attrs=False, show_saved=False):
 def print_graph(root, params=None, show_saved=False, file=None):
     """Print the graph behind `root` as an indented tree (output at the top, leaves at the
     bottom) and return the text. A node reached a second time is shown once, then referred to
-    as '(see above)'."""
+    as '(see above)'.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> text = torch.viz.print_graph((x * 3).sum(), params={"x": x})
+    () float32 is_leaf=False requires_grad=True retains_grad=False grad=None
+    `- SumBackward0
+       `- MulBackward0
+          `- AccumulateGrad <- x: (2,) float32 is_leaf=True requires_grad=True retains_grad=False grad=None
+    """
     names = _Names(params, _roots(root))
     out, seen, keep = [], set(), []  # keep: the walked nodes, so their ids stay unique
 

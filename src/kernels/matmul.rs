@@ -4,10 +4,19 @@ use crate::dtype::DType;
 use crate::tensor::Tensor;
 
 /// `a @ b` for 2-D `a` [m, k] and `b` [k, n] of the same dtype; returns a contiguous [m, n].
-pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
+pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
+    let dt = a.dtype();
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        // Accumulate half-precision products in float32, as PyTorch does.
+        let r = mm(
+            &super::cast(a, DType::Float32)?,
+            &super::cast(b, DType::Float32)?,
+        )?;
+        return super::cast(&r, dt);
+    }
     let (da, db) = (a.data(), b.data());
     let (m, k, n) = (da.shape[0], da.shape[1], db.shape[1]);
-    let out = Tensor::zeros(&[m, n], da.dtype).expect("product of existing sizes");
+    let out = Tensor::zeros(&[m, n], da.dtype)?;
     {
         let dout = out.data();
         // SAFETY: dtypes checked by the caller; strides and offsets describe valid layouts;
@@ -81,5 +90,5 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Tensor {
             }
         }
     }
-    out
+    Ok(out)
 }

@@ -125,13 +125,52 @@ macro_rules! with_real {
 
 /// A new contiguous tensor of `shape`, each element `f(input elements...)`.
 /// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
-pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U) -> Result<Tensor> {
+/// Element counts from which a loop is split over threads (small tensors never pay for them).
+const PARALLEL_FROM: usize = 1 << 16;
+
+/// Fill `out` with n elements: `fill(start, part)` writes `part` = out[start..start+len], on
+/// all cores for large outputs.
+fn fill_par<U: Element>(
+    out: &mut Vec<U>,
+    n: usize,
+    fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync,
+) {
+    let threads = if n >= PARALLEL_FROM {
+        std::thread::available_parallelism()
+            .map(|p| p.get())
+            .unwrap_or(1)
+            .min(8)
+    } else {
+        1
+    };
+    let spare = &mut out.spare_capacity_mut()[..n];
+    if threads <= 1 {
+        fill(0, spare);
+    } else {
+        let chunk = n.div_ceil(threads);
+        std::thread::scope(|sc| {
+            for (k, part) in spare.chunks_mut(chunk).enumerate() {
+                let fill = &fill;
+                sc.spawn(move || fill(k * chunk, part));
+            }
+        });
+    }
+    // SAFETY: every one of the first n slots was written above.
+    unsafe { out.set_len(n) };
+}
+
+pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
     let d = x.data();
     let n = d.numel();
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
         if let Some(s) = d.contiguous_slice::<T>() {
-            out.extend(s.iter().map(|&v| f(v)));
+            fill_par(&mut out, n, |start, part| {
+                let end = start + part.len();
+                for (o, &v) in part.iter_mut().zip(&s[start..end]) {
+                    o.write(f(v));
+                }
+            });
         } else {
             let src = d.storage.slice::<T>();
             let mut it = MultiIndex::new(&d.shape, [d.strides.clone()], [d.offset as isize]);
@@ -148,7 +187,7 @@ pub fn map2<A: Element, B: Element, U: Element>(
     a: &Tensor,
     b: &Tensor,
     shape: &[usize],
-    f: impl Fn(A, B) -> U,
+    f: impl Fn(A, B) -> U + Sync,
 ) -> Result<Tensor> {
     let (da, db) = (a.data(), b.data());
     let n = checked_numel(shape)?;
@@ -157,7 +196,12 @@ pub fn map2<A: Element, B: Element, U: Element>(
         let same = da.shape.as_slice() == shape && db.shape.as_slice() == shape;
         match (same, da.contiguous_slice::<A>(), db.contiguous_slice::<B>()) {
             (true, Some(sa), Some(sb)) => {
-                out.extend(sa.iter().zip(sb).map(|(&x, &y)| f(x, y)));
+                fill_par(&mut out, n, |start, part| {
+                    let end = start + part.len();
+                    for ((o, &x), &y) in part.iter_mut().zip(&sa[start..end]).zip(&sb[start..end]) {
+                        o.write(f(x, y));
+                    }
+                });
             }
             _ => {
                 if da.numel() == 1 && db.shape.as_slice() == shape {
@@ -216,6 +260,33 @@ pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
 pub fn copy_into(dst: &Tensor, src: &Tensor) {
     let (dd, ds) = (dst.data(), src.data());
     let shape = dd.shape.clone();
+    let n = dd.numel();
+    let same_layout = ds.shape == shape && dd.is_contiguous() && ds.is_contiguous();
+    let overlap = std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr());
+    if same_layout && !overlap {
+        // The common case (in-place ops, casts, clones): one pass over two flat slices.
+        crate::with_dtype!(dd.dtype, D, {
+            crate::with_dtype!(ds.dtype, S, {
+                // SAFETY: D and S match the dtypes; both ranges lie inside their storages.
+                unsafe {
+                    let out = &mut dd.storage.slice_mut::<D>()[dd.offset..dd.offset + n];
+                    let inp = &ds.storage.slice::<S>()[ds.offset..ds.offset + n];
+                    if D::DTYPE == S::DTYPE {
+                        std::ptr::copy_nonoverlapping(
+                            inp.as_ptr() as *const D,
+                            out.as_mut_ptr(),
+                            n,
+                        );
+                    } else {
+                        for (o, &i) in out.iter_mut().zip(inp) {
+                            *o = convert::<S, D>(i);
+                        }
+                    }
+                }
+            })
+        });
+        return;
+    }
     let sstr = broadcast_strides(&ds.shape, &ds.strides, &shape);
     crate::with_dtype!(dd.dtype, D, {
         crate::with_dtype!(ds.dtype, S, {

@@ -75,6 +75,18 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
     let (mut dt, mut a2, mut b2) = promote_pair(a, b)?;
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        // Half types compute in float32 and round once, as PyTorch's CPU kernels do (a Python
+        // number enters as a float32, not rounded to half first).
+        let wide = |t: &Tensor| kernels::cast(t, DType::Float32);
+        let r = binary_kernel(op, &wide(a)?, &wide(b)?, DType::Float32)?;
+        let r = if r.dtype() == DType::Float32 {
+            r
+        } else {
+            kernels::cast(&r, DType::Float32)?
+        };
+        return kernels::cast(&r, dt);
+    }
     if true_div && !dt.is_differentiable() {
         dt = DType::Float32;
         a2 = cast_to(&a2, dt)?;

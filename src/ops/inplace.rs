@@ -207,3 +207,47 @@ pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) 
     }
     Ok(out)
 }
+
+/// Will an in-place write to `target` from `others` record a graph? (If not, ops may write
+/// straight into the target's memory.)
+fn inplace_records(target: &Tensor, others: &[&Tensor]) -> bool {
+    crate::grad_mode::recording()
+        && (target.requires_grad()
+            || others.iter().any(|t| t.requires_grad())
+            || target.base().is_some_and(|b| b.requires_grad()))
+}
+
+/// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
+pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
+    check_inplace(target)?;
+    if inplace_records(target, &[src]) {
+        return apply_inplace(target, &[src], |s| copy_value(s, src));
+    }
+    let shape = target.shape();
+    if crate::shape::broadcast_shapes(&shape, &src.shape())
+        .ok()
+        .as_ref()
+        != Some(&shape)
+    {
+        return apply_inplace(target, &[src], |s| copy_value(s, src));
+    }
+    let src = if std::ptr::eq(target.data().storage.as_ptr(), src.data().storage.as_ptr()) {
+        kernels::contiguous(src)?
+    } else {
+        src.clone()
+    };
+    kernels::copy_into(target, &src);
+    target.bump_version();
+    Ok(())
+}
+
+/// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
+pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<()> {
+    check_inplace(target)?;
+    if inplace_records(target, &[]) {
+        return apply_inplace(target, &[], |s| filled(s, value, name));
+    }
+    kernels::fill(target, value);
+    target.bump_version();
+    Ok(())
+}

@@ -39,7 +39,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             sa[0], sa[1], sb[0], sb[1]
         )));
     }
-    let out = mm_kernel(a, b);
+    let out = mm_kernel(a, b)?;
     if needs_grad(&[a, b]) {
         // d(AB) = dA B + A dB  →  gA = G Bᴴ, gB = Aᴴ G
         record(
@@ -68,13 +68,23 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             na, nb, na, nb
         )));
     }
+    // Half types multiply and accumulate in float32 (PyTorch's accumulation type).
+    let half = matches!(a.dtype(), DType::Float16 | DType::BFloat16);
+    let (ka, kb) = if half {
+        (
+            kernels::cast(a, DType::Float32)?,
+            kernels::cast(b, DType::Float32)?,
+        )
+    } else {
+        (a.clone(), b.clone())
+    };
     let p = kernels::contiguous(&super::arith::binary_kernel(
         super::arith::BinOp::Mul,
-        a,
-        b,
-        a.dtype(),
+        &ka,
+        &kb,
+        ka.dtype(),
     )?)?;
-    let out = with_numeric!(a.dtype(), T, {
+    let out = with_numeric!(ka.dtype(), T, {
         let v = p.to_vec::<T>();
         let mut acc = T::default();
         for x in v {
@@ -82,6 +92,11 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         Tensor::from_vec(vec![acc], &[])?
     });
+    let out = if half {
+        kernels::cast(&out, a.dtype())?
+    } else {
+        out
+    };
     if needs_grad(&[a, b]) {
         record(
             "DotBackward0",
@@ -107,7 +122,7 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
     let col = v
         .detached()
         .view_with(&[n, 1], &[v.strides()[0], 1], v.data().offset);
-    let r = mm_kernel(a, &col);
+    let r = mm_kernel(a, &col)?;
     let out = r.view_with(&[sa[0]], &[1], 0).detached();
     if needs_grad(&[a, v]) {
         // gA = g ⊗ v̄, gv = Aᴴ g
@@ -170,7 +185,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     for i in 0..nb {
         let ai = select(&a.detached(), 0, i as i64)?;
         let bi = select(&b.detached(), 0, i as i64)?;
-        let r = mm_kernel(&ai, &bi);
+        let r = mm_kernel(&ai, &bi)?;
         let oi = out.view_with(&[m, n], &[n as isize, 1], i * m * n);
         kernels::copy_into(&oi, &r);
     }

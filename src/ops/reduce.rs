@@ -54,6 +54,12 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
             let wide = kernels::cast(x, DType::Float64)?;
             kernels::cast(&sum_kernel(&wide, dims, keepdim)?, x.dtype())?
         }
+        DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
+            let d = x.data();
+            // SAFETY: f32 matches the dtype; the tensor is contiguous.
+            let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
+            Tensor::from_vec(vec![kernels::reduce::sum_f32(s) as f32], &shape)?
+        }
         DType::Float32 => {
             let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64);
             Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?

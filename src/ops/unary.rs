@@ -421,32 +421,11 @@ pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// erf via the Chebyshev fit of Numerical Recipes (fractional error below 1.2e-7).
-fn erf64(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.26551223
-            + t * (1.00002368
-                + t * (0.37409196
-                    + t * (0.09678418
-                        + t * (-0.18628806
-                            + t * (0.27886807
-                                + t * (-1.13520398
-                                    + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
-            .exp();
-    if x >= 0.0 {
-        1.0 - r
-    } else {
-        r - 1.0
-    }
-}
-
 pub fn erf(x: &Tensor) -> Result<Tensor> {
     real_only(x, "erf")?;
     let xf = floating(x)?;
     let out = kernels::cast(
-        &map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, erf64)?,
+        &map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, libm::erf)?,
         xf.dtype(),
     )?;
     if needs_grad(&[x]) {

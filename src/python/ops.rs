@@ -530,9 +530,13 @@ impl PyTensor {
         inplace(slf, &[], ops::tanh)
     }
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], |s| {
-            ops::filled(s, num_complex::Complex64::new(0.0, 0.0), "ZeroBackward0")
-        })
+        ops::fill_(
+            &slf.get().t,
+            num_complex::Complex64::new(0.0, 0.0),
+            "ZeroBackward0",
+        )
+        .py()?;
+        Ok(slf.clone())
     }
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         if let Ok(v) = value.cast::<PyTensor>() {
@@ -546,7 +550,8 @@ impl PyTensor {
             return inplace(slf, &[&v], |s| ops::copy_value(s, &v));
         }
         let v = number(value)?;
-        inplace(slf, &[], |s| ops::filled(s, v, "FillBackward2"))
+        ops::fill_(&slf.get().t, v, "FillBackward2").py()?;
+        Ok(slf.clone())
     }
     #[pyo3(signature = (src, non_blocking = false))]
     fn copy_<'py>(
@@ -562,7 +567,8 @@ impl PyTensor {
             )));
         };
         let s = s.get().t.clone();
-        inplace(slf, &[&s], |t| ops::copy_value(t, &s))
+        ops::copy_(&slf.get().t, &s).py()?;
+        Ok(slf.clone())
     }
 
     // ---- indexing --------------------------------------------------------------------------

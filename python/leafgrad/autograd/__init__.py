@@ -47,7 +47,18 @@ def _check_tensors(seq, what):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
-    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`)."""
+    """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`).
+
+    `tensor.backward()` calls this. `grad_tensors` is needed for non-scalar `tensors`.
+
+    >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+    >>> torch.autograd.backward((x ** 2).sum())
+    >>> x.grad
+    tensor([2., 4., 6.])
+    >>> torch.autograd.backward(x * 2, grad_tensors=torch.ones(3))
+    >>> x.grad
+    tensor([4., 6., 8.])
+    """
     global _warned_create_graph
     if grad_variables is not None:
         grad_tensors = grad_variables
@@ -70,7 +81,31 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is not touched."""
+    """The gradients of `outputs` with respect to `inputs`, as a tuple; `.grad` is not touched.
+
+    >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+    >>> torch.autograd.grad((x ** 2).sum(), x)
+    (tensor([2., 4., 6.]),)
+    >>> x.grad is None
+    True
+
+    `create_graph=True` makes the gradient differentiable (higher derivatives):
+
+    >>> x = torch.tensor(3., requires_grad=True)
+    >>> (dy,) = torch.autograd.grad(x ** 3, x, create_graph=True)
+    >>> dy
+    tensor(27., grad_fn=<MulBackward0>)
+    >>> torch.autograd.grad(dy, x)
+    (tensor(18.),)
+
+    An input the outputs do not depend on needs `allow_unused` (None) or `materialize_grads`:
+
+    >>> z = torch.tensor(1., requires_grad=True)
+    >>> torch.autograd.grad(x * 2, [x, z], allow_unused=True)
+    (tensor(2.), None)
+    >>> torch.autograd.grad(x * 2, [x, z], materialize_grads=True)
+    (tensor(2.), tensor(0.))
+    """
     if materialize_grads and allow_unused is False:
         raise ValueError(
             "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False."

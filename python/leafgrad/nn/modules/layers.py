@@ -127,7 +127,7 @@ class Conv2d(Module):
 
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
-            raise NotImplementedError(
+            raise ValueError(
                 f"Conv2d: padding_mode='{self.padding_mode}' is not supported by leafgrad (only 'zeros')"
             )
         return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
