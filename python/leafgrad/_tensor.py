@@ -224,6 +224,16 @@ def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    """Fill with samples from U(a, b) in place (an in-place op: PyTorch's leaf rules apply)."""
+    return self.copy_(_core._rand(tuple(self.shape), False, self.dtype) * (b - a) + a)
+
+
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    """Fill with samples from N(mean, std²) in place."""
+    return self.copy_(_core._rand(tuple(self.shape), True, self.dtype) * std + mean)
+
+
 def _cuda(self, *args, **kwargs):
     raise AssertionError("Torch not compiled with CUDA enabled")
 
@@ -261,6 +271,8 @@ def _install():
     T.bfloat16 = lambda self: self._to_dtype(_core.bfloat16)
     T.cpu = lambda self: self
     T.cuda = _cuda
+    T.uniform_ = _uniform_
+    T.normal_ = _normal_
     T.device = property(lambda self: CPU)
     T.is_meta = property(lambda self: False)
     T.__module__ = "leafgrad"
