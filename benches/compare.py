@@ -9,6 +9,10 @@ Memory (i) and import (j) run in fresh subprocesses.
 """
 import argparse
 import os
+
+# numpy (used to make identical weights) must not leave idle BLAS threads spinning on the two
+# cores both libraries are measured on.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import statistics
 import subprocess
 import sys

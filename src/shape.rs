@@ -102,6 +102,10 @@ pub struct MultiIndex<const N: usize> {
 }
 
 impl<const N: usize> MultiIndex<N> {
+    /// The strides of operand `k` (for splitting off the innermost dim).
+    pub fn strides_of(&self, k: usize) -> &Strides {
+        &self.strides[k]
+    }
     pub fn new(shape: &[usize], strides: [Strides; N], base: [isize; N]) -> Self {
         MultiIndex {
             shape: shape.into(),

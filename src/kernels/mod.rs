@@ -219,16 +219,26 @@ pub fn map2<A: Element, B: Element, U: Element>(
                     }
                 }
                 let (sa, sb) = (da.storage.slice::<A>(), db.storage.slice::<B>());
-                let mut it = MultiIndex::new(
-                    shape,
-                    [
-                        broadcast_strides(&da.shape, &da.strides, shape),
-                        broadcast_strides(&db.shape, &db.strides, shape),
-                    ],
-                    [da.offset as isize, db.offset as isize],
+                let (ta, tb) = (
+                    broadcast_strides(&da.shape, &da.strides, shape),
+                    broadcast_strides(&db.shape, &db.strides, shape),
                 );
-                while let Some([oa, ob]) = it.next_offsets() {
-                    out.push(f(sa[oa as usize], sb[ob as usize]));
+                if shape.is_empty() {
+                    out.push(f(sa[da.offset], sb[db.offset]));
+                } else {
+                    // Odometer over the outer dims, a tight loop over the last one.
+                    let nd = shape.len();
+                    let (inner, ia, ib) = (shape[nd - 1], ta[nd - 1], tb[nd - 1]);
+                    let mut it = MultiIndex::new(
+                        &shape[..nd - 1],
+                        [ta[..nd - 1].into(), tb[..nd - 1].into()],
+                        [da.offset as isize, db.offset as isize],
+                    );
+                    while let Some([oa, ob]) = it.next_offsets() {
+                        for k in 0..inner as isize {
+                            out.push(f(sa[(oa + k * ia) as usize], sb[(ob + k * ib) as usize]));
+                        }
+                    }
                 }
             }
         }
@@ -308,14 +318,36 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) {
                     for (o, v) in vals {
                         out[o] = v;
                     }
+                } else if shape.is_empty() {
+                    out[dd.offset] = convert::<S, D>(inp[ds.offset]);
                 } else {
-                    while let Some([o, i]) = it.next_offsets() {
-                        out[o as usize] = convert::<S, D>(inp[i as usize]);
+                    // Walk the outer dims with the odometer and the last dim in a tight loop.
+                    let nd = shape.len();
+                    let (inner, so, si) = (shape[nd - 1], dd.strides[nd - 1], it_last_stride(&it));
+                    let mut outer = MultiIndex::new(
+                        &shape[..nd - 1],
+                        [dd.strides[..nd - 1].into(), it_outer_strides(&it)],
+                        [dd.offset as isize, ds.offset as isize],
+                    );
+                    while let Some([o, i]) = outer.next_offsets() {
+                        for k in 0..inner as isize {
+                            out[(o + k * so) as usize] =
+                                convert::<S, D>(inp[(i + k * si) as usize]);
+                        }
                     }
                 }
             }
         })
     })
+}
+
+fn it_last_stride(it: &MultiIndex<2>) -> isize {
+    *it.strides_of(1).last().expect("non-empty shape")
+}
+
+fn it_outer_strides(it: &MultiIndex<2>) -> crate::shape::Strides {
+    let s = it.strides_of(1);
+    s[..s.len() - 1].into()
 }
 
 #[inline(always)]
