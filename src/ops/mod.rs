@@ -193,8 +193,11 @@ pub fn composite(
                     return Ok(vec![None; ins.len()]);
                 }
                 let diff: Vec<Tensor> = ins.iter().filter(|t| t.requires_grad()).cloned().collect();
+                // Under create_graph the result's graph reaches the inner nodes: keep their saved
+                // tensors for the next order.
                 let opts = crate::engine::BackwardOptions {
                     create_graph: create,
+                    retain_graph: create,
                     ..Default::default()
                 };
                 let mut r =

@@ -338,6 +338,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
             Box::new(move |s, gr| {
                 // The pipeline is linear in x and in w: its vector-Jacobian products are the
                 // gradients, computed by differentiating the pipeline itself.
+                let create = crate::grad_mode::is_grad_enabled();
                 let (xs_, ws_) = (vjp_input(&s[0]), vjp_input(&s[1]));
                 let (gx, gw) = {
                     let _g = GradModeGuard::new(true);
@@ -346,8 +347,8 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
                         &[(y, gr[0].clone())],
                         Some(&[xs_.clone(), ws_.clone()]),
                         crate::engine::BackwardOptions {
-                            retain_graph: false,
-                            create_graph: crate::grad_mode::is_grad_enabled(),
+                            retain_graph: create,
+                            create_graph: create,
                             accumulate: false,
                         },
                     )?;
@@ -519,6 +520,7 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
                 let y = p2(&xs_)?;
                 let opts = crate::engine::BackwardOptions {
                     create_graph: create,
+                    retain_graph: create,
                     ..Default::default()
                 };
                 let r = crate::engine::backward(&[(y, g[0].clone())], Some(&[xs_]), opts)?;
