@@ -26,6 +26,8 @@ def _bin(name):
                     f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                     "but one of the arguments requires grad."
                 )
+            if alpha is None and isinstance(other, Tensor) and _core._binary_out(name, input, other, out):
+                return out
             out.copy_(f(input, other, alpha=alpha))
             return out
         if alpha is not None:

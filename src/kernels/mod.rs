@@ -432,3 +432,55 @@ pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
     });
     Ok(())
 }
+
+/// `out = f(a, b)` written straight into `out`'s memory, for contiguous same-shape operands
+/// (the `out=` fast path). Returns false (nothing written) when the layouts do not allow it.
+pub fn map2_into<T: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    f: impl Fn(T, T) -> T + Sync,
+) -> bool {
+    let (da, db, dout) = (a.data(), b.data(), out.data());
+    if da.shape != dout.shape || db.shape != dout.shape || !dout.is_contiguous() {
+        return false;
+    }
+    // SAFETY: T matches the dtypes (checked by the caller); ranges lie inside the storages;
+    // the output does not alias an input (checked).
+    unsafe {
+        let (Some(sa), Some(sb)) = (da.contiguous_slice::<T>(), db.contiguous_slice::<T>()) else {
+            return false;
+        };
+        if std::ptr::eq(dout.storage.as_ptr(), da.storage.as_ptr())
+            || std::ptr::eq(dout.storage.as_ptr(), db.storage.as_ptr())
+        {
+            return false;
+        }
+        let n = dout.numel();
+        let o = &mut dout.storage.slice_mut::<T>()[dout.offset..dout.offset + n];
+        let threads = if n >= PARALLEL_FROM {
+            std::thread::available_parallelism()
+                .map(|p| p.get())
+                .unwrap_or(1)
+                .min(8)
+        } else {
+            1
+        };
+        let chunk = n.div_ceil(threads).max(1);
+        std::thread::scope(|sc| {
+            for (k, part) in o.chunks_mut(chunk).enumerate() {
+                let f = &f;
+                let (xa, xb) = (
+                    &sa[k * chunk..k * chunk + part.len()],
+                    &sb[k * chunk..k * chunk + part.len()],
+                );
+                sc.spawn(move || {
+                    for ((o, &x), &y) in part.iter_mut().zip(xa).zip(xb) {
+                        *o = f(x, y);
+                    }
+                });
+            }
+        });
+    }
+    true
+}

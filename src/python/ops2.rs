@@ -551,6 +551,41 @@ fn _composite<'py>(
     out(py, ops::composite(name, &ins, func))
 }
 
+/// `torch.add(a, b, out=out)` and friends: into `out`'s memory when the layouts allow it.
+#[pyfunction]
+fn _binary_out<'py>(
+    op: &str,
+    a: PyRef<'py, PyTensor>,
+    b: PyRef<'py, PyTensor>,
+    out: PyRef<'py, PyTensor>,
+) -> PyResult<bool> {
+    let (a, b, o) = (&a.t, &b.t, &out.t);
+    let dt = o.dtype();
+    if a.dtype() != dt
+        || b.dtype() != dt
+        || a.requires_grad()
+        || b.requires_grad()
+        || o.requires_grad()
+    {
+        return Ok(false);
+    }
+    let done = match (op, dt) {
+        ("add", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x + y),
+        ("add", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x + y),
+        ("sub", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x - y),
+        ("sub", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x - y),
+        ("mul", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x * y),
+        ("mul", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x * y),
+        ("div", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x / y),
+        ("div", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x / y),
+        _ => false,
+    };
+    if done {
+        o.bump_version();
+    }
+    Ok(done)
+}
+
 #[pyfunction]
 fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> {
     if n < 0 {
@@ -589,6 +624,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_number, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
+    m.add_function(wrap_pyfunction!(_binary_out, m)?)?;
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
     Ok(())
 }
