@@ -67,6 +67,7 @@ __all__ = [
     "_layer_norm",
     "_number",
     "_randperm",
+    "_binary_out",
     "_composite",
     "from_dlpack",
 ]
