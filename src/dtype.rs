@@ -80,21 +80,6 @@ impl DType {
             DType::Complex128 => "complex128",
         }
     }
-    pub fn from_name(s: &str) -> Option<DType> {
-        Some(match s {
-            "bool" => DType::Bool,
-            "uint8" => DType::UInt8,
-            "int32" | "int" => DType::Int32,
-            "int64" | "long" => DType::Int64,
-            "float16" | "half" => DType::Float16,
-            "bfloat16" => DType::BFloat16,
-            "float32" | "float" => DType::Float32,
-            "float64" | "double" => DType::Float64,
-            "complex64" | "cfloat" => DType::Complex64,
-            "complex128" | "cdouble" => DType::Complex128,
-            _ => return None,
-        })
-    }
     /// c10 ScalarType name: `Float`, `Long`, `ComplexFloat`.
     pub fn scalar_type_name(self) -> &'static str {
         match self {
@@ -152,14 +137,6 @@ impl DType {
         match self {
             DType::Float64 | DType::Complex128 => DType::Complex128,
             _ => DType::Complex64,
-        }
-    }
-    /// The float type an integer input is computed in by ops such as `exp` (the default dtype).
-    pub fn to_float(self) -> DType {
-        if self.is_differentiable() {
-            self
-        } else {
-            DType::Float32
         }
     }
 }

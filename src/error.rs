@@ -1,5 +1,6 @@
 //! One error type for the core. Each variant carries PyTorch's text; the Python layer maps the
-//! variant to the exception type (src/python/errors.rs), so the message lives in one place.
+//! variant to the exception type (`to_pyerr` in src/python/mod.rs), so the message lives in one
+//! place.
 use thiserror::Error;
 
 #[derive(Debug, Clone, Error)]
@@ -26,10 +27,6 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 pub fn runtime<T>(msg: impl Into<String>) -> Result<T> {
     Err(Error::Runtime(msg.into()))
-}
-
-pub fn rt(msg: impl Into<String>) -> Error {
-    Error::Runtime(msg.into())
 }
 
 pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";

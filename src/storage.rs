@@ -2,7 +2,7 @@
 //! or taken over from a kernel's Vec) or borrowed from a foreign owner (a numpy array) that is
 //! kept alive for as long as we are. The version counter lives here too: every tensor over a
 //! storage (views, `detach()` results) shares it.
-use crate::dtype::{DType, Element};
+use crate::dtype::Element;
 use crate::error::{Error, Result};
 use std::alloc::Layout;
 use std::any::Any;
@@ -92,9 +92,6 @@ impl Storage {
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr
     }
-    pub fn is_foreign(&self) -> bool {
-        matches!(self.owner, Owner::Foreign(_))
-    }
 
     /// Typed view of the whole buffer.
     ///
@@ -123,8 +120,4 @@ impl Drop for Storage {
             }
         }
     }
-}
-
-pub fn check_elem<T: Element>(d: DType) {
-    debug_assert_eq!(T::DTYPE, d);
 }

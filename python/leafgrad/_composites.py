@@ -18,12 +18,20 @@ def _t(x, like):
     return _core._full((), x, like.dtype)
 
 
+def _extreme(a, b, bigger):
+    # Strict comparisons both ways: ties get (a + b) / 2, which splits the gradient in half as
+    # PyTorch does, and NaN (no comparison holds) propagates.
+    first = (a > b) if bigger else (a < b)
+    second = (b > a) if bigger else (b < a)
+    return _core.where(first, a, _core.where(second, b, (a + b) / 2))
+
+
 def maximum(a, b):
-    return _c("MaximumBackward0", lambda a, b: _core.where(a >= b, a, b), a, _t(b, a))
+    return _c("MaximumBackward0", lambda a, b: _extreme(a, b, True), a, _t(b, a))
 
 
 def minimum(a, b):
-    return _c("MinimumBackward0", lambda a, b: _core.where(a <= b, a, b), a, _t(b, a))
+    return _c("MinimumBackward0", lambda a, b: _extreme(a, b, False), a, _t(b, a))
 
 
 def leaky_relu(x, negative_slope=0.01):
@@ -164,19 +172,6 @@ def roll_dim(x, shift, dim):
         return x
     idx = [(i - shift) % n for i in range(n)]
     return x.index_select(dim, _core._tensor(idx, _core.int64))
-
-
-def cumsum(x, dim, dtype=None):
-    if dtype is not None:
-        x = x.to(dtype)
-
-    def f(x):
-        n = x.shape[dim]
-        tri = (_arange(n).unsqueeze(1) <= _arange(n).unsqueeze(0))._to_dtype(x.dtype)
-        moved = x.transpose(dim, -1)
-        return (moved @ tri).transpose(dim, -1)
-
-    return _c("CumsumBackward0", f, x)
 
 
 def angle(x):

@@ -76,12 +76,12 @@ del _n
 
 
 from ._core import cat, stack, where  # noqa: E402
-from ._composites import complex, angle, cumsum, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
+from ._composites import complex, angle, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
 
 concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
-           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "erf"]:
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "erf", "cumsum"]:
     globals()[_n] = _unary(_n)
 del _n
 

@@ -260,7 +260,7 @@ def _install():
     T.minimum = _minimum_method
     from . import _composites as C
 
-    for name in ("rsqrt", "diag", "trace", "tril", "triu", "flip", "roll", "cumsum", "angle"):
+    for name in ("rsqrt", "diag", "trace", "tril", "triu", "flip", "roll", "angle"):
         setattr(T, name, getattr(C, name))
     T.new_zeros = _new(0)
     T.new_ones = _new(1)

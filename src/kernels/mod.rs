@@ -5,7 +5,7 @@ pub mod reduce;
 
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::shape::{broadcast_strides, contiguous_strides, MultiIndex};
+use crate::shape::{broadcast_strides, MultiIndex};
 use crate::tensor::Tensor;
 use num_complex::Complex64;
 
@@ -391,11 +391,6 @@ pub fn fill(t: &Tensor, value: Complex64) {
             }
         }
     })
-}
-
-/// `arange`-style contiguous strides helper re-exported for ops.
-pub fn strides_for(shape: &[usize]) -> crate::shape::Strides {
-    contiguous_strides(shape)
 }
 
 /// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).

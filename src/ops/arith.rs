@@ -100,7 +100,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
     let bb = if alpha == 1.0 {
         b.clone()
     } else {
-        kernel_mul_scalar(b, alpha)
+        kernel_mul_scalar(b, alpha)?
     };
     let out = arith(BinOp::Add, a, &bb, false)?;
     if needs_grad(&[a, b]) {
@@ -135,7 +135,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
     let bb = if alpha == 1.0 {
         b.clone()
     } else {
-        kernel_mul_scalar(b, alpha)
+        kernel_mul_scalar(b, alpha)?
     };
     let out = arith(BinOp::Sub, a, &bb, false)?;
     if needs_grad(&[a, b]) {
@@ -239,8 +239,8 @@ pub fn mul_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
 }
 
 /// Unrecorded `x * s`, for forward-only scaling.
-pub fn kernel_mul_scalar(x: &Tensor, s: f64) -> Tensor {
-    arith(BinOp::Mul, x, &Tensor::wrapped_scalar(s), false).expect("scalar broadcasts")
+pub fn kernel_mul_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    arith(BinOp::Mul, x, &Tensor::wrapped_scalar(s), false)
 }
 
 /// `x ** e` for a Python number e (PowBackward0).
@@ -477,8 +477,8 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             }
             cast_to(
                 &map2::<i64, i64, i64>(&a3, &b3, &shape, |x, y| {
-                    x.div_euclid(y)
-                        - if (x.rem_euclid(y) != 0) && (y < 0) {
+                    x.wrapping_div_euclid(y)
+                        - if (x.wrapping_rem_euclid(y) != 0) && (y < 0) {
                             1
                         } else {
                             0

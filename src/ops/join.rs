@@ -229,6 +229,11 @@ pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
 
 /// Each index along `dim` as a view (UnbindBackward0); the gradient stacks them back.
 pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    if x.ndim() == 0 {
+        return Err(Error::Index(
+            "Dimension specified as 0 but tensor has no dimensions".into(),
+        ));
+    }
     let d = wrap_dim(dim, x.ndim())?;
     let n = x.shape()[d];
     let outs: Vec<Tensor> = {

@@ -2,7 +2,7 @@
 use super::*;
 use crate::dtype::DType;
 use crate::kernels::{self, matmul::mm as mm_kernel};
-use crate::shape::{broadcast_shapes, fmt_shape};
+use crate::shape::broadcast_shapes;
 use crate::{grads, with_numeric};
 
 fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
@@ -276,10 +276,6 @@ fn squeeze_dim4(x: &Tensor) -> Result<Tensor> {
         );
     }
     Ok(out)
-}
-
-pub fn shape_str(t: &Tensor) -> String {
-    fmt_shape(&t.shape())
 }
 
 /// `bias + a @ b` for 2-D a, b as one node (AddmmBackward0), what `nn.Linear` records.

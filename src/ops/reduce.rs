@@ -2,7 +2,7 @@
 use super::*;
 use crate::dtype::DType;
 use crate::kernels::{self, reduce::fold};
-use crate::shape::{numel, wrap_dim, Shape};
+use crate::shape::{wrap_dim, Shape};
 use crate::{grads, with_real};
 use num_complex::{Complex32, Complex64};
 
@@ -143,7 +143,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let s = sum_kernel(x, &rd, keepdim)?;
-    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64), dt)?;
+    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
     let out = if n == 0 {
         Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)?
     } else {
@@ -283,8 +283,4 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
     } else {
         squeeze_dim(&t, d as i64)
     }
-}
-
-pub fn numel_of(shape: &[usize]) -> usize {
-    numel(shape)
 }

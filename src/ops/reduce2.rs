@@ -302,13 +302,12 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let m = amax(&xf, Some(dims), true, true)?;
-        let finite = kernels::cast(
-            &compare(CmpOp::Ne, &abs(&m)?, &Tensor::wrapped_scalar(f64::INFINITY))?,
-            m.dtype(),
-        )?;
-        let m = mul(&m, &finite)?;
-        let s = sum(&exp(&sub(&xf, &m)?)?, Some(dims), true)?;
-        let r = add(&log(&s)?, &m)?;
+        // Shift by the max where it is finite; an infinite max is the answer itself.
+        let finite = compare(CmpOp::Ne, &abs(&m)?, &Tensor::wrapped_scalar(f64::INFINITY))?;
+        let shift = where_(&finite, &m, &Tensor::zeros(&[], m.dtype())?)?;
+        let s = sum(&exp(&sub(&xf, &shift)?)?, Some(dims), true)?;
+        let r = add(&log(&s)?, &shift)?;
+        let r = where_(&finite, &r, &m)?;
         if keepdim {
             r
         } else {
@@ -416,6 +415,65 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
                 };
                 grads![mul(&gg, &d)?]
             }),
+        );
+    }
+    Ok(out)
+}
+
+/// Cumulative sum along `dim` (CumsumBackward0); `reverse` sums from the end, which is its
+/// gradient. Integer and bool inputs sum in int64, half types in float32.
+pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    let work = match dt {
+        DType::Bool | DType::UInt8 | DType::Int32 => DType::Int64,
+        DType::Float16 | DType::BFloat16 => DType::Float32,
+        d => d,
+    };
+    let shape = x.shape();
+    let d = wrap_dim(dim, shape.len())?;
+    let c = kernels::cast(x, work)?;
+    if shape.is_empty() {
+        return kernels::cast(
+            &c,
+            if dt.is_differentiable() {
+                dt
+            } else {
+                DType::Int64
+            },
+        );
+    }
+    let n = shape[d];
+    let inner: usize = shape[d + 1..].iter().product();
+    let outer: usize = shape[..d].iter().product();
+    let out = crate::with_numeric!(work, T, {
+        let v = c.to_vec::<T>();
+        let mut o = v.clone();
+        for a in 0..outer {
+            for i in 0..inner {
+                let mut acc = T::default();
+                for step in 0..n {
+                    let k = if reverse { n - 1 - step } else { step };
+                    let idx = (a * n + k) * inner + i;
+                    acc += v[idx];
+                    o[idx] = acc;
+                }
+            }
+        }
+        Tensor::from_vec(o, &shape)?
+    });
+    let out = if dt.is_differentiable() && work != dt {
+        kernels::cast(&out, dt)?
+    } else {
+        out
+    };
+    if needs_grad(&[x]) {
+        // d cumsum = the reversed cumulative sum of dL
+        record(
+            "CumsumBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
         );
     }
     Ok(out)

@@ -465,7 +465,7 @@ pub fn slice(
         };
         let s = clamp(start.unwrap_or(0));
         let e = clamp(end.unwrap_or(size)).max(s);
-        let len = ((e - s) + step - 1) / step;
+        let len = if e > s { (e - s - 1) / step + 1 } else { 0 };
         let off = (td.offset as isize + s as isize * td.strides[d]) as usize;
         let (mut sh, mut st) = (td.shape.clone(), td.strides.clone());
         sh[d] = len as usize;

@@ -338,7 +338,8 @@ fn _arange<'py>(
         )));
     }
     let n = n.max(0.0) as usize;
-    let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
+    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
+    vals.extend((0..n).map(|i| start + i as f64 * step));
     let t = Tensor::from_vec(vals, &[n]).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
@@ -357,21 +358,22 @@ fn _linspace<'py>(
         ));
     }
     let n = steps as usize;
+    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
     let step = if n > 1 {
         (end - start) / (n - 1) as f64
     } else {
         0.0
     };
     // PyTorch fills the second half from the end for symmetry.
-    let vals: Vec<f64> = (0..n)
-        .map(|i| {
-            if i < n / 2 {
-                start + step * i as f64
-            } else {
-                end - step * (n - 1 - i) as f64
-            }
-        })
-        .collect();
+    vals.extend((0..n).map(|i| {
+        if n == 1 {
+            start
+        } else if i < n / 2 {
+            start + step * i as f64
+        } else {
+            end - step * (n - 1 - i) as f64
+        }
+    }));
     let t = Tensor::from_vec(vals, &[n]).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }
@@ -384,7 +386,9 @@ fn _eye<'py>(
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&[n, m])?;
-    let mut vals = vec![0f64; s[0] * s[1]];
+    let total = crate::kernels::checked_numel(&s)?;
+    let mut vals: Vec<f64> = crate::kernels::alloc_vec(total)?;
+    vals.resize(total, 0.0);
     for i in 0..s[0].min(s[1]) {
         vals[i * s[1] + i] = 1.0;
     }
@@ -412,11 +416,12 @@ fn _rand<'py>(
             dt.scalar_type_name()
         )));
     }
-    let n = crate::shape::numel(&s) * if dt.is_complex() { 2 } else { 1 };
-    let vals: Vec<f64> = crate::random::with_rng(|r| {
-        (0..n)
-            .map(|_| if normal { r.normal() } else { r.uniform() })
-            .collect()
+    let n = crate::kernels::checked_numel(&s)?
+        .checked_mul(if dt.is_complex() { 2 } else { 1 })
+        .ok_or_else(|| PyRuntimeError::new_err("numel: integer multiplication overflow"))?;
+    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
+    crate::random::with_rng(|r| {
+        vals.extend((0..n).map(|_| if normal { r.normal() } else { r.uniform() }))
     });
     let t = if dt.is_complex() {
         let scale = if normal {
@@ -450,10 +455,12 @@ fn _randint<'py>(
         )));
     }
     let s = sizes(&shape_args(shape, "randint")?)?;
-    let n = crate::shape::numel(&s);
-    let span = (high - low) as u64;
-    let vals: Vec<i64> =
-        crate::random::with_rng(|r| (0..n).map(|_| low + (r.next_u64() % span) as i64).collect());
+    let n = crate::kernels::checked_numel(&s)?;
+    let span = high.wrapping_sub(low) as u64;
+    let mut vals: Vec<i64> = crate::kernels::alloc_vec(n)?;
+    crate::random::with_rng(|r| {
+        vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
+    });
     let t = Tensor::from_vec(vals, &s).py()?;
     wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
 }

@@ -418,6 +418,20 @@ impl PyTensor {
         out(py, ops::select(&self.t, dim, index))
     }
     fn narrow<'py>(&self, py: Python<'py>, dim: i64, start: i64, length: i64) -> R<'py> {
+        let d = crate::shape::wrap_dim(dim, self.t.ndim()).py()?;
+        let size = self.t.shape().get(d).copied().unwrap_or(0) as i64;
+        if length < 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "narrow(): length must be non-negative.",
+            ));
+        }
+        let start = if start < 0 { start + size } else { start };
+        if start < 0 || start > size || length > size - start {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "start ({}) + length ({}) exceeds dimension size ({}).",
+                start, length, size
+            )));
+        }
         out(
             py,
             ops::slice(&self.t, dim, Some(start), Some(start + length), 1),
@@ -684,7 +698,7 @@ fn parse_index(index: &Bound<'_, PyAny>) -> PyResult<Vec<Idx>> {
 fn apply_basic(t: &Tensor, items: Vec<Idx>) -> PyResult<crate::Result<Indexed>> {
     let dims_of = |i: &Idx| match i {
         Idx::Int(_) | Idx::Slice(..) => 1,
-        Idx::Tensor(t) if t.dtype() == DType::Bool => t.ndim().max(1),
+        Idx::Tensor(t) if t.dtype() == DType::Bool => t.ndim(),
         Idx::Tensor(_) => 1,
         _ => 0,
     };
@@ -717,8 +731,20 @@ fn apply_basic(t: &Tensor, items: Vec<Idx>) -> PyResult<crate::Result<Indexed>> 
                     dim += 1;
                 }
                 Idx::Ellipsis => dim += (nd - consumed) as i64,
+                Idx::Tensor(ix) if ix.dtype() == DType::Bool && ix.ndim() == 0 => {
+                    // x[True] adds a dim of size 1, x[False] one of size 0 (numpy's rule).
+                    cur = ops::unsqueeze(&cur, dim)?;
+                    let keep: Vec<i64> = if ix.item()?.re != 0.0 {
+                        vec![0]
+                    } else {
+                        vec![]
+                    };
+                    let n = keep.len();
+                    advanced.push((dim as usize, Tensor::from_vec(keep, &[n])?));
+                    dim += 1;
+                }
                 Idx::Tensor(ix) if ix.dtype() == DType::Bool => {
-                    let k = ix.ndim().max(1);
+                    let k = ix.ndim();
                     let shape = cur.shape();
                     let want = &shape[dim as usize..dim as usize + k];
                     if ix.ndim() > 0 && ix.shape().as_slice() != want {

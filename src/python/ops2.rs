@@ -334,6 +334,16 @@ impl PyTensor {
             ops::compare(ops::CmpOp::Eq, &self.t, &Tensor::wrapped_scalar(false)),
         )
     }
+    #[pyo3(signature = (dim, *, dtype = None))]
+    fn cumsum<'py>(&self, py: Python<'py>, dim: i64, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::cumsum(&src, dim, false))
+    }
     fn _view_as_real<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::view_as_real(&self.t))
     }
@@ -594,7 +604,8 @@ fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> 
             n
         )));
     }
-    let mut v: Vec<i64> = (0..n).collect();
+    let mut v: Vec<i64> = crate::kernels::alloc_vec(n as usize)?;
+    v.extend(0..n);
     crate::random::with_rng(|r| {
         for i in (1..v.len()).rev() {
             let j = (r.next_u64() % (i as u64 + 1)) as usize;

@@ -82,7 +82,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         total = -(t.sum())
         if reduction == "sum":
             return total
-        n = input.shape[0] if input.dim() > 1 else 1
+        # The mean is over every position but the class dim (N, or N*H*W for images).
+        n = input.numel() // input.shape[class_dim] if input.dim() > 1 else 1
         return _composites.div_scalar(total, n)
     if label_smoothing:
         n = input.shape[class_dim]
