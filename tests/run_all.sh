@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -q
 
 # Graphviz renders leafgrad.viz figures; its tests skip where it cannot be installed.
-command -v dot >/dev/null || { apt-get install -y -q graphviz >/dev/null 2>&1 || true; }
+command -v dot >/dev/null || { (apt-get update -q && apt-get install -y -q graphviz) >/dev/null 2>&1 || true; }
+# fmt and clippy are rustup components a minimal toolchain may lack.
+command -v rustup >/dev/null && rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 cargo fmt --check
 cargo clippy -q --all-targets --features python -- -D warnings
