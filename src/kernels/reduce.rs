@@ -24,10 +24,12 @@ pub fn fold<T: Element, A: Element>(
     dims: &[usize],
     init: A,
     f: impl Fn(A, T) -> A,
-) -> (Vec<A>, Shape) {
+) -> crate::Result<(Vec<A>, Shape)> {
     let d = x.data();
     let (oshape, ostr) = reduce_layout(&d.shape, dims);
-    let mut acc = vec![init; numel(&oshape)];
+    let n_out = super::checked_numel(&oshape)?;
+    let mut acc: Vec<A> = super::alloc_vec(n_out)?;
+    acc.resize(n_out, init);
     // (the output is never larger than the input, which exists)
     // SAFETY: T matches the tensor's dtype.
     unsafe {
@@ -39,7 +41,7 @@ pub fn fold<T: Element, A: Element>(
                     a = f(a, v);
                 }
                 acc[0] = a;
-                return (acc, oshape);
+                return Ok((acc, oshape));
             }
         }
         let mut it = MultiIndex::new(&d.shape, [d.strides.clone(), ostr], [d.offset as isize, 0]);
@@ -48,7 +50,7 @@ pub fn fold<T: Element, A: Element>(
             *slot = f(*slot, src[i as usize]);
         }
     }
-    (acc, oshape)
+    Ok((acc, oshape))
 }
 
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.

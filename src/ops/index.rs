@@ -255,6 +255,11 @@ pub fn advanced_plan(x_shape: &[usize], dims: &[usize], idxs: &[Tensor]) -> Resu
 
 /// `x.index_select(dim, index)` (IndexSelectBackward0).
 pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    if x.ndim() == 0 {
+        return Err(Error::Index(
+            "Dimension specified as 0 but tensor has no dimensions".into(),
+        ));
+    }
     if index.ndim() > 1 {
         return Err(Error::Index(
             "index_select(): Index is supposed to be a vector".into(),

@@ -61,14 +61,16 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
             Tensor::from_vec(vec![kernels::reduce::sum_f32(s) as f32], &shape)?
         }
         DType::Float32 => {
-            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64);
+            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
             Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
         }
-        DType::Float64 => Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v).0, &shape)?,
+        DType::Float64 => {
+            Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
+        }
         DType::Complex64 => {
             let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
                 a + Complex64::new(v.re as f64, v.im as f64)
-            });
+            })?;
             Tensor::from_vec(
                 v.into_iter()
                     .map(|a| Complex32::new(a.re as f32, a.im as f32))
@@ -77,21 +79,22 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
             )?
         }
         DType::Complex128 => Tensor::from_vec(
-            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v).0,
+            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v)?.0,
             &shape,
         )?,
-        DType::Bool => {
-            Tensor::from_vec(fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?
-        }
+        DType::Bool => Tensor::from_vec(
+            fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64)?.0,
+            &shape,
+        )?,
         DType::UInt8 => {
-            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64).0, &shape)?
+            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
         }
         DType::Int32 => Tensor::from_vec(
-            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64)).0,
+            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
             &shape,
         )?,
         DType::Int64 => Tensor::from_vec(
-            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v)).0,
+            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
             &shape,
         )?,
     })

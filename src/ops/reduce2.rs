@@ -137,9 +137,13 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
     };
     let src = kernels::cast(x, dt)?;
     let rd = reduce_dims(x.ndim(), dim.map(|d| vec![d]).as_deref())?;
+    if dim.is_some() && rd.is_empty() {
+        // prod(dim) of a 0-d tensor is the tensor (ProdBackward1 still recorded).
+        return prod(x, None, false);
+    }
     let (vals, oshape) = crate::with_numeric!(dt, T, {
         let one = <T as crate::dtype::Element>::from_f64(1.0);
-        let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v);
+        let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v)?;
         (Tensor::from_vec(v, &s)?, s)
     });
     let _ = oshape;

@@ -338,10 +338,12 @@ fn _arange<'py>(
         )));
     }
     let n = n.max(0.0) as usize;
+    // The result first, so an allocation failure names its size.
+    let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
     let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
     vals.extend((0..n).map(|i| start + i as f64 * step));
-    let t = Tensor::from_vec(vals, &[n]).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?);
+    wrap(py, out)
 }
 
 #[pyfunction]
@@ -358,6 +360,7 @@ fn _linspace<'py>(
         ));
     }
     let n = steps as usize;
+    let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
     let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
     let step = if n > 1 {
         (end - start) / (n - 1) as f64
@@ -374,8 +377,8 @@ fn _linspace<'py>(
             end - step * (n - 1 - i) as f64
         }
     }));
-    let t = Tensor::from_vec(vals, &[n]).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?);
+    wrap(py, out)
 }
 
 #[pyfunction]
@@ -387,13 +390,14 @@ fn _eye<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&[n, m])?;
     let total = crate::kernels::checked_numel(&s)?;
+    let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
     let mut vals: Vec<f64> = crate::kernels::alloc_vec(total)?;
     vals.resize(total, 0.0);
     for i in 0..s[0].min(s[1]) {
         vals[i * s[1] + i] = 1.0;
     }
-    let t = Tensor::from_vec(vals, &s).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?);
+    wrap(py, out)
 }
 
 #[pyfunction]
@@ -419,6 +423,7 @@ fn _rand<'py>(
     let n = crate::kernels::checked_numel(&s)?
         .checked_mul(if dt.is_complex() { 2 } else { 1 })
         .ok_or_else(|| PyRuntimeError::new_err("numel: integer multiplication overflow"))?;
+    let out = Tensor::zeros(&s, dt).py()?;
     let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
     crate::random::with_rng(|r| {
         vals.extend((0..n).map(|_| if normal { r.normal() } else { r.uniform() }))
@@ -437,7 +442,8 @@ fn _rand<'py>(
     } else {
         Tensor::from_vec(vals, &s).py()?
     };
-    wrap(py, crate::kernels::cast(&t, dt)?)
+    crate::kernels::copy_into(&out, &t);
+    wrap(py, out)
 }
 
 #[pyfunction]
@@ -456,13 +462,14 @@ fn _randint<'py>(
     }
     let s = sizes(&shape_args(shape, "randint")?)?;
     let n = crate::kernels::checked_numel(&s)?;
+    let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
     let span = high.wrapping_sub(low) as u64;
     let mut vals: Vec<i64> = crate::kernels::alloc_vec(n)?;
     crate::random::with_rng(|r| {
         vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
     });
-    let t = Tensor::from_vec(vals, &s).py()?;
-    wrap(py, crate::kernels::cast(&t, extract_dtype(dtype)?)?)
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?);
+    wrap(py, out)
 }
 
 #[pyfunction]

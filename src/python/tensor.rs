@@ -437,7 +437,12 @@ impl PyTensor {
             None => Ok(PyTuple::new(py, st.iter())?.into_any()),
             Some(d) => {
                 let d = crate::shape::wrap_dim(d, st.len()).py()?;
-                Ok(st[d].into_pyobject(py)?.into_any())
+                match st.get(d) {
+                    Some(s) => Ok(s.into_pyobject(py)?.into_any()),
+                    None => Err(pyo3::exceptions::PyIndexError::new_err(
+                        "Dimension specified as 0 but tensor has no dimensions",
+                    )),
+                }
             }
         }
     }
