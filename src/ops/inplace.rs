@@ -25,6 +25,16 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
     if target.is_inference() && !crate::grad_mode::is_inference_mode() {
         return Err(Error::Runtime(INFERENCE_INPLACE.into()));
     }
+    {
+        let d = target.data();
+        if d.shape
+            .iter()
+            .zip(&d.strides)
+            .any(|(&n, &s)| n > 1 && s == 0)
+        {
+            return Err(Error::Runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.".into()));
+        }
+    }
     if !crate::grad_mode::recording() {
         return Ok(());
     }

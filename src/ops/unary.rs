@@ -258,7 +258,9 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     }
     let out = with_real_numeric!(x.dtype(), T, {
         let z = T::default();
-        map1::<T, T>(x, move |v| if v > z { v } else { z })?
+        // NaN stays NaN (v != v only for NaN), as in PyTorch.
+        #[allow(clippy::eq_op)]
+        map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })?
     });
     if needs_grad(&[x]) {
         // d relu(x) = [relu(x) > 0] dx

@@ -1331,7 +1331,6 @@ def test_known_bug_unsupported_dtypes_accepted(case):
         fns[case]()
 
 
-@bug("in-place writes into an expanded tensor (overlapping memory) are accepted")
 @pytest.mark.parametrize("op", ["mul_", "add_", "copy_", "setitem"])
 def test_known_bug_inplace_on_expanded(op):
     e = torch.tensor([[1.0], [2.0]]).expand(2, 3)
@@ -1362,7 +1361,7 @@ def test_known_bug_inplace_on_expanded(op):
             "dropout nan",
             "full_like overflow",
         ],
-        fixed={"maximum", "minimum"},
+        fixed={"maximum", "minimum", "relu"},
     ),
 )
 def test_known_bug_nan_inf_handling(case):
