@@ -67,22 +67,47 @@ __version__ = "0.1.0"
 
 
 def is_tensor(obj):
+    """Is `obj` a leafgrad tensor?
+
+    >>> torch.is_tensor(torch.ones(1)), torch.is_tensor([1.])
+    (True, False)
+    """
     return isinstance(obj, Tensor)
 
 
 def is_floating_point(t):
+    """Is the dtype a floating point type?
+
+    >>> torch.is_floating_point(torch.ones(1))
+    True
+    """
     return t.is_floating_point()
 
 
 def is_complex(t):
+    """Is the dtype complex?
+
+    >>> torch.is_complex(torch.ones(1))
+    False
+    """
     return t.is_complex()
 
 
 def numel(t):
+    """The number of elements.
+
+    >>> torch.numel(torch.ones(2, 3))
+    6
+    """
     return t.numel()
 
 
 def get_default_dtype():
+    """The default floating point dtype (always float32 in leafgrad).
+
+    >>> torch.get_default_dtype()
+    torch.float32
+    """
     return float32
 
 

@@ -27,10 +27,20 @@ def _extreme(a, b, bigger):
 
 
 def maximum(a, b):
+    """Elementwise maximum (MaximumBackward0; ties split the gradient, NaN propagates).
+
+    >>> torch.maximum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
+    tensor([3., 5.])
+    """
     return _c("MaximumBackward0", lambda a, b: _extreme(a, b, True), a, _t(b, a))
 
 
 def minimum(a, b):
+    """Elementwise minimum (MinimumBackward0).
+
+    >>> torch.minimum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
+    tensor([1., 2.])
+    """
     return _c("MinimumBackward0", lambda a, b: _extreme(a, b, False), a, _t(b, a))
 
 
@@ -54,6 +64,11 @@ def gelu(x, approximate="none"):
 
 
 def rsqrt(x):
+    """1 / sqrt(x), elementwise (RsqrtBackward0).
+
+    >>> torch.rsqrt(torch.tensor([4., 16.]))
+    tensor([0.5000, 0.2500])
+    """
     return _c("RsqrtBackward0", lambda x: x.sqrt().reciprocal(), x)
 
 
@@ -98,6 +113,12 @@ def _arange(n):
 
 
 def diag(x, diagonal=0):
+    """A diagonal matrix from a vector, or the diagonal of a matrix.
+
+    >>> torch.diag(torch.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
     if x.dim() == 1:
         n = x.shape[0] + abs(diagonal)
 
@@ -121,6 +142,11 @@ def diag(x, diagonal=0):
 
 
 def trace(x):
+    """The sum of the diagonal of a matrix (TraceBackward0).
+
+    >>> torch.trace(torch.tensor([[1., 2.], [3., 4.]]))
+    tensor(5.)
+    """
     n = min(x.shape[0], x.shape[1])
     return _c("TraceBackward0", lambda x: x[_arange(n), _arange(n)].sum(), x)
 
@@ -132,14 +158,31 @@ def _tri_mask(x, diagonal, lower):
 
 
 def tril(x, diagonal=0):
+    """The lower triangle of a matrix, zeros above (TrilBackward0).
+
+    >>> torch.tril(torch.ones(2, 2))
+    tensor([[1., 0.],
+            [1., 1.]])
+    """
     return _c("TrilBackward0", lambda x: x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype), x)
 
 
 def triu(x, diagonal=0):
+    """The upper triangle of a matrix, zeros below (TriuBackward0).
+
+    >>> torch.triu(torch.ones(2, 2))
+    tensor([[1., 1.],
+            [0., 1.]])
+    """
     return _c("TriuBackward0", lambda x: x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype), x)
 
 
 def flip(x, dims):
+    """Reverse the order along `dims` (FlipBackward0).
+
+    >>> torch.flip(torch.tensor([1., 2., 3.]), [0])
+    tensor([3., 2., 1.])
+    """
     dims = [dims] if isinstance(dims, int) else list(dims)
 
     def f(x):
@@ -152,6 +195,11 @@ def flip(x, dims):
 
 
 def roll(x, shifts, dims=None):
+    """Shift elements cyclically along `dims` (the flattened tensor without dims).
+
+    >>> torch.roll(torch.tensor([1., 2., 3.]), 1)
+    tensor([3., 1., 2.])
+    """
     if dims is None:
         shape = tuple(x.shape)
         return _c("RollBackward0", lambda x: roll_dim(x.reshape(-1), shifts, 0).reshape(shape), x)
@@ -175,11 +223,20 @@ def roll_dim(x, shift, dim):
 
 
 def angle(x):
+    """The argument of each (complex) element; 0 or pi for reals (AngleBackward0).
+
+    >>> torch.angle(torch.tensor([-1., 2.]))
+    tensor([3.1416, 0.0000])
+    """
     return x._angle()
 
 
 def complex(real, imag):
-    """`torch.complex(real, imag)`: real + i·imag (ComplexBackward0)."""
+    """`torch.complex(real, imag)`: real + i·imag (ComplexBackward0).
+
+    >>> torch.complex(torch.tensor([1., 2.]), torch.tensor([3., -1.]))
+    tensor([1.+3.j, 2.-1.j])
+    """
     if real.dtype != imag.dtype:
         raise RuntimeError(
             f"Expected object of scalar type {real.dtype} but got scalar type {imag.dtype} for second argument"
