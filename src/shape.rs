@@ -20,6 +20,10 @@ pub fn contiguous_strides(shape: &[usize]) -> Strides {
 }
 
 pub fn is_contiguous(shape: &[usize], strides: &[isize]) -> bool {
+    // An empty tensor is contiguous whatever its strides (PyTorch's rule).
+    if shape.contains(&0) {
+        return true;
+    }
     let mut acc = 1isize;
     for i in (0..shape.len()).rev() {
         if shape[i] != 1 && strides[i] != acc {

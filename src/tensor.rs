@@ -40,8 +40,12 @@ impl TensorData {
     /// `T` must match `dtype`.
     pub unsafe fn contiguous_slice<T: Element>(&self) -> Option<&[T]> {
         if self.is_contiguous() {
+            let n = self.numel();
+            if n == 0 {
+                return Some(&[]);
+            }
             let s = self.storage.slice::<T>();
-            Some(&s[self.offset..self.offset + self.numel()])
+            Some(&s[self.offset..self.offset + n])
         } else {
             None
         }

@@ -271,6 +271,9 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) {
     let (dd, ds) = (dst.data(), src.data());
     let shape = dd.shape.clone();
     let n = dd.numel();
+    if n == 0 {
+        return;
+    }
     let same_layout = ds.shape == shape && dd.is_contiguous() && ds.is_contiguous();
     let overlap = std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr());
     if same_layout && !overlap {
@@ -376,6 +379,9 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 
 pub fn fill(t: &Tensor, value: Complex64) {
     let d = t.data();
+    if d.numel() == 0 {
+        return;
+    }
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
         // SAFETY: T matches dtype.
@@ -452,6 +458,9 @@ pub fn map2_into<T: Element>(
             return false;
         }
         let n = dout.numel();
+        if n == 0 {
+            return true;
+        }
         let o = &mut dout.storage.slice_mut::<T>()[dout.offset..dout.offset + n];
         let threads = if n >= PARALLEL_FROM {
             std::thread::available_parallelism()

@@ -1176,12 +1176,6 @@ def _child(code, timeout=120):
 # ---------------------------------------------------------------- known bugs (strict xfail)
 
 
-@pytest.mark.xfail(
-    not USING_TORCH,
-    strict=True,
-    raises=subprocess.TimeoutExpired,
-    reason="bug: rand/randn/randint with a huge dim and a zero dim loop instead of returning at once",
-)
 def test_known_bug_random_factories_hang_on_huge_empty_shapes():
     exprs = [
         "torch.rand(2**62, 0)",
