@@ -299,28 +299,19 @@ impl PyTensor {
         )
     }
     fn __and__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        match operand(other) {
-            Some(o) => out(py, ops::bitwise(ops::BitOp::And, &self.t, &o)),
-            None => Ok(py.NotImplemented().into_bound(py)),
-        }
+        bitwise(py, &self.t, other, ops::BitOp::And)
     }
     fn __rand__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         self.__and__(py, other)
     }
     fn __or__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        match operand(other) {
-            Some(o) => out(py, ops::bitwise(ops::BitOp::Or, &self.t, &o)),
-            None => Ok(py.NotImplemented().into_bound(py)),
-        }
+        bitwise(py, &self.t, other, ops::BitOp::Or)
     }
     fn __ror__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         self.__or__(py, other)
     }
     fn __xor__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        match operand(other) {
-            Some(o) => out(py, ops::bitwise(ops::BitOp::Xor, &self.t, &o)),
-            None => Ok(py.NotImplemented().into_bound(py)),
-        }
+        bitwise(py, &self.t, other, ops::BitOp::Xor)
     }
     fn __rxor__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         self.__xor__(py, other)
@@ -346,6 +337,14 @@ impl PyTensor {
     }
     fn _view_as_real<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::view_as_real(&self.t))
+    }
+}
+
+/// `a & b`, `a | b`, `a ^ b` with a tensor or a number on the right (NotImplemented otherwise).
+fn bitwise<'py>(py: Python<'py>, a: &Tensor, other: &Bound<'py, PyAny>, op: ops::BitOp) -> R<'py> {
+    match operand(other) {
+        Some(o) => out(py, ops::bitwise(op, a, &o)),
+        None => Ok(py.NotImplemented().into_bound(py)),
     }
 }
 
