@@ -26,6 +26,16 @@ MODULES = [
     "leafgrad.cuda",
     "leafgrad.viz",
     "leafgrad.explain",
+    "leafgrad.nn.modules.module",
+    "leafgrad.nn.modules.container",
+    "leafgrad.nn.modules.layers",
+    "leafgrad.nn.modules.loss",
+    "leafgrad.nn.functional",
+    "leafgrad.nn.init",
+    "leafgrad.nn.parameter",
+    "leafgrad.optim.optimizer",
+    "leafgrad.optim.sgd",
+    "leafgrad.optim.adam",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch.
@@ -92,13 +102,15 @@ def test_examples_print_what_they_show(module_name):
 
 
 def _public(module):
-    """Public functions and classes defined in `module` (re-exports are checked where defined)."""
+    """Public functions and classes defined in `module` (re-exports are checked where defined).
+    A class may name its module as PyTorch spells it (nn.Parameter says `torch.nn.parameter`)."""
     names = getattr(module, "__all__", None)
     if names is None:
         names = [n for n in vars(module) if not n.startswith("_")]
+    spellings = {module.__name__, "torch" + module.__name__[len("leafgrad"):]}
     for name in names:
         obj = getattr(module, name)
-        if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ == module.__name__:
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ in spellings:
             yield name, obj
 
 

@@ -4,24 +4,50 @@ from .._core import Tensor
 
 
 def relu(input, inplace=False):
+    """max(0, x) elementwise (in place with `inplace=True`).
+
+    >>> torch.nn.functional.relu(torch.tensor([-1., 0., 2.]))
+    tensor([0., 0., 2.])
+    """
     return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input):
+    """1 / (1 + exp(-x)) elementwise.
+
+    >>> torch.nn.functional.sigmoid(torch.tensor([0., 100.]))
+    tensor([0.5000, 1.0000])
+    """
     return input.sigmoid()
 
 
 def tanh(input):
+    """The hyperbolic tangent, elementwise.
+
+    >>> torch.nn.functional.tanh(torch.tensor([0., 100.]))
+    tensor([0., 1.])
+    """
     return input.tanh()
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / exp(x).sum(dim): along `dim`, non-negative and summing to 1.
+
+    >>> torch.nn.functional.softmax(torch.tensor([1., 3.]).log(), dim=0)
+    tensor([0.2500, 0.7500])
+    """
     if dim is None:
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(x)) along `dim`, computed stably (exp(100) would overflow float32).
+
+    >>> torch.nn.functional.log_softmax(torch.tensor([[0., 0.], [0., 100.]]), dim=1)
+    tensor([[  -0.6931,   -0.6931],
+            [-100.0000,    0.0000]])
+    """
     if dim is None:
         dim = 0 if input.dim() in (0, 1, 3) else 1
     return input.log_softmax(dim, dtype=dtype)
@@ -43,14 +69,35 @@ def _check_reduction(reduction):
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """The squared error (input - target)**2, averaged (`reduction='mean'`), summed or not reduced.
+
+    >>> x, y = torch.tensor([1., 2.]), torch.tensor([0., 4.])
+    >>> torch.nn.functional.mse_loss(x, y)
+    tensor(2.5000)
+    >>> torch.nn.functional.mse_loss(x, y, reduction='none')
+    tensor([1., 4.])
+    """
     return _core._mse_loss(input, target, _reduction(size_average, reduce, reduction))
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The absolute error |input - target|, averaged (`reduction='mean'`), summed or not reduced.
+
+    >>> x, y = torch.tensor([1., 2.]), torch.tensor([0., 4.])
+    >>> torch.nn.functional.l1_loss(x, y), torch.nn.functional.l1_loss(x, y, reduction='sum')
+    (tensor(1.5000), tensor(3.))
+    """
     return _core._l1_loss(input, target, _reduction(size_average, reduce, reduction))
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """The negative log likelihood: -input[n, target[n]] for log-probabilities `input` (N, C)
+    and class indices `target` (N,), averaged over N by default.
+
+    >>> logp = torch.tensor([[-1., -2.], [-3., -4.]])
+    >>> torch.nn.functional.nll_loss(logp, torch.tensor([1, 0]))
+    tensor(2.5000)
+    """
     reduction = _reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     return _core._nll_loss(input, target, weight, ignore_index, reduction)
@@ -59,7 +106,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     """Class-index targets: nll_loss(log_softmax). Probability targets (same shape as input):
-    -(target * log_softmax).sum(1), reduced."""
+    -(target * log_softmax).sum(1), reduced.
+
+    >>> logits = torch.zeros(2, 4, requires_grad=True)
+    >>> loss = torch.nn.functional.cross_entropy(logits, torch.tensor([0, 3]))
+    >>> loss
+    tensor(1.3863, grad_fn=<NllLossBackward0>)
+    >>> loss.backward()
+    >>> logits.grad
+    tensor([[-0.3750,  0.1250,  0.1250,  0.1250],
+            [ 0.1250,  0.1250,  0.1250, -0.3750]])
+    """
     reduction = _reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     class_dim = 0 if input.dim() == 1 else 1
@@ -98,10 +155,26 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
 
 def linear(input, weight, bias=None):
+    """input @ weight.T + bias.
+
+    >>> x = torch.tensor([[1., 2.]])
+    >>> w, b = torch.tensor([[1., 1.], [0., 1.]]), torch.tensor([10., 20.])
+    >>> torch.nn.functional.linear(x, w, b)
+    tensor([[13., 22.]])
+    """
     return _core._linear(input, weight, bias)
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d cross-correlation of `input` (N, C_in, H, W) with `weight` (C_out, C_in/groups, kH, kW).
+
+    >>> x, w = torch.arange(9.).reshape(1, 1, 3, 3), torch.ones(1, 1, 2, 2)
+    >>> torch.nn.functional.conv2d(x, w)
+    tensor([[[[ 8., 12.],
+              [20., 24.]]]])
+    >>> torch.nn.functional.conv2d(x, w, padding=1).shape
+    torch.Size([1, 1, 4, 4])
+    """
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0
@@ -120,6 +193,12 @@ def _pair(v):
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum over each kernel_size window (stride defaults to kernel_size).
+
+    >>> torch.nn.functional.max_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
     if return_indices:
         raise RuntimeError("max_pool2d(return_indices=True) is not supported by leafgrad")
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
@@ -129,6 +208,12 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
+    """The mean over each kernel_size window (stride defaults to kernel_size).
+
+    >>> torch.nn.functional.avg_pool2d(torch.arange(16.).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 2.5000,  4.5000],
+              [10.5000, 12.5000]]]])
+    """
     if not count_include_pad or divisor_override is not None:
         raise RuntimeError("avg_pool2d supports only count_include_pad=True without divisor_override")
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
@@ -137,7 +222,13 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0)."""
+    """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
+
+    >>> torch.nn.functional.dropout(torch.ones(3), p=0.5, training=False)
+    tensor([1., 1., 1.])
+    >>> torch.nn.functional.dropout(torch.ones(3), p=1.0)
+    tensor([0., 0., 0.])
+    """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
@@ -153,6 +244,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
+    """The rows of `weight` at the indices in `input`.
+
+    >>> weight = torch.tensor([[0., 1.], [2., 3.], [4., 5.]])
+    >>> torch.nn.functional.embedding(torch.tensor([2, 0]), weight)
+    tensor([[4., 5.],
+            [0., 1.]])
+    """
     if max_norm is not None or sparse or scale_grad_by_freq:
         raise RuntimeError("embedding: max_norm, scale_grad_by_freq and sparse are not supported by leafgrad")
     out = _core._embedding(weight, input)
@@ -164,24 +262,54 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """(x - mean) / sqrt(var + eps) over the last len(normalized_shape) dims, then * weight + bias.
+
+    >>> torch.nn.functional.layer_norm(torch.tensor([[1., 3.], [2., 2.]]), (2,))
+    tensor([[-1.0000,  1.0000],
+            [ 0.0000,  0.0000]])
+    """
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     return _core._layer_norm(input, list(normalized_shape), weight, bias, eps)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x for x >= 0, negative_slope * x otherwise.
+
+    >>> torch.nn.functional.leaky_relu(torch.tensor([-2., 3.]), 0.1)
+    tensor([-0.2000,  3.0000])
+    """
     return _composites.leaky_relu(input, negative_slope)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold.
+
+    >>> torch.nn.functional.softplus(torch.tensor([0., 30.]))
+    tensor([ 0.6931, 30.0000])
+    """
     return _composites.softplus(input, beta, threshold)
 
 
 def gelu(input, approximate="none"):
+    """x * Phi(x), Phi the standard normal CDF (`approximate='tanh'`: its tanh approximation).
+
+    >>> x = torch.tensor([-1., 0., 1.])
+    >>> torch.nn.functional.gelu(x)
+    tensor([-0.1587,  0.0000,  0.8413])
+    >>> torch.nn.functional.gelu(x, approximate='tanh')
+    tensor([-0.1588,  0.0000,  0.8412])
+    """
     return _composites.gelu(input, approximate)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(target * log(input) + (1 - target) * log(1 - input)) for probabilities `input`.
+
+    >>> p, y = torch.tensor([0.8, 0.4]), torch.tensor([1., 0.])
+    >>> torch.nn.functional.binary_cross_entropy(p, y)
+    tensor(0.3670)
+    """
     reduction = _reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if tuple(target.shape) != tuple(input.shape):
@@ -194,6 +322,15 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
+    """binary_cross_entropy(sigmoid(input), target), computed stably from the logits;
+    `pos_weight` scales the positive term.
+
+    >>> logits, y = torch.zeros(2), torch.tensor([1., 0.])
+    >>> torch.nn.functional.binary_cross_entropy_with_logits(logits, y)
+    tensor(0.6931)
+    >>> torch.nn.functional.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor([3., 3.]))
+    tensor(1.3863)
+    """
     reduction = _reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if tuple(target.shape) != tuple(input.shape):

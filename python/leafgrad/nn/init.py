@@ -27,6 +27,14 @@ def _no_grad_normal_(tensor, mean, std, generator=None):
 
 
 def calculate_gain(nonlinearity, param=None):
+    """The recommended gain for an initialiser followed by `nonlinearity` (`param`: the negative
+    slope of leaky_relu, 0.01 by default).
+
+    >>> torch.nn.init.calculate_gain('relu')
+    1.4142135623730951
+    >>> torch.nn.init.calculate_gain('tanh'), torch.nn.init.calculate_gain('conv2d')
+    (1.6666666666666667, 1)
+    """
     linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                   "conv_transpose3d"]
     if nonlinearity in linear_fns or nonlinearity == "sigmoid":
@@ -50,29 +58,69 @@ def calculate_gain(nonlinearity, param=None):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fill `tensor` in place with values drawn uniformly from [a, b), without recording a graph.
+
+    >>> w = torch.empty(2, 3)
+    >>> torch.nn.init.uniform_(w, -0.1, 0.1) is w
+    True
+    >>> bool(w.abs().max() <= 0.1)
+    True
+    """
     return _no_grad_uniform_(tensor, a, b, generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fill `tensor` in place with values drawn from N(mean, std**2), without recording a
+    graph: a parameter stays a leaf.
+
+    >>> p = torch.nn.Parameter(torch.empty(2, 3))
+    >>> torch.nn.init.normal_(p, std=0.02).shape
+    torch.Size([2, 3])
+    >>> p.is_leaf, p.requires_grad, p.grad_fn
+    (True, True, None)
+    """
     return _no_grad_normal_(tensor, mean, std, generator)
 
 
 def constant_(tensor, val):
+    """Fill `tensor` in place with `val`.
+
+    >>> torch.nn.init.constant_(torch.empty(2, 2), 0.5)
+    tensor([[0.5000, 0.5000],
+            [0.5000, 0.5000]])
+    """
     with no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor):
+    """Fill `tensor` in place with ones.
+
+    >>> torch.nn.init.ones_(torch.empty(3))
+    tensor([1., 1., 1.])
+    """
     with no_grad():
         return tensor.fill_(1.0)
 
 
 def zeros_(tensor):
+    """Fill `tensor` in place with zeros.
+
+    >>> torch.nn.init.zeros_(torch.empty(2, 2))
+    tensor([[0., 0.],
+            [0., 0.]])
+    """
     with no_grad():
         return tensor.zero_()
 
 
 def eye_(tensor):
+    """Fill a 2-D `tensor` in place with the identity matrix (ones on the diagonal).
+
+    >>> torch.nn.init.eye_(torch.empty(2, 3))
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     from .. import eye
@@ -105,6 +153,14 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
+    """Glorot initialisation: uniform on [-a, a] with a = gain * sqrt(6 / (fan_in + fan_out)).
+
+    >>> w = torch.empty(3, 5)
+    >>> torch.nn.init.xavier_uniform_(w).shape
+    torch.Size([3, 5])
+    >>> bool(w.abs().max() <= (6 / (5 + 3)) ** 0.5)
+    True
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
@@ -112,12 +168,29 @@ def xavier_uniform_(tensor, gain=1.0, generator=None):
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
+    """Glorot initialisation: N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out)).
+
+    >>> p = torch.nn.Parameter(torch.empty(3, 5))
+    >>> torch.nn.init.xavier_normal_(p).shape
+    torch.Size([3, 5])
+    >>> p.is_leaf, p.grad_fn
+    (True, None)
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return _no_grad_normal_(tensor, 0.0, std, generator)
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He initialisation: uniform on [-bound, bound] with bound = gain * sqrt(3 / fan), where
+    fan is fan_in (in_features for a Linear weight) or fan_out per `mode`.
+
+    >>> w = torch.empty(4, 6)
+    >>> torch.nn.init.kaiming_uniform_(w, nonlinearity='relu').shape
+    torch.Size([4, 6])
+    >>> bool(w.abs().max() <= (6 / 6) ** 0.5)
+    True
+    """
     if 0 in tuple(tensor.shape):
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -129,6 +202,14 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gene
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    """He initialisation: N(0, std**2) with std = gain / sqrt(fan), fan per `mode`.
+
+    >>> p = torch.nn.Parameter(torch.empty(8, 4, 3, 3))
+    >>> torch.nn.init.kaiming_normal_(p, mode='fan_out', nonlinearity='relu').shape
+    torch.Size([8, 4, 3, 3])
+    >>> p.is_leaf, p.requires_grad
+    (True, True)
+    """
     if 0 in tuple(tensor.shape):
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor

@@ -4,6 +4,19 @@ from .._core import Tensor
 
 
 class Parameter(Tensor):
+    """A Tensor that a Module registers as a parameter when assigned as its attribute. It is a
+    leaf and requires grad unless told otherwise.
+
+    >>> p = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> p
+    Parameter containing:
+    tensor([1., 2.], requires_grad=True)
+    >>> p.is_leaf, isinstance(p, torch.Tensor)
+    (True, True)
+    >>> torch.nn.Parameter(torch.ones(1), requires_grad=False).requires_grad
+    False
+    """
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = _core._full((0,), 0, _core.float32)
@@ -23,3 +36,6 @@ class Parameter(Tensor):
 
 
 Parameter.__module__ = "torch.nn.parameter"
+
+# doctest skips classes whose __module__ is not this module's name; list Parameter explicitly.
+__test__ = {"Parameter": Parameter}

@@ -18,6 +18,18 @@ def _value(x):
 
 
 class Adam(Optimizer):
+    """Adam: steps by lr * m / (sqrt(v) + eps) from running averages m of the grads and v of
+    their squares (bias-corrected); the first step moves each element by about lr.
+
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.Adam([w], lr=0.1)
+    >>> (w ** 2).sum().backward()
+    >>> opt.step()
+    >>> w
+    Parameter containing:
+    tensor([0.9000, 1.9000], requires_grad=True)
+    """
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False):
@@ -147,6 +159,18 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
+    """Adam with decoupled weight decay: each step first scales the parameters by
+    (1 - lr * weight_decay), then takes the Adam step.
+
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> w.sum().backward()
+    >>> opt.step()
+    >>> w
+    Parameter containing:
+    tensor([0.8500, 1.8000], requires_grad=True)
+    """
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,

@@ -53,6 +53,17 @@ def _closure_loss(closure):
 
 
 class Optimizer:
+    """Base class of the optimizers: `param_groups` (lists of parameters with their
+    hyperparameters), per-parameter `state`, `zero_grad`, `step` and state_dict round trips.
+
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.SGD([w], lr=0.1)
+    >>> isinstance(opt, torch.optim.Optimizer), len(opt.param_groups), opt.param_groups[0]['lr']
+    (True, 1, 0.1)
+    >>> opt.param_groups[0]['params'][0] is w
+    True
+    """
+
     def __init__(self, params, defaults):
         self.defaults = defaults
         if isinstance(params, Tensor):
@@ -97,6 +108,16 @@ class Optimizer:
         return format_string
 
     def state_dict(self):
+        """The optimizer's state and param_groups, with parameters replaced by their indices.
+
+        >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+        >>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+        >>> w.sum().backward()
+        >>> opt.step()
+        >>> sd = opt.state_dict()
+        >>> sd['state'], sd['param_groups'][0]['params']
+        ({0: {'momentum_buffer': tensor([1., 1.])}}, [0])
+        """
         param_mappings = {}
         start_index = 0
 
@@ -136,6 +157,14 @@ class Optimizer:
         return value
 
     def load_state_dict(self, state_dict):
+        """Restore the state and hyperparameters from `state_dict()` of a like optimizer.
+
+        >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+        >>> opt = torch.optim.SGD([w], lr=0.1)
+        >>> opt.load_state_dict(torch.optim.SGD([torch.nn.Parameter(torch.ones(2))], lr=0.5).state_dict())
+        >>> opt.param_groups[0]['lr'], opt.param_groups[0]['params'][0] is w
+        (0.5, True)
+        """
         state_dict = state_dict.copy()
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
@@ -179,6 +208,17 @@ class Optimizer:
         self.__setstate__({"state": state, "param_groups": param_groups})
 
     def zero_grad(self, set_to_none=True):
+        """Reset the grads of the optimized parameters: to None (default) or to zeros.
+
+        >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+        >>> opt = torch.optim.SGD([w], lr=0.1)
+        >>> (w * 3).sum().backward()
+        >>> w.grad
+        tensor([3., 3.])
+        >>> opt.zero_grad()
+        >>> w.grad is None
+        True
+        """
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:
@@ -195,6 +235,13 @@ class Optimizer:
         raise NotImplementedError
 
     def add_param_group(self, param_group):
+        """Add a group of parameters with its own hyperparameters (the defaults fill the rest).
+
+        >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(2))], lr=0.1)
+        >>> opt.add_param_group({'params': [torch.nn.Parameter(torch.ones(3))], 'lr': 0.01})
+        >>> [(g['lr'], g['momentum']) for g in opt.param_groups]
+        [(0.1, 0), (0.01, 0)]
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]

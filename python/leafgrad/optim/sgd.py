@@ -7,6 +7,18 @@ __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    """Stochastic gradient descent, with optional momentum (Nesterov), dampening and weight
+    decay: each `step()` moves every parameter by -lr times its (adjusted) grad, in place.
+
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.SGD([w], lr=0.5)
+    >>> (w ** 2).sum().backward()
+    >>> opt.step()
+    >>> w
+    Parameter containing:
+    tensor([0., 0.], requires_grad=True)
+    """
+
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
         if isinstance(lr, Tensor) and lr.numel() != 1:

@@ -20,6 +20,20 @@ def _addindent(s_, num_spaces):
 
 
 class Sequential(Module):
+    """Modules applied in order, each to the output of the one before (an OrderedDict gives them
+    names; by default they are numbered).
+
+    >>> model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+    >>> model
+    Sequential(
+      (0): Linear(in_features=4, out_features=3, bias=True)
+      (1): ReLU()
+      (2): Linear(in_features=3, out_features=1, bias=True)
+    )
+    >>> model(torch.ones(2, 4)).shape, len(model), model[1]
+    (torch.Size([2, 1]), 3, ReLU())
+    """
+
     def __init__(self, *args):
         super().__init__()
         if len(args) == 1 and isinstance(args[0], OrderedDict):
@@ -137,6 +151,17 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
+    """A list of modules whose parameters the owning module sees.
+
+    >>> layers = torch.nn.ModuleList([torch.nn.Linear(2, 2) for _ in range(3)])
+    >>> layers
+    ModuleList(
+      (0-2): 3 x Linear(in_features=2, out_features=2, bias=True)
+    )
+    >>> len(layers), len(list(layers.parameters()))
+    (3, 6)
+    """
+
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -233,6 +258,15 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
+    """A dict of modules (insertion-ordered) whose parameters the owning module sees.
+
+    >>> d = torch.nn.ModuleDict({'act': torch.nn.ReLU(), 'out': torch.nn.Linear(2, 1)})
+    >>> list(d.keys()), d['act']
+    (['act', 'out'], ReLU())
+    >>> [name for name, _ in d.named_parameters()]
+    ['out.weight', 'out.bias']
+    """
+
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:

@@ -35,6 +35,15 @@ def _pair(v):
 
 
 class Identity(Module):
+    """Returns its input; any constructor arguments are ignored.
+
+    >>> m = torch.nn.Identity(54, unused_argument=0.1)
+    >>> m
+    Identity()
+    >>> m(torch.tensor([1., 2.]))
+    tensor([1., 2.])
+    """
+
     def __init__(self, *args, **kwargs):
         super().__init__()
 
@@ -43,6 +52,18 @@ class Identity(Module):
 
 
 class Linear(Module):
+    """y = x @ weight.T + bias, with weight (out_features, in_features) and bias (out_features,)
+    initialised uniformly on [-1/sqrt(in_features), 1/sqrt(in_features)].
+
+    >>> lin = torch.nn.Linear(3, 2)
+    >>> lin
+    Linear(in_features=3, out_features=2, bias=True)
+    >>> lin.weight.shape, lin.bias.shape
+    (torch.Size([2, 3]), torch.Size([2]))
+    >>> lin(torch.ones(5, 3)).shape
+    torch.Size([5, 2])
+    """
+
     __constants__ = ["in_features", "out_features"]
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
@@ -71,6 +92,17 @@ class Linear(Module):
 
 
 class Conv2d(Module):
+    """2-d convolution over (N, C_in, H, W) inputs (see torch.nn.functional.conv2d).
+
+    >>> conv = torch.nn.Conv2d(1, 4, kernel_size=3, padding=1)
+    >>> conv
+    Conv2d(1, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
+    >>> conv.weight.shape
+    torch.Size([4, 1, 3, 3])
+    >>> conv(torch.ones(2, 1, 8, 8)).shape
+    torch.Size([2, 4, 8, 8])
+    """
+
     __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
                      "in_channels", "out_channels", "kernel_size"]
 
@@ -154,6 +186,15 @@ class Conv2d(Module):
 
 # ---------------------------------------------------------------------------------- activations
 class ReLU(Module):
+    """max(0, x) elementwise.
+
+    >>> m = torch.nn.ReLU()
+    >>> m
+    ReLU()
+    >>> m(torch.tensor([-1., 0., 2.]))
+    tensor([0., 0., 2.])
+    """
+
     __constants__ = ["inplace"]
 
     def __init__(self, inplace=False):
@@ -168,16 +209,37 @@ class ReLU(Module):
 
 
 class Sigmoid(Module):
+    """1 / (1 + exp(-x)) elementwise.
+
+    >>> torch.nn.Sigmoid()(torch.tensor([0., 100.]))
+    tensor([0.5000, 1.0000])
+    """
+
     def forward(self, input):
         return input.sigmoid()
 
 
 class Tanh(Module):
+    """The hyperbolic tangent, elementwise.
+
+    >>> torch.nn.Tanh()(torch.tensor([-100., 0., 100.]))
+    tensor([-1.,  0.,  1.])
+    """
+
     def forward(self, input):
         return input.tanh()
 
 
 class LeakyReLU(Module):
+    """x for x >= 0, negative_slope * x otherwise.
+
+    >>> m = torch.nn.LeakyReLU(0.1)
+    >>> m
+    LeakyReLU(negative_slope=0.1)
+    >>> m(torch.tensor([-2., 3.]))
+    tensor([-0.2000,  3.0000])
+    """
+
     __constants__ = ["inplace", "negative_slope"]
 
     def __init__(self, negative_slope=1e-2, inplace=False):
@@ -194,6 +256,15 @@ class LeakyReLU(Module):
 
 
 class GELU(Module):
+    """x * Phi(x), Phi the standard normal CDF (`approximate='tanh'`: its tanh approximation).
+
+    >>> m = torch.nn.GELU()
+    >>> m
+    GELU(approximate='none')
+    >>> m(torch.tensor([-1., 0., 1.]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+
     __constants__ = ["approximate"]
 
     def __init__(self, approximate="none"):
@@ -208,6 +279,15 @@ class GELU(Module):
 
 
 class Softplus(Module):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold.
+
+    >>> m = torch.nn.Softplus()
+    >>> m
+    Softplus(beta=1.0, threshold=20.0)
+    >>> m(torch.tensor([0., 30.]))
+    tensor([ 0.6931, 30.0000])
+    """
+
     __constants__ = ["beta", "threshold"]
 
     def __init__(self, beta=1.0, threshold=20.0):
@@ -223,6 +303,15 @@ class Softplus(Module):
 
 
 class Softmax(Module):
+    """Softmax along `dim`: non-negative values that sum to 1.
+
+    >>> m = torch.nn.Softmax(dim=1)
+    >>> m
+    Softmax(dim=1)
+    >>> m(torch.tensor([[1., 3.]]).log())
+    tensor([[0.2500, 0.7500]])
+    """
+
     __constants__ = ["dim"]
 
     def __init__(self, dim=None):
@@ -237,6 +326,15 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
+    """log(softmax(x)) along `dim`.
+
+    >>> m = torch.nn.LogSoftmax(dim=1)
+    >>> m
+    LogSoftmax(dim=1)
+    >>> m(torch.zeros(1, 2))
+    tensor([[-0.6931, -0.6931]])
+    """
+
     __constants__ = ["dim"]
 
     def __init__(self, dim=None):
@@ -252,6 +350,15 @@ class LogSoftmax(Module):
 
 # ---------------------------------------------------------------------------------- shape / regularisation
 class Flatten(Module):
+    """Flattens dims start_dim..end_dim (by default all but the batch dim) into one.
+
+    >>> m = torch.nn.Flatten()
+    >>> m
+    Flatten(start_dim=1, end_dim=-1)
+    >>> m(torch.ones(2, 3, 4)).shape
+    torch.Size([2, 12])
+    """
+
     __constants__ = ["start_dim", "end_dim"]
 
     def __init__(self, start_dim=1, end_dim=-1):
@@ -267,6 +374,16 @@ class Flatten(Module):
 
 
 class Dropout(Module):
+    """In training mode, zeroes each element with probability p and scales the rest by 1/(1-p);
+    in eval mode, returns its input.
+
+    >>> drop = torch.nn.Dropout(p=0.5)
+    >>> drop
+    Dropout(p=0.5, inplace=False)
+    >>> drop.eval()(torch.tensor([1., 2.]))
+    tensor([1., 2.])
+    """
+
     __constants__ = ["p", "inplace"]
 
     def __init__(self, p=0.5, inplace=False):
@@ -284,6 +401,17 @@ class Dropout(Module):
 
 
 class Embedding(Module):
+    """A lookup table: row i of `weight` (num_embeddings, embedding_dim) for each index i.
+
+    >>> emb = torch.nn.Embedding.from_pretrained(torch.tensor([[1., 2.], [3., 4.]]))
+    >>> emb
+    Embedding(2, 2)
+    >>> emb(torch.tensor([1, 0, 1]))
+    tensor([[3., 4.],
+            [1., 2.],
+            [3., 4.]])
+    """
+
     __constants__ = ["num_embeddings", "embedding_dim", "padding_idx", "max_norm", "norm_type",
                      "scale_grad_by_freq", "sparse"]
 
@@ -353,6 +481,16 @@ class Embedding(Module):
 
 
 class LayerNorm(Module):
+    """Normalises over the last dims (normalized_shape) to mean 0 and variance 1, then applies
+    an elementwise affine weight (ones) and bias (zeros).
+
+    >>> ln = torch.nn.LayerNorm(2)
+    >>> ln
+    LayerNorm((2,), eps=1e-05, elementwise_affine=True, bias=True)
+    >>> ln(torch.tensor([[1., 3.]]))
+    tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+    """
+
     __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
@@ -390,6 +528,16 @@ class LayerNorm(Module):
 
 # ---------------------------------------------------------------------------------- pooling
 class MaxPool2d(Module):
+    """The maximum over each kernel_size window (stride defaults to kernel_size).
+
+    >>> pool = torch.nn.MaxPool2d(2)
+    >>> pool
+    MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    >>> pool(torch.arange(16.).reshape(1, 1, 4, 4))
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
+
     __constants__ = ["kernel_size", "stride", "padding", "dilation", "return_indices", "ceil_mode"]
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
@@ -411,6 +559,16 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
+    """The mean over each kernel_size window (stride defaults to kernel_size).
+
+    >>> pool = torch.nn.AvgPool2d(2)
+    >>> pool
+    AvgPool2d(kernel_size=2, stride=2, padding=0)
+    >>> pool(torch.arange(16.).reshape(1, 1, 4, 4))
+    tensor([[[[ 2.5000,  4.5000],
+              [10.5000, 12.5000]]]])
+    """
+
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,

@@ -41,6 +41,15 @@ class _WeightedLoss(_Loss):
 
 
 class L1Loss(_Loss):
+    """The mean (`reduction='mean'`), sum or elementwise absolute error |input - target|.
+
+    >>> loss = torch.nn.L1Loss()
+    >>> loss
+    L1Loss()
+    >>> loss(torch.tensor([1., 2.]), torch.tensor([0., 4.]))
+    tensor(1.5000)
+    """
+
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
@@ -48,6 +57,17 @@ class L1Loss(_Loss):
 
 
 class MSELoss(_Loss):
+    """The mean (`reduction='mean'`), sum or elementwise squared error (input - target)**2.
+
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> loss = torch.nn.MSELoss()(x, torch.tensor([0., 4.]))
+    >>> loss
+    tensor(2.5000, grad_fn=<MseLossBackward0>)
+    >>> loss.backward()
+    >>> x.grad
+    tensor([ 1., -2.])
+    """
+
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
@@ -55,6 +75,14 @@ class MSELoss(_Loss):
 
 
 class NLLLoss(_WeightedLoss):
+    """The negative log likelihood of class indices under log-probabilities (N, C).
+
+    >>> loss = torch.nn.NLLLoss()
+    >>> logp = torch.tensor([[-1., -2.], [-3., -4.]])
+    >>> loss(logp, torch.tensor([1, 0]))
+    tensor(2.5000)
+    """
+
     __constants__ = ["ignore_index", "reduction"]
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
@@ -67,6 +95,16 @@ class NLLLoss(_WeightedLoss):
 
 
 class CrossEntropyLoss(_WeightedLoss):
+    """NLLLoss of log_softmax(logits); targets are class indices or class probabilities.
+
+    >>> loss = torch.nn.CrossEntropyLoss()
+    >>> logits = torch.zeros(2, 4)
+    >>> loss(logits, torch.tensor([0, 3]))
+    tensor(1.3863)
+    >>> loss(logits, torch.full((2, 4), 0.25))
+    tensor(1.3863)
+    """
+
     __constants__ = ["ignore_index", "reduction", "label_smoothing"]
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
@@ -81,6 +119,13 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class BCELoss(_WeightedLoss):
+    """Binary cross entropy of probabilities `input` against `target` in [0, 1].
+
+    >>> loss = torch.nn.BCELoss()
+    >>> loss(torch.tensor([0.8, 0.4]), torch.tensor([1., 0.]))
+    tensor(0.3670)
+    """
+
     __constants__ = ["reduction"]
 
     def forward(self, input, target):
@@ -88,6 +133,14 @@ class BCELoss(_WeightedLoss):
 
 
 class BCEWithLogitsLoss(_Loss):
+    """BCELoss of sigmoid(input), computed stably from the logits; `pos_weight` scales the
+    positive term.
+
+    >>> loss = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor([3.]))
+    >>> loss(torch.zeros(2), torch.tensor([1., 0.]))
+    tensor(1.3863)
+    """
+
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)

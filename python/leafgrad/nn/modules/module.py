@@ -108,7 +108,23 @@ def _parse_to(*args, **kwargs):
 
 
 class Module:
-    """Base class for all neural network modules (see torch.nn.Module)."""
+    """Base class for all neural network modules (see torch.nn.Module). Parameters, buffers and
+    submodules assigned as attributes are registered; `forward` says what a call computes.
+
+    >>> class Net(torch.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = torch.nn.Linear(4, 2)
+    ...     def forward(self, x):
+    ...         return self.fc(x).relu()
+    >>> net = Net()
+    >>> net
+    Net(
+      (fc): Linear(in_features=4, out_features=2, bias=True)
+    )
+    >>> net(torch.ones(3, 4)).shape
+    torch.Size([3, 2])
+    """
 
     dump_patches = False
     _version = 1
@@ -155,6 +171,14 @@ class Module:
         return result
 
     def register_forward_pre_hook(self, hook, *, prepend=False):
+        """Call `hook(module, args)` before each forward; a non-None result replaces the args.
+
+        >>> relu = torch.nn.ReLU()
+        >>> handle = relu.register_forward_pre_hook(lambda module, args: (-args[0],))
+        >>> relu(torch.tensor([-1., 2.]))
+        tensor([1., 0.])
+        >>> handle.remove()
+        """
         handle = RemovableHandle(self._forward_pre_hooks)
         self._forward_pre_hooks[handle.id] = hook
         if prepend:
@@ -162,6 +186,15 @@ class Module:
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False):
+        """Call `hook(module, args, output)` after each forward; a non-None result replaces
+        the output.
+
+        >>> relu = torch.nn.ReLU()
+        >>> handle = relu.register_forward_hook(lambda module, args, output: output * 10)
+        >>> relu(torch.tensor([-1., 2.]))
+        tensor([ 0., 20.])
+        >>> handle.remove()
+        """
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
         if prepend:
@@ -170,6 +203,14 @@ class Module:
 
     # ------------------------------------------------------------------ registration
     def register_buffer(self, name, tensor, persistent=True):
+        """Register a tensor that is state but not a parameter (saved in state_dict unless
+        `persistent=False`).
+
+        >>> m = torch.nn.Module()
+        >>> m.register_buffer('running_mean', torch.zeros(2))
+        >>> m.running_mean, list(m.state_dict()), list(m.parameters())
+        (tensor([0., 0.]), ['running_mean'], [])
+        """
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         elif not isinstance(name, str):
@@ -191,6 +232,13 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def register_parameter(self, name, param):
+        """Register a Parameter (or None) under `name`, as assigning it as an attribute does.
+
+        >>> m = torch.nn.Module()
+        >>> m.register_parameter('scale', torch.nn.Parameter(torch.ones(1)))
+        >>> [name for name, _ in m.named_parameters()]
+        ['scale']
+        """
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         elif not isinstance(name, str):
@@ -219,6 +267,15 @@ class Module:
             self._parameters[name] = param
 
     def add_module(self, name, module):
+        """Register a child module under `name`, as assigning it as an attribute does.
+
+        >>> m = torch.nn.Module()
+        >>> m.add_module('act', torch.nn.ReLU())
+        >>> m
+        Module(
+          (act): ReLU()
+        )
+        """
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         elif not isinstance(name, str):
@@ -235,6 +292,12 @@ class Module:
         self.add_module(name, module)
 
     def get_submodule(self, target):
+        """The submodule at the dotted path `target` ('' is the module itself).
+
+        >>> net = torch.nn.Sequential(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh()))
+        >>> net.get_submodule('0.1')
+        Tanh()
+        """
         if target == "":
             return self
         mod = self
@@ -247,6 +310,12 @@ class Module:
         return mod
 
     def get_parameter(self, target):
+        """The parameter at the dotted path `target`.
+
+        >>> net = torch.nn.Sequential(torch.nn.Linear(2, 1))
+        >>> net.get_parameter('0.bias').shape
+        torch.Size([1])
+        """
         module_path, _, param_name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, param_name):
@@ -373,10 +442,22 @@ class Module:
                 yield module_prefix + ("." if module_prefix else "") + k, v
 
     def parameters(self, recurse=True):
+        """The parameters of this module and its submodules (each once).
+
+        >>> lin = torch.nn.Linear(3, 2)
+        >>> sum(p.numel() for p in lin.parameters())
+        8
+        """
         for _name, param in self.named_parameters(recurse=recurse):
             yield param
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """(dotted name, parameter) pairs of this module and its submodules.
+
+        >>> net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+        >>> [(name, tuple(p.shape)) for name, p in net.named_parameters()]
+        [('0.weight', (2, 3)), ('0.bias', (2,))]
+        """
         yield from self._named_members(
             lambda module: module._parameters.items(), prefix=prefix, recurse=recurse,
             remove_duplicate=remove_duplicate,
@@ -393,6 +474,11 @@ class Module:
         )
 
     def children(self):
+        """The direct submodules.
+
+        >>> list(torch.nn.Sequential(torch.nn.ReLU(), torch.nn.Tanh()).children())
+        [ReLU(), Tanh()]
+        """
         for _name, module in self.named_children():
             yield module
 
@@ -408,6 +494,12 @@ class Module:
             yield module
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(dotted name, module) pairs of this module ('') and all its submodules.
+
+        >>> net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Sequential(torch.nn.ReLU()))
+        >>> [name for name, _ in net.named_modules()]
+        ['', '0', '1', '1.0']
+        """
         if memo is None:
             memo = set()
         if self not in memo:
@@ -421,6 +513,15 @@ class Module:
                 yield from module.named_modules(memo, submodule_prefix, remove_duplicate)
 
     def apply(self, fn):
+        """Call `fn` on every submodule and then on this module; returns this module.
+
+        >>> def init_weights(m):
+        ...     if isinstance(m, torch.nn.Linear):
+        ...         torch.nn.init.ones_(m.weight)
+        >>> torch.nn.Sequential(torch.nn.Linear(2, 1, bias=False)).apply(init_weights)[0].weight
+        Parameter containing:
+        tensor([[1., 1.]], requires_grad=True)
+        """
         for module in self.children():
             module.apply(fn)
         fn(self)
@@ -428,6 +529,12 @@ class Module:
 
     # ------------------------------------------------------------------ modes and grads
     def train(self, mode=True):
+        """Set training mode (`mode=False`: evaluation mode) here and in every submodule.
+
+        >>> net = torch.nn.Sequential(torch.nn.Dropout())
+        >>> net.eval()[0].training, net.train()[0].training
+        (False, True)
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
@@ -436,14 +543,36 @@ class Module:
         return self
 
     def eval(self):
+        """Set evaluation mode, as `train(False)` does: Dropout passes its input through.
+
+        >>> drop = torch.nn.Dropout(p=0.5).eval()
+        >>> drop.training, drop(torch.ones(2))
+        (False, tensor([1., 1.]))
+        """
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
+        """Set requires_grad on every parameter, e.g. to freeze a module.
+
+        >>> lin = torch.nn.Linear(2, 1).requires_grad_(False)
+        >>> [p.requires_grad for p in lin.parameters()]
+        [False, False]
+        """
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
 
     def zero_grad(self, set_to_none=True):
+        """Reset the grads of all parameters: to None (default) or to zeros.
+
+        >>> lin = torch.nn.Linear(2, 1)
+        >>> lin(torch.ones(1, 2)).sum().backward()
+        >>> lin.weight.grad
+        tensor([[1., 1.]])
+        >>> lin.zero_grad()
+        >>> lin.weight.grad is None
+        True
+        """
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:
@@ -480,6 +609,14 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
+        """Convert parameters and buffers to a dtype and/or device, in place: parameters stay
+        the same leaf objects.
+
+        >>> lin = torch.nn.Linear(2, 1)
+        >>> w = lin.weight
+        >>> lin.to(torch.float64).weight is w, w.dtype, w.is_leaf
+        (True, torch.float64, True)
+        """
         device, dtype, _non_blocking = _parse_to(*args, **kwargs)
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
@@ -503,9 +640,19 @@ class Module:
         return self._apply(lambda t: t.type(dst_type))
 
     def float(self):
+        """Convert floating-point parameters and buffers to float32.
+
+        >>> torch.nn.Linear(2, 1).double().float().weight.dtype
+        torch.float32
+        """
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
 
     def double(self):
+        """Convert floating-point parameters and buffers to float64.
+
+        >>> torch.nn.Linear(2, 1).double().weight.dtype
+        torch.float64
+        """
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
     def half(self):
@@ -527,6 +674,12 @@ class Module:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """The parameters and persistent buffers by dotted name, detached.
+
+        >>> sd = torch.nn.Sequential(torch.nn.Linear(2, 1)).state_dict()
+        >>> list(sd), sd['0.weight'].requires_grad
+        (['0.weight', '0.bias'], False)
+        """
         if args:
             if destination is None:
                 destination = args[0]
@@ -606,6 +759,14 @@ class Module:
                         unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copy the values of a state_dict into the parameters and buffers (in place).
+
+        >>> src, dst = torch.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+        >>> dst.load_state_dict(src.state_dict())
+        <All keys matched successfully>
+        >>> torch.equal(dst.weight, src.weight), dst.weight.is_leaf
+        (True, True)
+        """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing_keys, unexpected_keys, error_msgs = [], [], []
