@@ -159,7 +159,7 @@ pub fn backward(
                     .zip(node.output_meta.iter())
                     .map(|(g, m)| match g {
                         Some(g) => Ok(g.clone()),
-                        None => Tensor::zeros(&m.shape, m.dtype),
+                        None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
                     })
                     .collect::<Result<_>>()?;
                 let saved = Node::unpack_saved(&node, opts.create_graph)?;
@@ -406,7 +406,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
                 ops::add(&old, &g)?
             } else {
                 let sum = ops::add(&old, &g)?;
-                kernels::copy_into(&old, &sum);
+                kernels::copy_into(&old, &sum)?;
                 old.bump_version();
                 old
             }

@@ -17,6 +17,9 @@ pub enum Error {
     /// PyTorch raises IndexError.
     #[error("{0}")]
     Index(String),
+    /// PyTorch raises NotImplementedError (an op without a kernel for the tensor's device).
+    #[error("{0}")]
+    NotImplemented(String),
     /// An error raised by user code (a hook) that must reach the caller unchanged. The payload is
     /// an opaque id the binding layer uses to find the original exception.
     #[error("error in user callback")]
@@ -27,6 +30,13 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 pub fn runtime<T>(msg: impl Into<String>) -> Result<T> {
     Err(Error::Runtime(msg.into()))
+}
+
+/// The error of an op that has no CUDA kernel in leafgrad yet.
+pub fn no_cuda_kernel(what: &str) -> Error {
+    Error::NotImplemented(format!(
+        "leafgrad has no CUDA kernel for {what} yet: move the tensors to the CPU with .cpu() first"
+    ))
 }
 
 pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";

@@ -25,6 +25,8 @@
 //! assert_eq!(x.grad().unwrap().to_vec::<f64>(), vec![7.0, 1.0]);
 //! # Ok::<(), leafgrad::Error>(())
 //! ```
+pub mod cuda;
+pub mod device;
 pub mod dtype;
 pub mod engine;
 pub mod error;

@@ -2,6 +2,7 @@
 //! or taken over from a kernel's Vec) or borrowed from a foreign owner (a numpy array) that is
 //! kept alive for as long as we are. The version counter lives here too: every tensor over a
 //! storage (views, `detach()` results) shares it.
+use crate::device::Device;
 use crate::dtype::Element;
 use crate::error::{Error, Result};
 use std::alloc::Layout;
@@ -9,10 +10,12 @@ use std::any::Any;
 use std::sync::atomic::AtomicU32;
 
 pub struct Storage {
+    /// Host address, or the device address for CUDA memory.
     ptr: *mut u8,
     nbytes: usize,
     owner: Owner,
     pub version: AtomicU32,
+    pub device: Device,
 }
 
 enum Owner {
@@ -52,6 +55,7 @@ impl Storage {
             nbytes,
             owner: Owner::Raw(layout),
             version: AtomicU32::new(0),
+            device: Device::Cpu,
         })
     }
 
@@ -66,6 +70,7 @@ impl Storage {
             nbytes,
             owner: Owner::Raw(layout),
             version: AtomicU32::new(0),
+            device: Device::Cpu,
         }
     }
 
@@ -83,7 +88,35 @@ impl Storage {
             nbytes,
             owner: Owner::Foreign(owner),
             version: AtomicU32::new(0),
+            device: Device::Cpu,
         }
+    }
+
+    /// Device memory at `ptr` (a CUDA device address), freed when `owner` drops.
+    ///
+    /// # Safety
+    /// `ptr` must address `nbytes` of memory on `device` while `owner` lives.
+    pub unsafe fn device_memory(
+        ptr: u64,
+        nbytes: usize,
+        device: Device,
+        owner: Box<dyn Any + Send + Sync>,
+    ) -> Storage {
+        Storage {
+            ptr: ptr as usize as *mut u8,
+            nbytes,
+            owner: Owner::Foreign(owner),
+            version: AtomicU32::new(0),
+            device,
+        }
+    }
+
+    pub fn is_cuda(&self) -> bool {
+        self.device.is_cuda()
+    }
+    /// The device address of CUDA memory.
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr as usize as u64
     }
 
     pub fn nbytes(&self) -> usize {
@@ -101,12 +134,20 @@ impl Storage {
     #[inline]
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice_mut<T: Element>(&self) -> &mut [T] {
+        if self.device.is_cuda() {
+            // Device memory is never host-addressable: a CPU kernel reached with a CUDA tensor
+            // (a missed device check) sees no elements rather than reading a device address.
+            return &mut [];
+        }
         std::slice::from_raw_parts_mut(self.ptr as *mut T, self.nbytes / std::mem::size_of::<T>())
     }
     /// # Safety
     /// `T` must match the tensor's dtype.
     #[inline]
     pub unsafe fn slice<T: Element>(&self) -> &[T] {
+        if self.device.is_cuda() {
+            return &[];
+        }
         std::slice::from_raw_parts(self.ptr as *const T, self.nbytes / std::mem::size_of::<T>())
     }
 }

@@ -173,10 +173,49 @@ impl Tensor {
         Ok(Tensor::from_storage(Storage::zeroed(n)?, shape, dtype))
     }
 
+    /// Zeros on `device`.
+    pub fn zeros_on(
+        shape: &[usize],
+        dtype: DType,
+        device: crate::device::Device,
+    ) -> Result<Tensor> {
+        if device.is_cuda() {
+            let t = crate::cuda::empty(shape, dtype, device)?;
+            crate::cuda::fill(&t, Complex64::new(0.0, 0.0))?;
+            Ok(t)
+        } else {
+            Tensor::zeros(shape, dtype)
+        }
+    }
+
+    /// `value` everywhere, on `device`.
+    pub fn full_on(
+        shape: &[usize],
+        value: Complex64,
+        dtype: DType,
+        device: crate::device::Device,
+    ) -> Result<Tensor> {
+        if device.is_cuda() {
+            let t = crate::cuda::empty(shape, dtype, device)?;
+            crate::cuda::fill(&t, value)?;
+            Ok(t)
+        } else {
+            Tensor::full(shape, value, dtype)
+        }
+    }
+
     pub fn full(shape: &[usize], value: Complex64, dtype: DType) -> Result<Tensor> {
         let t = Tensor::zeros(shape, dtype)?;
-        crate::kernels::fill(&t, value);
+        crate::kernels::fill(&t, value)?;
         Ok(t)
+    }
+
+    /// Where the tensor's memory lives.
+    pub fn device(&self) -> crate::device::Device {
+        self.data().storage.device
+    }
+    pub fn is_cuda(&self) -> bool {
+        self.data().storage.is_cuda()
     }
 
     pub fn scalar<T: Element>(v: T) -> Tensor {
@@ -344,6 +383,13 @@ impl Tensor {
 
     /// Elements in logical order as `T` (converting from the stored dtype).
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        if self.is_cuda() {
+            return match crate::cuda::to_device(self, crate::device::Device::Cpu) {
+                Ok(h) => h.to_vec(),
+                // A failed device-to-host copy leaves the driver's error to the next call.
+                Err(_) => Vec::new(),
+            };
+        }
         let c = crate::kernels::cast(self, T::DTYPE).expect("a copy of an existing tensor");
         let d = c.data();
         // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
@@ -362,6 +408,9 @@ impl Tensor {
                 "a Tensor with {} elements cannot be converted to Scalar",
                 n
             )));
+        }
+        if self.is_cuda() {
+            return crate::cuda::to_device(self, crate::device::Device::Cpu)?.item();
         }
         let d = self.data();
         Ok(crate::with_dtype!(d.dtype, T, {

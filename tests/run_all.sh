@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 
 [ -x .venv/bin/maturin ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check "maturin>=1.7,<2" "pytest>=7" "hypothesis>=6" "numpy>=1.23" "mypy>=2.4,<3"
+# NVRTC and ptxas (same CUDA version) so the CUDA kernels are compiled and assembled here too,
+# GPU or not (tests/python/test_cuda.py; LEAFGRAD_REQUIRE_NVRTC makes their absence a failure).
+.venv/bin/python -m pip install -q --disable-pip-version-check "nvidia-cuda-nvrtc-cu12==12.9.86" "nvidia-cuda-nvcc-cu12==12.9.86"
+export LEAFGRAD_REQUIRE_NVRTC=1
 VIRTUAL_ENV="$PWD/.venv" PATH="$PWD/.venv/bin:$PATH" .venv/bin/maturin develop -q
 
 # Graphviz renders leafgrad.viz figures; its tests skip where it cannot be installed.

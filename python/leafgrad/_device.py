@@ -1,4 +1,4 @@
-"""`torch.device`: where a tensor lives. Only the CPU exists in this build."""
+"""`torch.device`: where a tensor lives: the CPU or a CUDA device."""
 
 
 class device:
@@ -52,19 +52,32 @@ CPU = device("cpu")
 
 
 def check_device(d):
-    """Accept the CPU; refuse CUDA the way a CPU-only PyTorch build does.
+    """The device `d` names (None stays None), after checking it can be used: the CPU always,
+    CUDA when a driver and a device exist (otherwise a RuntimeError saying why).
 
     >>> from leafgrad._device import check_device
     >>> check_device("cpu")
-    >>> check_device("cuda:0")
+    device(type='cpu')
+    >>> check_device("tpu")
     Traceback (most recent call last):
       ...
-    AssertionError: Torch not compiled with CUDA enabled
+    RuntimeError: Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: tpu
     """
     if d is None:
-        return
+        return None
+    if isinstance(d, int) and not isinstance(d, bool):
+        d = device("cuda", d)
     d = device(d)
     if d.type == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled")
+        from . import cuda
+
+        cuda._lazy_init()
+        index = 0 if d.index is None else d.index
+        if index >= cuda.device_count():
+            raise RuntimeError(
+                f"CUDA error: invalid device ordinal (cuda:{index} was asked for; {cuda.device_count()} device(s) found)"
+            )
+        return device("cuda", index)
     if d.type != "cpu":
-        raise RuntimeError(f"leafgrad supports only the 'cpu' device, got '{d}'")
+        raise RuntimeError(f"leafgrad supports only the 'cpu' and 'cuda' devices, got '{d}'")
+    return d

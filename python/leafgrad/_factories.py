@@ -13,7 +13,10 @@ _COPY_WARNING = (
 
 
 def _finish(t, requires_grad, device):
-    check_device(device)
+    d = check_device(device)
+    if d is not None and d.type == "cuda":
+        # Made on the host, then copied over: still a leaf (no graph is recorded).
+        t = _core._move(t, str(d))
     if requires_grad:
         _core._factory_requires_grad(t, True)
     return t
@@ -195,7 +198,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def _like(fill, name, doc):
     def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
-        return _finish(_core._full(tuple(input.shape), fill, dtype or input.dtype), requires_grad, device)
+        return _finish(_core._full(tuple(input.shape), fill, dtype or input.dtype), requires_grad,
+                       input.device if device is None else device)
 
     make.__name__ = make.__qualname__ = name
     make.__doc__ = doc

@@ -18,6 +18,10 @@ class _NumpyView:
 def _numpy(self, *, force=False):
     import numpy as np
 
+    if self.is_cuda and not force:
+        raise TypeError(
+            f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+        )
     if self.requires_grad and not force:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     return np.asarray(_NumpyView(self))
@@ -33,7 +37,9 @@ def _array(self, dtype=None, copy=None):
 
 
 def _values(self):
-    """The values as a numpy array, whatever the dtype (bfloat16 has no numpy type)."""
+    """The values as a numpy array, whatever the dtype (bfloat16 has no numpy type) or device."""
+    if self.is_cuda:
+        return _values(self.detach()._to_copy(self.dtype, "cpu"))
     if self.dtype is _core.bfloat16:
         return _numpy(self.detach()._to_dtype(_core.float32), force=True)
     return _numpy(self, force=True)
@@ -50,6 +56,7 @@ def _repr(self, *, tensor_contents=None):
         self.dtype._name,
         grad_fn=None if gf is None else type(gf).__name__,
         requires_grad=self.requires_grad,
+        device=self._device,
     )
 
 
@@ -82,13 +89,14 @@ def _to(self, *args, **kwargs):
         elif isinstance(a, (str, device)):
             dev = a
         elif isinstance(a, Tensor):
-            dtype = a.dtype
+            dtype, dev = a.dtype, a.device
         elif isinstance(a, bool):
             copy = a
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
-    check_device(dev)
-    return self._to_dtype(dtype or self.dtype, copy)
+    if dev is None:
+        return self._to_dtype(dtype or self.dtype, copy)
+    return self._to_copy(dtype or self.dtype, str(check_device(dev)), copy)
 
 
 _LEGACY = {
@@ -207,7 +215,8 @@ def _new(fill):
 
         if len(size) == 1 and isinstance(size[0], (tuple, list)):
             size = tuple(size[0])
-        return full(size, fill, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return full(size, fill, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
     return make
 
@@ -215,13 +224,14 @@ def _new(fill):
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     from ._factories import full
 
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                requires_grad=requires_grad)
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     from ._factories import tensor
 
-    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
@@ -234,8 +244,15 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     return self.copy_(_core._rand(tuple(self.shape), True, self.dtype) * std + mean)
 
 
-def _cuda(self, *args, **kwargs):
-    raise AssertionError("Torch not compiled with CUDA enabled")
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    """A copy on a CUDA device (ToCopyBackward0 when self requires grad); self if already there."""
+    d = check_device("cuda" if device is None else (f"cuda:{device}" if isinstance(device, int) else device))
+    return self._to_copy(self.dtype, str(d))
+
+
+def _cpu(self, memory_format=None):
+    """A copy in host memory (ToCopyBackward0 when self requires grad); self if already there."""
+    return self._to_copy(self.dtype, "cpu")
 
 
 def _install():
@@ -269,11 +286,11 @@ def _install():
     T.new_tensor = _new_tensor
     T.half = lambda self: self._to_dtype(_core.float16)
     T.bfloat16 = lambda self: self._to_dtype(_core.bfloat16)
-    T.cpu = lambda self: self
+    T.cpu = _cpu
     T.cuda = _cuda
     T.uniform_ = _uniform_
     T.normal_ = _normal_
-    T.device = property(lambda self: CPU)
+    T.device = property(lambda self: CPU if not self.is_cuda else device(self._device))
     T.is_meta = property(lambda self: False)
     T.__module__ = "leafgrad"
 

@@ -1,19 +1,157 @@
-"""`torch.cuda`: this build has no CUDA backend (it arrives with the CUDA issue)."""
+"""`torch.cuda`: the CUDA devices leafgrad can use.
+
+The wheel imports and runs everywhere: without an NVIDIA driver or device, `is_available()` is
+False, `unavailable_reason()` says why, and moving a tensor to CUDA raises a RuntimeError with
+that reason. Kernels are compiled by NVRTC at first use; NVRTC and cuBLAS come from the system's
+CUDA or from PyPI (`pip install leafgrad[cuda]`: nvidia-cuda-nvrtc-cu12, nvidia-cublas-cu12).
+"""
+import ctypes
+import glob
+import os
+import sys
+
+from . import _core
+
+_PRELOADED = False
+
+
+def _preload_libraries():
+    """Load PyPI's NVRTC and cuBLAS (if installed) so the backend finds them by name."""
+    global _PRELOADED
+    if _PRELOADED:
+        return
+    _PRELOADED = True
+    patterns = ("cuda_nvrtc/lib/libnvrtc.so.*", "cublas/lib/libcublasLt.so.*", "cublas/lib/libcublas.so.*")
+    for base in sys.path:
+        root = os.path.join(base, "nvidia")
+        if not os.path.isdir(root):
+            continue
+        for pat in patterns:
+            for lib in sorted(glob.glob(os.path.join(root, pat))):
+                if "builtins" in lib or ".alt." in lib:
+                    continue
+                try:
+                    ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+                except OSError:
+                    pass
+
+
+def _status():
+    _preload_libraries()
+    return _core._cuda_status()
 
 
 def is_available():
-    """Whether CUDA can be used: never in this build.
+    """Whether a CUDA driver and at least one device can be used.
 
-    >>> torch.cuda.is_available()
-    False
+    >>> isinstance(torch.cuda.is_available(), bool)
+    True
     """
-    return False
+    return _status()[0]
 
 
 def device_count():
-    """The number of CUDA devices: none in this build.
+    """The number of CUDA devices (0 without a driver).
 
-    >>> torch.cuda.device_count()
+    >>> torch.cuda.device_count() >= 0
+    True
+    """
+    return _status()[1]
+
+
+def unavailable_reason():
+    """Why CUDA cannot be used (None when it can). leafgrad only.
+
+    >>> r = torch.cuda.unavailable_reason()
+    >>> r is None or isinstance(r, str)
+    True
+    """
+    return _status()[2]
+
+
+def _lazy_init():
+    ok, _, why = _status()
+    if not ok:
+        raise RuntimeError(f"CUDA is not available: {why}")
+
+
+def current_device():
+    """The index of the current device (always 0: leafgrad has no device switching).
+
+    >>> torch.cuda.current_device() if torch.cuda.is_available() else 0
     0
     """
+    _lazy_init()
     return 0
+
+
+def _index(device):
+    if device is None:
+        return 0
+    if isinstance(device, int):
+        return device
+    from ._device import device as _device
+
+    d = _device(device)
+    return 0 if d.index is None else d.index
+
+
+def get_device_name(device=None):
+    """The device's marketing name, e.g. 'NVIDIA H100 80GB HBM3'.
+
+    >>> isinstance(torch.cuda.get_device_name() if torch.cuda.is_available() else "", str)
+    True
+    """
+    _lazy_init()
+    return _core._cuda_device_properties(_index(device))[0]
+
+
+def get_device_capability(device=None):
+    """The device's compute capability as (major, minor).
+
+    >>> len(torch.cuda.get_device_capability() if torch.cuda.is_available() else (8, 0))
+    2
+    """
+    _lazy_init()
+    return tuple(_core._cuda_device_properties(_index(device))[1])
+
+
+def synchronize(device=None):
+    """Wait for every kernel queued on the device.
+
+    >>> if torch.cuda.is_available():
+    ...     torch.cuda.synchronize()
+    """
+    _lazy_init()
+    _core._cuda_synchronize(_index(device))
+
+
+def memory_allocated(device=None):
+    """Bytes of device memory held by live tensors (leafgrad counts exact buffer sizes; PyTorch's
+    caching allocator rounds them up).
+
+    >>> torch.cuda.memory_allocated() >= 0
+    True
+    """
+    if not is_available():
+        return 0
+    return _core._cuda_memory_allocated()
+
+
+def manual_seed(seed):
+    """Seed the generator (leafgrad draws CUDA random numbers on the host, from torch.manual_seed's
+    stream).
+
+    >>> torch.cuda.manual_seed(0)
+    """
+    from . import manual_seed as _seed
+
+    _seed(seed)
+
+
+def manual_seed_all(seed):
+    """Seed every device's generator (one host stream in leafgrad).
+
+    >>> torch.cuda.manual_seed_all(0)
+    """
+    manual_seed(seed)

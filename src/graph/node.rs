@@ -31,6 +31,7 @@ impl Edge {
 pub struct TensorMeta {
     pub shape: Shape,
     pub dtype: DType,
+    pub device: crate::device::Device,
 }
 
 /// The derivative of one op: given the saved tensors and the gradients of its outputs, the

@@ -5,6 +5,9 @@ use crate::tensor::Tensor;
 
 /// `a @ b` for 2-D `a` [m, k] and `b` [k, n] of the same dtype; returns a contiguous [m, n].
 pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
+    if crate::cuda::any_cuda(&[a, b]) {
+        return crate::cuda::mm(a, b);
+    }
     let dt = a.dtype();
     if matches!(dt, DType::Float16 | DType::BFloat16) {
         // Accumulate half-precision products in float32, as PyTorch does.

@@ -159,8 +159,17 @@ fn fill_par<U: Element>(
     unsafe { out.set_len(n) };
 }
 
+/// The error of a CPU loop reached with device memory (an op without a CUDA kernel).
+fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
+    if ts.iter().any(|d| d.storage.is_cuda()) {
+        return Err(crate::error::no_cuda_kernel("this operation"));
+    }
+    Ok(())
+}
+
 pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
     let d = x.data();
+    host_only(&[&d])?;
     let n = d.numel();
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -190,6 +199,7 @@ pub fn map2<A: Element, B: Element, U: Element>(
     f: impl Fn(A, B) -> U + Sync,
 ) -> Result<Tensor> {
     let (da, db) = (a.data(), b.data());
+    host_only(&[&da, &db])?;
     let n = checked_numel(shape)?;
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -267,12 +277,16 @@ pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
 }
 
 /// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place.
-pub fn copy_into(dst: &Tensor, src: &Tensor) {
+pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     let (dd, ds) = (dst.data(), src.data());
+    if dd.storage.is_cuda() || ds.storage.is_cuda() {
+        drop((dd, ds));
+        return crate::cuda::copy_into(dst, src);
+    }
     let shape = dd.shape.clone();
     let n = dd.numel();
     if n == 0 {
-        return;
+        return Ok(());
     }
     let same_layout = ds.shape == shape && dd.is_contiguous() && ds.is_contiguous();
     let overlap = std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr());
@@ -298,7 +312,7 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) {
                 }
             })
         });
-        return;
+        return Ok(());
     }
     let sstr = broadcast_strides(&ds.shape, &ds.strides, &shape);
     crate::with_dtype!(dd.dtype, D, {
@@ -341,7 +355,8 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) {
                 }
             }
         })
-    })
+    });
+    Ok(())
 }
 
 fn it_last_stride(it: &MultiIndex<2>) -> isize {
@@ -367,9 +382,16 @@ pub fn convert<S: Element, D: Element>(v: S) -> D {
 
 /// A contiguous copy in `dtype` (a fresh tensor, even when nothing changes).
 pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    let shape = x.shape();
-    let out = Tensor::zeros(&shape, dtype)?;
-    copy_into(&out, x);
+    let (shape, device) = {
+        let d = x.data();
+        (d.shape.clone(), d.storage.device)
+    };
+    let out = if device.is_cuda() {
+        crate::cuda::empty(&shape, dtype, device)?
+    } else {
+        Tensor::zeros(&shape, dtype)?
+    };
+    copy_into(&out, x)?;
     Ok(out)
 }
 
@@ -377,10 +399,14 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     cast(x, x.dtype())
 }
 
-pub fn fill(t: &Tensor, value: Complex64) {
+pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
     let d = t.data();
+    if d.storage.is_cuda() {
+        drop(d);
+        return crate::cuda::fill(t, value);
+    }
     if d.numel() == 0 {
-        return;
+        return Ok(());
     }
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
@@ -396,11 +422,17 @@ pub fn fill(t: &Tensor, value: Complex64) {
                 }
             }
         }
-    })
+    });
+    Ok(())
 }
 
 /// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
 pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
+    if crate::cuda::any_cuda(&[t, mask]) {
+        let v = Tensor::full(&[], value, t.dtype())?;
+        let r = crate::cuda::where_(&crate::ops::expand(mask, &t.shape())?, &v, t)?;
+        return copy_into(t, &r);
+    }
     let m = contiguous(&crate::ops::expand(mask, &t.shape())?)?.to_vec::<bool>();
     let d = t.data();
     crate::with_dtype!(d.dtype, T, {
@@ -418,6 +450,11 @@ pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
 
 /// `out = where(cond, src, out)` for contiguous `out` and `src` of out's shape and dtype.
 pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+    if crate::cuda::any_cuda(&[out, cond, src]) {
+        let s = cast(src, out.dtype())?;
+        let r = crate::cuda::where_(cond, &s, out)?;
+        return copy_into(out, &r);
+    }
     let m = contiguous(cond)?.to_vec::<bool>();
     let src = cast(src, out.dtype())?;
     let d = out.data();
@@ -443,6 +480,9 @@ pub fn map2_into<T: Element>(
     f: impl Fn(T, T) -> T + Sync,
 ) -> bool {
     let (da, db, dout) = (a.data(), b.data(), out.data());
+    if da.storage.is_cuda() || db.storage.is_cuda() || dout.storage.is_cuda() {
+        return false;
+    }
     if da.shape != dout.shape || db.shape != dout.shape || !dout.is_contiguous() {
         return false;
     }

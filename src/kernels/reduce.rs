@@ -26,6 +26,9 @@ pub fn fold<T: Element, A: Element>(
     f: impl Fn(A, T) -> A,
 ) -> crate::Result<(Vec<A>, Shape)> {
     let d = x.data();
+    if d.storage.is_cuda() {
+        return Err(crate::error::no_cuda_kernel("this reduction"));
+    }
     let (oshape, ostr) = reduce_layout(&d.shape, dims);
     let n_out = super::checked_numel(&oshape)?;
     let mut acc: Vec<A> = super::alloc_vec(n_out)?;
@@ -58,8 +61,13 @@ pub fn arg_extreme<T: Element + PartialOrd>(
     x: &Tensor,
     dim: usize,
     max: bool,
-) -> (Vec<T>, Vec<i64>, Shape) {
+) -> crate::Result<(Vec<T>, Vec<i64>, Shape)> {
     let d = x.data();
+    if d.storage.is_cuda() {
+        return Err(crate::error::no_cuda_kernel(
+            "argmax/argmin and max/min with a dim",
+        ));
+    }
     let (oshape, _) = reduce_layout(&d.shape, &[dim]);
     let n_out = numel(&oshape);
     let mut vals: Vec<Option<T>> = vec![None; n_out];
@@ -92,11 +100,11 @@ pub fn arg_extreme<T: Element + PartialOrd>(
             }
         }
     }
-    (
+    Ok((
         vals.into_iter().map(|v| v.unwrap_or_default()).collect(),
         idx,
         oshape,
-    )
+    ))
 }
 
 /// Sum of a float32 slice in float64, eight independent lanes (vectorisable) per thread, all

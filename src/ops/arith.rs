@@ -46,6 +46,9 @@ pub enum BinOp {
 /// The forward kernel of `a op b` in dtype `dt` (bool adds/multiplies as logical or/and).
 pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if crate::cuda::any_cuda(&[a, b]) {
+        return binary_cuda(op, a, b, dt);
+    }
     if dt == DType::Bool {
         if op == BinOp::Sub {
             return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
@@ -71,6 +74,24 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
             }
         }
     }))
+}
+
+fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    let name = match (op, dt) {
+        (BinOp::Sub, DType::Bool) => {
+            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()))
+        }
+        (BinOp::Mul | BinOp::Div, DType::Bool) => "and",
+        (_, DType::Bool) => "or",
+        (BinOp::Add, _) => "add",
+        (BinOp::Sub, _) => "sub",
+        (BinOp::Mul, _) => "mul",
+        (BinOp::Div, _) => "div",
+    };
+    if op == BinOp::Div && !dt.is_differentiable() && b.to_vec::<i64>().contains(&0) {
+        return Err(Error::Runtime("ZeroDivisionError".into()));
+    }
+    crate::cuda::binary(name, a, b, dt)
 }
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
@@ -332,6 +353,9 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         return cast_to(&r, dt);
     }
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if crate::cuda::any_cuda(&[&a, &b]) && matches!(dt, DType::Float32 | DType::Float64) {
+        return crate::cuda::binary("pow", &a, &b, dt);
+    }
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y))?,
         DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y))?,
@@ -403,6 +427,17 @@ pub enum CmpOp {
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if crate::cuda::any_cuda(&[&a, &b]) && !dt.is_complex() {
+        let name = match op {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        };
+        return crate::cuda::binary(name, &a, &b, dt);
+    }
     if dt.is_complex() {
         return match op {
             CmpOp::Eq | CmpOp::Ne => {
@@ -505,16 +540,24 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     }
     let lo = min.unwrap_or(f64::NEG_INFINITY);
     let hi = max.unwrap_or(f64::INFINITY);
-    let out = crate::with_real!(x.dtype(), T, {
-        crate::kernels::map1::<T, T>(x, move |v| {
-            let f = v.to_f64();
-            if f.is_nan() {
-                v
-            } else {
-                T::from_f64(f.max(lo).min(hi))
-            }
-        })?
-    });
+    let out = if x.is_cuda() {
+        let dt = x.dtype();
+        let lo_t = crate::kernels::cast(&Tensor::wrapped_scalar(lo), dt)?;
+        let hi_t = crate::kernels::cast(&Tensor::wrapped_scalar(hi), dt)?;
+        let r = crate::cuda::binary("maximum", x, &lo_t, dt)?;
+        crate::cuda::binary("minimum", &r, &hi_t, dt)?
+    } else {
+        crate::with_real!(x.dtype(), T, {
+            crate::kernels::map1::<T, T>(x, move |v| {
+                let f = v.to_f64();
+                if f.is_nan() {
+                    v
+                } else {
+                    T::from_f64(f.max(lo).min(hi))
+                }
+            })?
+        })
+    };
     if needs_grad(&[x]) {
         // d clamp(x) = [min <= x <= max] dx
         record(
@@ -523,13 +566,14 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
             &[&out],
             vec![save("self", x)?],
             Box::new(move |s, g| {
-                let v = s[0].to_vec::<f64>();
-                let m: Vec<f64> = v
-                    .iter()
-                    .map(|&e| if e >= lo && e <= hi { 1.0 } else { 0.0 })
-                    .collect();
-                let mask =
-                    crate::kernels::cast(&Tensor::from_vec(m, &s[0].shape())?, g[0].dtype())?;
+                // [lo <= x <= hi] (false for NaN), on x's device.
+                let inside = binary_kernel(
+                    BinOp::Mul,
+                    &compare(CmpOp::Ge, &s[0], &Tensor::wrapped_scalar(lo))?,
+                    &compare(CmpOp::Le, &s[0], &Tensor::wrapped_scalar(hi))?,
+                    DType::Bool,
+                )?;
+                let mask = crate::kernels::cast(&inside, g[0].dtype())?;
                 grads![mul(&g[0], &mask)?]
             }),
         );
@@ -548,6 +592,14 @@ pub enum BitOp {
 pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    if dt == DType::Bool && crate::cuda::any_cuda(&[&a2, &b2]) {
+        let name = match op {
+            BitOp::And => "and",
+            BitOp::Or => "or",
+            BitOp::Xor => "xor",
+        };
+        return crate::cuda::binary(name, &a2, &b2, dt);
+    }
     match dt {
         DType::Bool => map2::<bool, bool, bool>(&a2, &b2, &shape, move |x, y| match op {
             BitOp::And => x & y,
@@ -578,6 +630,7 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `~a`: logical not for bool, bitwise not for integers.
 pub fn invert(a: &Tensor) -> Result<Tensor> {
     match a.dtype() {
+        DType::Bool if a.is_cuda() => crate::cuda::unary("not", a),
         DType::Bool => crate::kernels::map1::<bool, bool>(a, |x| !x),
         DType::UInt8 | DType::Int32 | DType::Int64 => {
             let r = crate::kernels::map1::<i64, i64>(&cast_to(a, DType::Int64)?, |x| !x)?;

@@ -58,3 +58,31 @@ pub fn copy_backwards_clone(x: &Tensor) -> Result<Tensor> {
     }
     Ok(out)
 }
+
+/// `x.to(device, dtype)` as one copy (ToCopyBackward0): the gradient goes back to x's device
+/// and dtype. `.cuda()` / `.cpu()` / `.to('cuda')` of a leaf make a non-leaf, as in PyTorch.
+pub fn to_copy(x: &Tensor, dtype: DType, device: crate::device::Device) -> Result<Tensor> {
+    crate::cuda::check(device)?;
+    let src_dev = x.device();
+    let out = if src_dev == device {
+        kernels::cast(x, dtype)?
+    } else if x.dtype() == dtype {
+        crate::cuda::to_device(x, device)?
+    } else if device.is_cuda() {
+        // Convert where the kernels are: cast on the host, then copy over.
+        crate::cuda::to_device(&kernels::cast(x, dtype)?, device)?
+    } else {
+        kernels::cast(&crate::cuda::to_device(x, device)?, dtype)?
+    };
+    if dtype.is_differentiable() && needs_grad(&[x]) {
+        let src_dt = x.dtype();
+        record(
+            "ToCopyBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![to_copy(&g[0], src_dt, src_dev)?]),
+        );
+    }
+    Ok(out)
+}

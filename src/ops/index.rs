@@ -12,13 +12,17 @@ pub type Plan = Arc<Vec<usize>>;
 
 /// `out[i] = x.flat[plan[i]]`, shaped `shape`.
 pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
-    let src = kernels::contiguous(x)?;
-    let out = crate::with_dtype!(src.dtype(), T, {
-        let v = src.to_vec::<T>();
-        let mut o = kernels::alloc_vec::<T>(plan.len())?;
-        o.extend(plan.iter().map(|&i| v[i]));
-        Tensor::from_vec(o, shape)?
-    });
+    let out = if x.is_cuda() {
+        crate::cuda::take(x, plan, shape)?
+    } else {
+        let src = kernels::contiguous(x)?;
+        crate::with_dtype!(src.dtype(), T, {
+            let v = src.to_vec::<T>();
+            let mut o = kernels::alloc_vec::<T>(plan.len())?;
+            o.extend(plan.iter().map(|&i| v[i]));
+            Tensor::from_vec(o, shape)?
+        })
+    };
     if needs_grad(&[x]) {
         let (xs, p) = (x.shape(), plan.clone());
         // d take = scatter-add of dL back to where each element came from
@@ -36,8 +40,10 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
 /// zeros(shape) with `values[i]` added at flat index `plan[i]` (the gradient of `take`).
 pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> {
     let src = kernels::contiguous(values)?;
-    let out = Tensor::zeros(shape, src.dtype())?;
-    {
+    let out = Tensor::zeros_on(shape, src.dtype(), src.device())?;
+    if src.is_cuda() {
+        crate::cuda::put(&out, plan, &src, true)?;
+    } else {
         let d = out.data();
         crate::with_numeric_or_bool!(src.dtype(), T, {
             let v = src.to_vec::<T>();
@@ -68,7 +74,12 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
         &expand(values, &[plan.len()]).or_else(|_| reshape(values, &[plan.len() as i64]))?,
         x.dtype(),
     )?;
-    {
+    if out.is_cuda() || vals.is_cuda() {
+        if out.device() != values.device() && values.ndim() > 0 {
+            return Err(crate::device::mismatch(out.device(), values.device()));
+        }
+        crate::cuda::put(&out, plan, &vals, false)?;
+    } else {
         let d = out.data();
         crate::with_dtype!(x.dtype(), T, {
             let v = vals.to_vec::<T>();
@@ -87,7 +98,7 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| {
-                let zero = Tensor::zeros(&[p.len()], g[0].dtype())?;
+                let zero = Tensor::zeros_on(&[p.len()], g[0].dtype(), g[0].device())?;
                 let gx = put(&g[0], &p, &zero)?;
                 let gv = take(&g[0], &p, &[p.len()], "IndexBackward0")?;
                 grads![
@@ -359,10 +370,15 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let (dt, a2, b2) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a2.shape())?, &b2.shape())?;
-    let out = kernels::contiguous(&expand(&b2, &shape)?)?;
-    let c = expand(cond, &shape)?;
-    let av = kernels::contiguous(&expand(&a2, &shape)?)?;
-    kernels::copy_where(&out, &c, &av)?;
+    let out = if crate::cuda::any_cuda(&[cond, &a2, &b2]) {
+        crate::cuda::where_(cond, &a2, &b2)?
+    } else {
+        let out = kernels::contiguous(&expand(&b2, &shape)?)?;
+        let c = expand(cond, &shape)?;
+        let av = kernels::contiguous(&expand(&a2, &shape)?)?;
+        kernels::copy_where(&out, &c, &av)?;
+        out
+    };
     let _ = dt;
     if needs_grad(&[a, b]) {
         record(

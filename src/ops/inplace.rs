@@ -121,7 +121,7 @@ pub fn apply_inplace(
         r = to_dtype(&r, tdt)?;
     }
     let base = target.base();
-    kernels::copy_into(target, &r);
+    kernels::copy_into(target, &r)?;
     target.bump_version();
     let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
     if !recording || !(r.requires_grad() || base_rg) {
@@ -142,7 +142,7 @@ pub fn apply_inplace(
                 vec![],
                 Box::new(move |_, g| {
                     let gv = as_strided(&g[0], &reg)?;
-                    let zero = Tensor::zeros(&reg.shape, g[0].dtype())?;
+                    let zero = Tensor::zeros_on(&reg.shape, g[0].dtype(), g[0].device())?;
                     let gb = add(
                         &g[0],
                         &sub(&embed(&zero, &bshape, &reg)?, &embed(&gv, &bshape, &reg)?)?,
@@ -181,8 +181,8 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
                 shape.len().saturating_sub(1)
             ))
         })?;
-    let out = Tensor::zeros(&shape, like.dtype())?;
-    kernels::copy_into(&out, src);
+    let out = Tensor::zeros_on(&shape, like.dtype(), like.device())?;
+    kernels::copy_into(&out, src)?;
     if needs_grad(&[like, src]) {
         let sdt = src.dtype();
         record(
@@ -205,7 +205,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
 
 /// The value `zero_`/`fill_` write (ZeroBackward0 / FillBackward2: no gradient flows back).
 pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<Tensor> {
-    let out = Tensor::full(&like.shape(), value, like.dtype())?;
+    let out = Tensor::full_on(&like.shape(), value, like.dtype(), like.device())?;
     if needs_grad(&[like]) {
         record(
             name,
@@ -246,7 +246,7 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
     } else {
         src.clone()
     };
-    kernels::copy_into(target, &src);
+    kernels::copy_into(target, &src)?;
     target.bump_version();
     Ok(())
 }
@@ -257,7 +257,7 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
     if inplace_records(target, &[]) {
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }
-    kernels::fill(target, value);
+    kernels::fill(target, value)?;
     target.bump_version();
     Ok(())
 }

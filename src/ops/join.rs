@@ -60,7 +60,16 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
             .map(|t| (t.dtype(), crate::dtype::Priority::Dim))
             .collect::<Vec<_>>(),
     );
-    let out = Tensor::zeros(&shape, dt)?;
+    let device = kept[0].device();
+    if let Some(t) = kept.iter().find(|t| t.device() != device) {
+        return Err(crate::device::arg_mismatch(
+            "cat",
+            "tensors",
+            t.device(),
+            device,
+        ));
+    }
+    let out = Tensor::zeros_on(&shape, dt, device)?;
     let mut start = 0;
     for (t, &n) in kept.iter().zip(&sizes) {
         let win = slice(
@@ -70,7 +79,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
             Some((start + n) as i64),
             1,
         )?;
-        kernels::copy_into(&win, t);
+        kernels::copy_into(&win, t)?;
         start += n;
     }
     let refs: Vec<&Tensor> = kept.iter().collect();

@@ -6,6 +6,12 @@ use crate::shape::broadcast_shapes;
 use crate::{grads, with_numeric};
 
 fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
+    let (va, vb) = (a.device(), b.device());
+    if va != vb {
+        let arg = if op == "bmm" { "batch2" } else { "mat2" };
+        let op = if op.starts_with("addmm") { "mm" } else { op };
+        return Err(crate::device::arg_mismatch(op, arg, vb, va));
+    }
     let (da, db) = (a.dtype(), b.dtype());
     if da != db {
         return Err(Error::Runtime(format!(
@@ -84,14 +90,18 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         &kb,
         ka.dtype(),
     )?)?;
-    let out = with_numeric!(ka.dtype(), T, {
-        let v = p.to_vec::<T>();
-        let mut acc = T::default();
-        for x in v {
-            acc += x;
-        }
-        Tensor::from_vec(vec![acc], &[])?
-    });
+    let out = if p.is_cuda() {
+        crate::cuda::reduce("sum", &p, &[0], false)?
+    } else {
+        with_numeric!(ka.dtype(), T, {
+            let v = p.to_vec::<T>();
+            let mut acc = T::default();
+            for x in v {
+                acc += x;
+            }
+            Tensor::from_vec(vec![acc], &[])?
+        })
+    };
     let out = if half {
         kernels::cast(&out, a.dtype())?
     } else {
@@ -181,13 +191,18 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     let (nb, m, n) = (sa[0], sa[1], sb[2]);
-    let out = Tensor::zeros(&[nb, m, n], a.dtype())?;
-    for i in 0..nb {
+    let cuda = crate::cuda::any_cuda(&[a, b]);
+    let out = if cuda {
+        crate::cuda::bmm(&a.detached(), &b.detached())?
+    } else {
+        Tensor::zeros(&[nb, m, n], a.dtype())?
+    };
+    for i in 0..if cuda { 0 } else { nb } {
         let ai = select(&a.detached(), 0, i as i64)?;
         let bi = select(&b.detached(), 0, i as i64)?;
         let r = mm_kernel(&ai, &bi)?;
         let oi = out.view_with(&[m, n], &[n as isize, 1], i * m * n);
-        kernels::copy_into(&oi, &r);
+        kernels::copy_into(&oi, &r)?;
     }
     if needs_grad(&[a, b]) {
         record(

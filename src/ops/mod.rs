@@ -44,6 +44,7 @@ pub fn meta_of(t: &Tensor) -> TensorMeta {
     TensorMeta {
         shape: d.shape.clone(),
         dtype: d.dtype,
+        device: d.storage.device,
     }
 }
 

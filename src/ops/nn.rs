@@ -81,6 +81,9 @@ pub fn nll_loss(
     ignore_index: i64,
     reduction: Reduction,
 ) -> Result<Tensor> {
+    if input.device() != target.device() {
+        return Err(crate::device::mismatch(input.device(), target.device()));
+    }
     let is = input.shape();
     let ts = target.shape();
     if !matches!(target.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
@@ -146,6 +149,11 @@ pub fn nll_loss(
     let plan: Plan = Arc::new(plan);
     let dt = input.dtype();
     let coef_t = kernels::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
+    let coef_t = if input.is_cuda() {
+        crate::cuda::to_device(&coef_t, input.device())?
+    } else {
+        coef_t
+    };
     let out = {
         let _g = GradModeGuard::new(false);
         let picked = take(input, &plan, &ts, "NllLossBackward0")?;
@@ -246,6 +254,14 @@ fn out_size(inp: usize, k: usize, s: usize, p: usize, d: usize) -> Option<usize>
 
 /// 2-D convolution (ConvolutionBackward0), as im2col + batched GEMM.
 pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Result<Tensor> {
+    if x.device() != w.device() {
+        return Err(crate::device::arg_mismatch(
+            "convolution",
+            "weight",
+            w.device(),
+            x.device(),
+        ));
+    }
     let (xs, ws) = (x.shape(), w.shape());
     if ws.len() != 4 {
         return Err(Error::Runtime(

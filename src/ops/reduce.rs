@@ -49,6 +49,9 @@ fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
 /// The sum kernel: integer and bool inputs sum to int64.
 fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let shape = out_shape(&x.shape(), dims, keepdim);
+    if x.is_cuda() {
+        return crate::cuda::reduce("sum", x, dims, keepdim);
+    }
     Ok(match x.dtype() {
         DType::Float16 | DType::BFloat16 => {
             let wide = kernels::cast(x, DType::Float64)?;
@@ -148,7 +151,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let s = sum_kernel(x, &rd, keepdim)?;
     let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
     let out = if n == 0 {
-        Tensor::full(&out.shape(), Complex64::new(f64::NAN, 0.0), dt)?
+        Tensor::full_on(&out.shape(), Complex64::new(f64::NAN, 0.0), dt, x.device())?
     } else {
         out
     };
@@ -225,8 +228,12 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     }
     let flat = reshape(&x.detached(), &[-1])?;
     let out = with_real!(dt, T, {
-        let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max);
-        Tensor::from_vec(v, &[])?
+        if flat.is_cuda() {
+            crate::cuda::reduce(if is_max { "amax" } else { "amin" }, &flat, &[0], false)?
+        } else {
+            let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max)?;
+            Tensor::from_vec(v, &[])?
+        }
     });
     if needs_grad(&[x]) {
         let name = if is_max {
@@ -269,11 +276,15 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
             "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
         ));
     }
-    let (idx, shape) = with_real!(src.dtype(), T, {
-        let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max);
-        (i, s)
-    });
-    let t = Tensor::from_vec(idx, &shape)?;
+    let t = if src.is_cuda() {
+        crate::cuda::argreduce(if is_max { "max" } else { "min" }, &src, d)?
+    } else {
+        let (idx, shape) = with_real!(src.dtype(), T, {
+            let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max)?;
+            (i, s)
+        });
+        Tensor::from_vec(idx, &shape)?
+    };
     if dim.is_none() {
         return if keepdim {
             reshape(&t, &vec![1; x.ndim()])

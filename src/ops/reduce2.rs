@@ -77,7 +77,15 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
             "amax(): does not support complex input".into(),
         ));
     }
-    let out = {
+    let out = if x.is_cuda() {
+        if x.numel() == 0 && !rd.is_empty() {
+            return Err(Error::Runtime(format!(
+                "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+                if is_max { "amax" } else { "amin" }
+            )));
+        }
+        crate::cuda::reduce(if is_max { "amax" } else { "amin" }, x, &rd, keepdim)?
+    } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let mut cur = x.clone();
         for &d in rd.iter().rev() {
@@ -141,11 +149,17 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         // prod(dim) of a 0-d tensor is the tensor (ProdBackward1 still recorded).
         return prod(x, None, false);
     }
-    let (vals, oshape) = crate::with_numeric!(dt, T, {
-        let one = <T as crate::dtype::Element>::from_f64(1.0);
-        let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v)?;
-        (Tensor::from_vec(v, &s)?, s)
-    });
+    let (vals, oshape) = if src.is_cuda() {
+        let v = crate::cuda::reduce("prod", &src, &rd, true)?;
+        let s = v.shape();
+        (v, s)
+    } else {
+        crate::with_numeric!(dt, T, {
+            let one = <T as crate::dtype::Element>::from_f64(1.0);
+            let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v)?;
+            (Tensor::from_vec(v, &s)?, s)
+        })
+    };
     let _ = oshape;
     let out = if keepdim || dim.is_none() {
         if dim.is_none() {
@@ -197,6 +211,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
 
 /// For each element, the product of the other elements of its group (no division).
 fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
+    crate::cuda::host_only(&[x], "the gradient of prod")?;
     let shape = x.shape();
     let v = x.to_vec::<num_complex::Complex64>();
     let n = v.len();
@@ -427,6 +442,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
 /// Cumulative sum along `dim` (CumsumBackward0); `reverse` sums from the end, which is its
 /// gradient. Integer and bool inputs sum in int64, half types in float32.
 pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
+    crate::cuda::host_only(&[x], "cumsum")?;
     let dt = x.dtype();
     let work = match dt {
         DType::Bool | DType::UInt8 | DType::Int32 => DType::Int64,

@@ -19,7 +19,7 @@ fn is_half(d: DType) -> bool {
 }
 
 macro_rules! float_fn {
-    ($x:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
+    ($x:expr, $name:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
         let x0: &Tensor = $x;
         let half = is_half(x0.dtype());
         let xf = if half {
@@ -28,11 +28,15 @@ macro_rules! float_fn {
             floating(x0)?
         };
         let dt = xf.dtype();
-        let r = with_float!(dt, $T, {
-            #[allow(unused_variables)]
-            let $one = <$T as Element>::from_f64(1.0);
-            map1::<$T, $T>(&xf, |$v| $e)?
-        });
+        let r = if xf.is_cuda() {
+            crate::cuda::unary($name, &xf)?
+        } else {
+            with_float!(dt, $T, {
+                #[allow(unused_variables)]
+                let $one = <$T as Element>::from_f64(1.0);
+                map1::<$T, $T>(&xf, |$v| $e)?
+            })
+        };
         if half {
             kernels::cast(&r, x0.dtype())?
         } else {
@@ -79,7 +83,7 @@ macro_rules! with_real_numeric {
 }
 
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.exp());
+    let out = float_fn!(x, "exp", |v: T, one| v.exp());
     if needs_grad(&[x]) {
         // d exp(x) = exp(x) dx
         record(
@@ -94,7 +98,7 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn log(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.ln());
+    let out = float_fn!(x, "log", |v: T, one| v.ln());
     if needs_grad(&[x]) {
         // d log(x) = dx / x
         record(
@@ -109,7 +113,7 @@ pub fn log(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn sqrt(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.sqrt());
+    let out = float_fn!(x, "sqrt", |v: T, one| v.sqrt());
     if needs_grad(&[x]) {
         // d sqrt(x) = dx / (2 sqrt(x))
         record(
@@ -124,7 +128,7 @@ pub fn sqrt(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn sin(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.sin());
+    let out = float_fn!(x, "sin", |v: T, one| v.sin());
     if needs_grad(&[x]) {
         // d sin(x) = cos(x) dx
         record(
@@ -139,7 +143,7 @@ pub fn sin(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn cos(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.cos());
+    let out = float_fn!(x, "cos", |v: T, one| v.cos());
     if needs_grad(&[x]) {
         // d cos(x) = -sin(x) dx
         record(
@@ -154,7 +158,7 @@ pub fn cos(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn tanh(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| v.tanh());
+    let out = float_fn!(x, "tanh", |v: T, one| v.tanh());
     if needs_grad(&[x]) {
         // d tanh(x) = (1 - tanh²(x)) dx
         record(
@@ -175,7 +179,7 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| one / (one + (-v).exp()));
+    let out = float_fn!(x, "sigmoid", |v: T, one| one / (one + (-v).exp()));
     if needs_grad(&[x]) {
         // d σ(x) = σ(x)(1 - σ(x)) dx
         record(
@@ -200,7 +204,11 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     if dt == DType::Bool {
         return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
     }
-    let out = with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v)? });
+    let out = if x.is_cuda() {
+        crate::cuda::unary("neg", x)?
+    } else {
+        with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v)? })
+    };
     if needs_grad(&[x]) {
         // d(-x) = -dx
         record(
@@ -256,12 +264,16 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
             "\"clamp_min_cpu\" not implemented for 'Bool'".into(),
         ));
     }
-    let out = with_real_numeric!(x.dtype(), T, {
-        let z = T::default();
-        // NaN stays NaN (v != v only for NaN), as in PyTorch.
-        #[allow(clippy::eq_op)]
-        map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })?
-    });
+    let out = if x.is_cuda() {
+        crate::cuda::unary("relu", x)?
+    } else {
+        with_real_numeric!(x.dtype(), T, {
+            let z = T::default();
+            // NaN stays NaN (v != v only for NaN), as in PyTorch.
+            #[allow(clippy::eq_op)]
+            map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })?
+        })
+    };
     if needs_grad(&[x]) {
         // d relu(x) = [relu(x) > 0] dx
         record(
@@ -287,6 +299,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
         DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
         DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
         DType::Bool => x.detached(),
+        _ if x.is_cuda() => crate::cuda::unary("abs", x)?,
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
             map1::<T, T>(x, move |v| if v < z { z - v } else { v })?
@@ -326,6 +339,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
             }
         })?,
         DType::Bool => x.detached(),
+        _ if x.is_cuda() => crate::cuda::unary("sign", x)?,
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
             let one = <T as Element>::from_f64(1.0);
@@ -366,6 +380,10 @@ fn piecewise(
 ) -> Result<Tensor> {
     real_only(x, name)?;
     let out = match x.dtype() {
+        DType::Float32 | DType::Float64 if x.is_cuda() => {
+            let op = name.trim_end_matches("Backward0").to_lowercase();
+            crate::cuda::unary(&op, x)?
+        }
         DType::Float32 => map1::<f32, f32>(x, f32f)?,
         DType::Float64 => map1::<f64, f64>(x, f64f)?,
         d if is_half(d) => kernels::cast(
@@ -406,7 +424,7 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, |v: T, one| one / v);
+    let out = float_fn!(x, "reciprocal", |v: T, one| one / v);
     if needs_grad(&[x]) {
         // d(1/x) = -dx / x²
         record(
@@ -426,10 +444,14 @@ pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
 pub fn erf(x: &Tensor) -> Result<Tensor> {
     real_only(x, "erf")?;
     let xf = floating(x)?;
-    let out = kernels::cast(
-        &map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, libm::erf)?,
-        xf.dtype(),
-    )?;
+    let out = if xf.is_cuda() {
+        crate::cuda::unary("erf", &xf)?
+    } else {
+        kernels::cast(
+            &map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, libm::erf)?,
+            xf.dtype(),
+        )?
+    };
     if needs_grad(&[x]) {
         // d erf(x) = 2/√π · exp(-x²) dx
         record(

@@ -504,10 +504,10 @@ pub fn alias(x: &Tensor) -> Result<Tensor> {
 
 /// zeros(shape) with `region` set to `g`: the gradient of taking `region` out of a tensor.
 pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
-    let out = Tensor::zeros(shape, g.dtype())?;
+    let out = Tensor::zeros_on(shape, g.dtype(), g.device())?;
     {
         let win = out.view_with(&region.shape, &region.strides, region.offset);
-        kernels::copy_into(&win, g);
+        kernels::copy_into(&win, g)?;
     }
     let out = out.detached();
     if needs_grad(&[g]) {
@@ -602,6 +602,7 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
 
 /// Real pairs `[..., 2]` back to a complex tensor (a copy; ViewAsComplexBackward0).
 pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
+    crate::cuda::host_only(&[x], "complex tensors")?;
     let shape = x.shape();
     if shape.last() != Some(&2) {
         return Err(Error::Runtime(

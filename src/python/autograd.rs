@@ -60,7 +60,13 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
                         )));
                     }
                 }
-                Tensor::full(&out.shape(), Complex64::new(1.0, 0.0), out.dtype()).py()?
+                Tensor::full_on(
+                    &out.shape(),
+                    Complex64::new(1.0, 0.0),
+                    out.dtype(),
+                    out.device(),
+                )
+                .py()?
             }
         };
         roots.push((out.clone(), g));
@@ -152,7 +158,7 @@ fn _grad<'py>(
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
         let g = match g {
             Some(g) => Some(g),
-            None if materialize => Some(Tensor::zeros(&inp.shape(), inp.dtype()).py()?),
+            None if materialize => Some(Tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device()).py()?),
             None if allow_unused => None,
             None => {
                 return Err(PyRuntimeError::new_err(format!(

@@ -342,7 +342,7 @@ fn _arange<'py>(
     let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
     let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
     vals.extend((0..n).map(|i| start + i as f64 * step));
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?);
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
     wrap(py, out)
 }
 
@@ -377,7 +377,7 @@ fn _linspace<'py>(
             end - step * (n - 1 - i) as f64
         }
     }));
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?);
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
     wrap(py, out)
 }
 
@@ -396,7 +396,7 @@ fn _eye<'py>(
     for i in 0..s[0].min(s[1]) {
         vals[i * s[1] + i] = 1.0;
     }
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?);
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
     wrap(py, out)
 }
 
@@ -442,7 +442,7 @@ fn _rand<'py>(
     } else {
         Tensor::from_vec(vals, &s).py()?
     };
-    crate::kernels::copy_into(&out, &t);
+    crate::kernels::copy_into(&out, &t).py()?;
     wrap(py, out)
 }
 
@@ -468,7 +468,7 @@ fn _randint<'py>(
     crate::random::with_rng(|r| {
         vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
     });
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?);
+    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
     wrap(py, out)
 }
 

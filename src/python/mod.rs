@@ -2,6 +2,7 @@
 //! is argument conversion and the mapping of core errors to Python exceptions.
 mod autograd;
 mod convert;
+mod cuda;
 mod dlpack;
 mod factory;
 mod node;
@@ -38,6 +39,7 @@ pub fn to_pyerr(e: Error) -> PyErr {
         Error::Type(m) => PyTypeError::new_err(m),
         Error::Value(m) => PyValueError::new_err(m),
         Error::Index(m) => PyIndexError::new_err(m),
+        Error::NotImplemented(m) => pyo3::exceptions::PyNotImplementedError::new_err(m),
         Error::Callback(id) => STASHED
             .with(|s| s.borrow_mut().remove(&id))
             .unwrap_or_else(|| PyRuntimeError::new_err("error in a hook")),
@@ -69,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     factory::register(m)?;
     autograd::register(m)?;
     convert::register(m)?;
+    cuda::register(m)?;
     ops2::register(m)?;
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     Ok(())

@@ -449,6 +449,31 @@ impl PyTensor {
         }
         out(slf.py(), ops::clone(t))
     }
+    /// `to(device, dtype)`: the tensor itself when nothing changes (unless `copy`).
+    #[pyo3(signature = (dtype, device, copy = false))]
+    fn _to_copy<'py>(
+        slf: &Bound<'py, Self>,
+        dtype: &Bound<'py, PyAny>,
+        device: &str,
+        copy: bool,
+    ) -> R<'py> {
+        let t = &slf.get().t;
+        let d = extract_dtype(dtype)?;
+        let dev = crate::device::Device::parse(device).py()?;
+        if d == t.dtype() && dev == t.device() && !copy {
+            return Ok(slf.clone().into_any());
+        }
+        out(slf.py(), ops::to_copy(t, d, dev))
+    }
+    /// The device as PyTorch spells it (`cpu`, `cuda:0`).
+    #[getter]
+    fn _device(&self) -> String {
+        self.t.device().name()
+    }
+    #[getter]
+    fn is_cuda(&self) -> bool {
+        self.t.is_cuda()
+    }
     /// `to(dtype)`: the tensor itself when nothing changes (unless `copy`).
     #[pyo3(signature = (dtype, copy = false))]
     fn _to_dtype<'py>(slf: &Bound<'py, Self>, dtype: &Bound<'py, PyAny>, copy: bool) -> R<'py> {
@@ -802,6 +827,12 @@ fn set_index(t: &Tensor, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> 
     let v = match operand(value) {
         Some(v) => v,
         None => super::factory::from_data(value, Some(t.dtype()))?,
+    };
+    // A host scalar may be written into device memory (as in PyTorch).
+    let v = if v.device() != t.device() && v.ndim() == 0 {
+        ops::to_copy(&v, v.dtype(), t.device()).py()?
+    } else {
+        v
     };
     if ix.advanced.is_empty() {
         let region = if ix.view.is_view() {

@@ -291,6 +291,15 @@ impl PyTensor {
                 td.scalar_type_name()
             )));
         }
+        let (gdev, tdev) = (g.device(), self.t.device());
+        if gdev != tdev {
+            let kind = |d: crate::device::Device| if d.is_cuda() { "cuda" } else { "cpu" };
+            return Err(PyRuntimeError::new_err(format!(
+                "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. Please ensure that the gradient and the tensor are on the same device",
+                kind(gdev),
+                kind(tdev)
+            )));
+        }
         let (gs, ts) = (g.shape(), self.t.shape());
         if gs != ts {
             return Err(PyRuntimeError::new_err(format!(
@@ -490,10 +499,6 @@ impl PyTensor {
     }
     fn is_complex(&self) -> bool {
         self.t.dtype().is_complex()
-    }
-    #[getter]
-    fn get_is_cuda(&self) -> bool {
-        false
     }
     fn __len__(&self) -> PyResult<usize> {
         let s = self.t.shape();

@@ -1,0 +1,276 @@
+// leafgrad's CUDA kernels, compiled by NVRTC at first use (one module per device architecture).
+//
+// Every kernel walks a strided layout (`Strided`): up to 4 operands, each with its own strides
+// and offset (in elements) over one logical shape of up to 8 dims, so views, broadcasts and
+// transposes need no copy first. Names are `<family>_<op>_<dtype>`; the Rust side
+// (src/cuda/backend.rs, `KERNELS`) holds the same list with each kernel's parameter count, and
+// a test compiles this file and checks both against the PTX.
+//
+// dtypes: f32 float, f64 double, i64 long long, i32 int, u8 unsigned char, b8 bool.
+
+#define MAXD 8
+
+struct Strided {
+    long long n;
+    int ndim;
+    int pad;
+    long long shape[MAXD];
+    long long st[4][MAXD];
+    long long off[4];
+};
+
+// Offsets of linear element i (row-major over `shape`) in the first `k` operands.
+template <int K>
+__device__ __forceinline__ void offsets(const Strided& L, long long i, long long* o) {
+    #pragma unroll
+    for (int j = 0; j < K; ++j) o[j] = L.off[j];
+    for (int d = L.ndim - 1; d >= 0; --d) {
+        long long s = L.shape[d];
+        long long k = i % s;
+        i /= s;
+        #pragma unroll
+        for (int j = 0; j < K; ++j) o[j] += k * L.st[j][d];
+    }
+}
+
+#define GRID_LOOP(i, n) \
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
+         i += (long long)blockDim.x * gridDim.x)
+
+// ---- conversions --------------------------------------------------------------------------
+template <typename D, typename S> __device__ __forceinline__ D cvt(S x) { return (D)x; }
+template <> __device__ __forceinline__ bool cvt<bool, float>(float x) { return x != 0.0f; }
+template <> __device__ __forceinline__ bool cvt<bool, double>(double x) { return x != 0.0; }
+template <> __device__ __forceinline__ bool cvt<bool, long long>(long long x) { return x != 0; }
+template <> __device__ __forceinline__ bool cvt<bool, int>(int x) { return x != 0; }
+template <> __device__ __forceinline__ bool cvt<bool, unsigned char>(unsigned char x) { return x != 0; }
+// Float to uint8 wraps like PyTorch's CPU cast (through int64), rather than C's undefined result.
+template <> __device__ __forceinline__ unsigned char cvt<unsigned char, float>(float x) { return (unsigned char)(long long)x; }
+template <> __device__ __forceinline__ unsigned char cvt<unsigned char, double>(double x) { return (unsigned char)(long long)x; }
+
+// ---- fill and copy ------------------------------------------------------------------------
+#define FILL(T, tn) \
+    extern "C" __global__ void fill_##tn(Strided L, T* out, T v) { \
+        GRID_LOOP(i, L.n) { long long o[1]; offsets<1>(L, i, o); out[o[0]] = v; } \
+    }
+
+// out (operand 0) = convert(in (operand 1)): contiguous(), casts, copy_, broadcasts.
+#define COPY(S, sn, D, dn) \
+    extern "C" __global__ void copy_##sn##_##dn(Strided L, D* out, const S* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = cvt<D, S>(in[o[1]]); } \
+    }
+
+#define COPY_FROM(S, sn) \
+    COPY(S, sn, float, f32) COPY(S, sn, double, f64) COPY(S, sn, long long, i64) \
+    COPY(S, sn, int, i32) COPY(S, sn, unsigned char, u8) COPY(S, sn, bool, b8)
+
+#define ALL_TYPES(M) M(float, f32) M(double, f64) M(long long, i64) M(int, i32) M(unsigned char, u8) M(bool, b8)
+
+ALL_TYPES(FILL)
+ALL_TYPES(COPY_FROM)
+
+// ---- math helpers (float and double overloads) ----------------------------------------------
+#define MATH1(fn) \
+    __device__ __forceinline__ float m_##fn(float x) { return fn##f(x); } \
+    __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
+MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
+MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(rsqrt) MATH1(log1p) MATH1(expm1)
+__device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
+__device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
+
+template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != v; }
+
+// ---- unary --------------------------------------------------------------------------------
+#define UNARY(name, T, tn, expr) \
+    extern "C" __global__ void unary_##name##_##tn(Strided L, T* out, const T* in) { \
+        GRID_LOOP(i, L.n) { \
+            long long o[2]; offsets<2>(L, i, o); \
+            T v = in[o[1]]; \
+            out[o[0]] = (expr); \
+        } \
+    }
+
+#define UNARY_FLOAT(T, tn) \
+    UNARY(exp, T, tn, m_exp(v)) UNARY(log, T, tn, m_log(v)) UNARY(sqrt, T, tn, m_sqrt(v)) \
+    UNARY(sin, T, tn, m_sin(v)) UNARY(cos, T, tn, m_cos(v)) UNARY(tanh, T, tn, m_tanh(v)) \
+    UNARY(sigmoid, T, tn, (T)1 / ((T)1 + m_exp(-v))) UNARY(reciprocal, T, tn, (T)1 / v) \
+    UNARY(rsqrt, T, tn, m_rsqrt(v)) UNARY(erf, T, tn, m_erf(v)) \
+    UNARY(floor, T, tn, m_floor(v)) UNARY(ceil, T, tn, m_ceil(v)) UNARY(round, T, tn, m_rint(v)) \
+    UNARY(abs, T, tn, m_fabs(v)) UNARY(neg, T, tn, -v) \
+    UNARY(relu, T, tn, (v > (T)0 || is_nan(v)) ? v : (T)0) \
+    UNARY(sign, T, tn, is_nan(v) ? v : (T)((v > (T)0) - (v < (T)0)))
+
+#define UNARY_INT(T, tn) \
+    UNARY(neg, T, tn, (T)(-v)) UNARY(abs, T, tn, v < (T)0 ? (T)(-v) : v) \
+    UNARY(relu, T, tn, v > (T)0 ? v : (T)0) UNARY(sign, T, tn, (T)((v > (T)0) - (v < (T)0)))
+
+UNARY_FLOAT(float, f32)
+UNARY_FLOAT(double, f64)
+UNARY_INT(long long, i64)
+UNARY_INT(int, i32)
+UNARY(abs, unsigned char, u8, v)
+UNARY(relu, unsigned char, u8, v)
+UNARY(sign, unsigned char, u8, (unsigned char)(v > 0))
+UNARY(not, bool, b8, !v)
+
+// ---- binary: out (0) = a (1) op b (2); `mode` bit 0/1: a/b is the scalar sa/sb instead ------
+#define BINARY(name, T, tn, R, expr) \
+    extern "C" __global__ void binary_##name##_##tn(Strided L, R* out, const T* pa, const T* pb, \
+                                                   T sa, T sb, int mode) { \
+        GRID_LOOP(i, L.n) { \
+            long long o[3]; offsets<3>(L, i, o); \
+            T a = (mode & 1) ? sa : pa[o[1]]; \
+            T b = (mode & 2) ? sb : pb[o[2]]; \
+            out[o[0]] = (expr); \
+        } \
+    }
+
+#define COMPARE(T, tn) \
+    BINARY(eq, T, tn, bool, a == b) BINARY(ne, T, tn, bool, a != b) \
+    BINARY(lt, T, tn, bool, a < b) BINARY(le, T, tn, bool, a <= b) \
+    BINARY(gt, T, tn, bool, a > b) BINARY(ge, T, tn, bool, a >= b)
+
+#define ARITH(T, tn) \
+    BINARY(add, T, tn, T, a + b) BINARY(sub, T, tn, T, a - b) BINARY(mul, T, tn, T, a * b)
+
+// maximum/minimum propagate NaN, as PyTorch's do.
+#define BINARY_FLOAT(T, tn) \
+    ARITH(T, tn) BINARY(div, T, tn, T, a / b) BINARY(pow, T, tn, T, m_pow(a, b)) \
+    BINARY(maximum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a > b ? a : b)) \
+    BINARY(minimum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a < b ? a : b)) \
+    COMPARE(T, tn)
+
+// Integer division by zero is refused on the host before launch.
+#define BINARY_INT(T, tn) \
+    ARITH(T, tn) BINARY(div, T, tn, T, a / b) \
+    BINARY(maximum, T, tn, T, a > b ? a : b) BINARY(minimum, T, tn, T, a < b ? a : b) \
+    COMPARE(T, tn)
+
+BINARY_FLOAT(float, f32)
+BINARY_FLOAT(double, f64)
+BINARY_INT(long long, i64)
+BINARY_INT(int, i32)
+BINARY_INT(unsigned char, u8)
+BINARY(or, bool, b8, bool, a || b)
+BINARY(and, bool, b8, bool, a && b)
+BINARY(xor, bool, b8, bool, a != b)
+COMPARE(bool, b8)
+
+// ---- where: out (0) = cond (1) ? a (2) : b (3) ------------------------------------------------
+#define WHERE(T, tn) \
+    extern "C" __global__ void where_##tn(Strided L, T* out, const bool* c, const T* a, const T* b) { \
+        GRID_LOOP(i, L.n) { long long o[4]; offsets<4>(L, i, o); out[o[0]] = c[o[1]] ? a[o[2]] : b[o[3]]; } \
+    }
+ALL_TYPES(WHERE)
+
+// ---- reductions -----------------------------------------------------------------------------
+// One block per output element (grid-stride over outputs). `K` maps an output index to the
+// output offset (operand 0) and the input's offset (operand 1) over the kept dims; `R` walks
+// the reduced dims of the input (operand 1). Accumulation in `A`.
+#define RED_THREADS 256
+
+#define REDUCE(name, T, tn, A, init, step, combine) \
+    extern "C" __global__ void reduce_##name##_##tn(Strided K, Strided R, A* out, const T* in) { \
+        __shared__ A part[RED_THREADS]; \
+        for (long long j = blockIdx.x; j < K.n; j += gridDim.x) { \
+            long long ko[2]; offsets<2>(K, j, ko); \
+            A acc = (init); \
+            for (long long r = threadIdx.x; r < R.n; r += blockDim.x) { \
+                long long ro[2]; offsets<2>(R, r, ro); \
+                A v = (A)in[ko[1] + ro[1]]; \
+                acc = (step); \
+            } \
+            part[threadIdx.x] = acc; \
+            __syncthreads(); \
+            for (int s = blockDim.x / 2; s > 0; s >>= 1) { \
+                if (threadIdx.x < s) { A a = part[threadIdx.x], v = part[threadIdx.x + s]; part[threadIdx.x] = (combine); } \
+                __syncthreads(); \
+            } \
+            if (threadIdx.x == 0) out[ko[0]] = part[0]; \
+            __syncthreads(); \
+        } \
+    }
+
+#define MAXSTEP(acc, v) (is_nan(acc) ? acc : (is_nan(v) || v > acc) ? v : acc)
+#define MINSTEP(acc, v) (is_nan(acc) ? acc : (is_nan(v) || v < acc) ? v : acc)
+
+#define REDUCE_FLOAT(T, tn, LOWEST, HIGHEST) \
+    REDUCE(sum, T, tn, T, (T)0, acc + v, a + v) \
+    REDUCE(prod, T, tn, T, (T)1, acc * v, a * v) \
+    REDUCE(amax, T, tn, T, LOWEST, MAXSTEP(acc, v), MAXSTEP(a, v)) \
+    REDUCE(amin, T, tn, T, HIGHEST, MINSTEP(acc, v), MINSTEP(a, v))
+
+#define REDUCE_INT(T, tn, LOWEST, HIGHEST) \
+    REDUCE(sum, T, tn, long long, 0, acc + v, a + v) \
+    REDUCE(prod, T, tn, long long, 1, acc * v, a * v) \
+    REDUCE(amax, T, tn, T, LOWEST, v > acc ? v : acc, v > a ? v : a) \
+    REDUCE(amin, T, tn, T, HIGHEST, v < acc ? v : acc, v < a ? v : a)
+
+REDUCE_FLOAT(float, f32, -__int_as_float(0x7f800000), __int_as_float(0x7f800000))
+REDUCE_FLOAT(double, f64, -__longlong_as_double(0x7ff0000000000000LL), __longlong_as_double(0x7ff0000000000000LL))
+REDUCE_INT(long long, i64, (long long)(-9223372036854775807LL - 1), 9223372036854775807LL)
+REDUCE_INT(int, i32, (int)(-2147483647 - 1), 2147483647)
+REDUCE_INT(unsigned char, u8, (unsigned char)0, (unsigned char)255)
+REDUCE(sum, bool, b8, long long, 0, acc + v, a + v)
+REDUCE(amax, bool, b8, bool, false, acc || v, a || v)
+REDUCE(amin, bool, b8, bool, true, acc && v, a && v)
+
+// ---- gather / scatter by a flat index plan (indexing, gather, embedding, im2col, nll_loss) ----
+// take: out[i] = src[idx[i]]; put: out[idx[i]] = vals[i]; put_add: out[idx[i]] += vals[i]
+// (atomically: an index may repeat).
+#define TAKE_PUT(T, tn) \
+    extern "C" __global__ void take_##tn(long long n, T* out, const T* src, const long long* idx) { \
+        GRID_LOOP(i, n) out[i] = src[idx[i]]; \
+    } \
+    extern "C" __global__ void put_##tn(long long n, T* out, const long long* idx, const T* vals) { \
+        GRID_LOOP(i, n) out[idx[i]] = vals[i]; \
+    }
+ALL_TYPES(TAKE_PUT)
+
+extern "C" __global__ void put_add_f32(long long n, float* out, const long long* idx, const float* vals) {
+    GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
+}
+extern "C" __global__ void put_add_f64(long long n, double* out, const long long* idx, const double* vals) {
+    GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
+}
+extern "C" __global__ void put_add_i64(long long n, long long* out, const long long* idx, const long long* vals) {
+    // Two's complement: adding as unsigned is adding as signed.
+    GRID_LOOP(i, n) atomicAdd((unsigned long long*)(out + idx[i]), (unsigned long long)vals[i]);
+}
+extern "C" __global__ void put_add_i32(long long n, int* out, const long long* idx, const int* vals) {
+    GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
+}
+
+// ---- argmax / argmin along one dim: NaN wins, then the first index among equals --------------
+#define BETTER_MAX(v, c, vi, ci) (is_nan(v) ? (!is_nan(c) || (vi) < (ci)) : (!is_nan(c) && ((v) > (c) || ((v) == (c) && (vi) < (ci)))))
+#define BETTER_MIN(v, c, vi, ci) (is_nan(v) ? (!is_nan(c) || (vi) < (ci)) : (!is_nan(c) && ((v) < (c) || ((v) == (c) && (vi) < (ci)))))
+
+#define ARGREDUCE(name, T, tn, BETTER) \
+    extern "C" __global__ void argreduce_##name##_##tn(Strided K, Strided R, long long* out, const T* in) { \
+        __shared__ T pv[RED_THREADS]; \
+        __shared__ long long pi[RED_THREADS]; \
+        for (long long j = blockIdx.x; j < K.n; j += gridDim.x) { \
+            long long ko[2]; offsets<2>(K, j, ko); \
+            T best = (T)0; long long bi = -1; \
+            for (long long r = threadIdx.x; r < R.n; r += blockDim.x) { \
+                long long ro[2]; offsets<2>(R, r, ro); \
+                T v = in[ko[1] + ro[1]]; \
+                if (bi < 0 || BETTER(v, best, r, bi)) { best = v; bi = r; } \
+            } \
+            pv[threadIdx.x] = best; pi[threadIdx.x] = bi; \
+            __syncthreads(); \
+            for (int s = blockDim.x / 2; s > 0; s >>= 1) { \
+                if (threadIdx.x < s) { \
+                    T v = pv[threadIdx.x + s]; long long vi = pi[threadIdx.x + s]; \
+                    if (vi >= 0 && (pi[threadIdx.x] < 0 || BETTER(v, pv[threadIdx.x], vi, pi[threadIdx.x]))) { \
+                        pv[threadIdx.x] = v; pi[threadIdx.x] = vi; \
+                    } \
+                } \
+                __syncthreads(); \
+            } \
+            if (threadIdx.x == 0) out[ko[0]] = pi[0]; \
+            __syncthreads(); \
+        } \
+    }
+#define ARGREDUCE_BOTH(T, tn) ARGREDUCE(max, T, tn, BETTER_MAX) ARGREDUCE(min, T, tn, BETTER_MIN)
+ALL_TYPES(ARGREDUCE_BOTH)

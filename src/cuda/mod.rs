@@ -1,0 +1,257 @@
+//! The CUDA backend: device memory, host/device copies, and the kernels of `src/cuda/kernels.cu`
+//! compiled by NVRTC at first use (to machine code for the device, cached on disk).
+//!
+//! Everything here works in any build: without the `cuda` feature, or on a machine without a
+//! driver or device, [`available`] says why and every other entry point returns that reason as
+//! an error. With the feature, the driver is probed by hand (`libcuda.so.1`, `cuInit`, the
+//! device count) before cudarc is touched, because cudarc panics when its libraries are missing.
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{no_cuda_kernel, Error, Result};
+use crate::tensor::Tensor;
+use num_complex::Complex64;
+
+#[cfg(feature = "cuda")]
+mod backend;
+
+/// The CUDA C source of every kernel.
+pub const SOURCE: &str = include_str!("kernels.cu");
+
+/// Kernel dtype suffixes, as in kernels.cu.
+pub const TYPES: [(DType, &str); 6] = [
+    (DType::Float32, "f32"),
+    (DType::Float64, "f64"),
+    (DType::Int64, "i64"),
+    (DType::Int32, "i32"),
+    (DType::UInt8, "u8"),
+    (DType::Bool, "b8"),
+];
+
+const FLOAT_UNARY: [&str; 17] = [
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "reciprocal",
+    "rsqrt",
+    "erf",
+    "floor",
+    "ceil",
+    "round",
+    "abs",
+    "neg",
+    "relu",
+    "sign",
+];
+const COMPARE: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+
+/// Every kernel in kernels.cu with its parameter count: the launch sites check against this
+/// table, and a test checks the table against the compiled PTX.
+pub fn kernel_table() -> Vec<(String, usize)> {
+    let mut k = Vec::new();
+    for (_, t) in TYPES {
+        k.push((format!("fill_{t}"), 3));
+        for (_, d) in TYPES {
+            k.push((format!("copy_{t}_{d}"), 3));
+        }
+        k.push((format!("where_{t}"), 5));
+    }
+    for t in ["f32", "f64"] {
+        for op in FLOAT_UNARY {
+            k.push((format!("unary_{op}_{t}"), 3));
+        }
+        for op in ["add", "sub", "mul", "div", "pow", "maximum", "minimum"] {
+            k.push((format!("binary_{op}_{t}"), 7));
+        }
+    }
+    for t in ["i64", "i32"] {
+        for op in ["neg", "abs", "relu", "sign"] {
+            k.push((format!("unary_{op}_{t}"), 3));
+        }
+    }
+    for op in ["abs", "relu", "sign"] {
+        k.push((format!("unary_{op}_u8"), 3));
+    }
+    k.push(("unary_not_b8".into(), 3));
+    for t in ["i64", "i32", "u8"] {
+        for op in ["add", "sub", "mul", "div", "maximum", "minimum"] {
+            k.push((format!("binary_{op}_{t}"), 7));
+        }
+    }
+    for op in ["or", "and", "xor"] {
+        k.push((format!("binary_{op}_b8"), 7));
+    }
+    for (_, t) in TYPES {
+        for op in COMPARE {
+            k.push((format!("binary_{op}_{t}"), 7));
+        }
+    }
+    for t in ["f32", "f64", "i64", "i32", "u8"] {
+        for op in ["sum", "prod", "amax", "amin"] {
+            k.push((format!("reduce_{op}_{t}"), 4));
+        }
+    }
+    for op in ["sum", "amax", "amin"] {
+        k.push((format!("reduce_{op}_b8"), 4));
+    }
+    for (_, t) in TYPES {
+        k.push((format!("take_{t}"), 4));
+        k.push((format!("put_{t}"), 4));
+        k.push((format!("argreduce_max_{t}"), 4));
+        k.push((format!("argreduce_min_{t}"), 4));
+    }
+    for t in ["f32", "f64", "i64", "i32"] {
+        k.push((format!("put_add_{t}"), 4));
+    }
+    k
+}
+
+/// The kernel suffix of a dtype the CUDA backend stores, or the error naming it.
+pub fn type_name(dt: DType) -> Result<&'static str> {
+    TYPES
+        .iter()
+        .find(|(d, _)| *d == dt)
+        .map(|(_, n)| *n)
+        .ok_or_else(|| no_cuda_kernel(&format!("{} tensors", dt.name())))
+}
+
+/// Whether CUDA can be used, and if not, why.
+pub fn available() -> std::result::Result<usize, String> {
+    #[cfg(feature = "cuda")]
+    {
+        backend::driver().map(|d| d.count)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        Err("leafgrad was built without the `cuda` feature".into())
+    }
+}
+
+pub fn device_count() -> usize {
+    available().unwrap_or(0)
+}
+
+/// Check that `device` can be used, with the reason as a RuntimeError when it cannot.
+pub fn check(device: Device) -> Result<()> {
+    let Device::Cuda(i) = device else {
+        return Ok(());
+    };
+    match available() {
+        Err(why) => Err(Error::Runtime(format!("CUDA is not available: {why}"))),
+        Ok(n) if i >= n => Err(Error::Runtime(format!(
+            "CUDA error: invalid device ordinal (cuda:{i} was asked for; {n} device(s) found)"
+        ))),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The device's name and compute capability.
+pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
+    check(Device::Cuda(i))?;
+    #[cfg(feature = "cuda")]
+    {
+        backend::properties(i)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        unreachable!("check() refuses CUDA devices without the feature")
+    }
+}
+
+/// The device of an op's operands: CPU 0-d tensors travel as scalars and do not count.
+pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
+    let mut dev: Option<Device> = None;
+    let mut cpu_scalar = false;
+    for t in ts {
+        let d = t.data();
+        let here = d.storage.device;
+        if here == Device::Cpu && d.shape.is_empty() {
+            cpu_scalar = true;
+            continue;
+        }
+        match dev {
+            None => dev = Some(here),
+            Some(prev) if prev != here => return Err(crate::device::mismatch(prev, here)),
+            _ => {}
+        }
+    }
+    Ok(match dev {
+        Some(d) => d,
+        None if cpu_scalar => Device::Cpu,
+        None => Device::Cpu,
+    })
+}
+
+/// The error of an op that runs on the host only, when an operand is on a CUDA device.
+pub fn host_only(ts: &[&Tensor], what: &str) -> Result<()> {
+    if any_cuda(ts) {
+        return Err(no_cuda_kernel(what));
+    }
+    Ok(())
+}
+
+/// Whether any operand lives on a CUDA device (so the op takes the CUDA path).
+pub fn any_cuda(ts: &[&Tensor]) -> bool {
+    ts.iter().any(|t| t.data().storage.is_cuda())
+}
+
+macro_rules! dispatch {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
+        pub fn $name($($arg: $ty),*) -> Result<$ret> {
+            #[cfg(feature = "cuda")]
+            {
+                backend::$name($($arg),*)
+            }
+            #[cfg(not(feature = "cuda"))]
+            {
+                $(let _ = $arg;)*
+                Err(Error::Runtime("leafgrad was built without the `cuda` feature".into()))
+            }
+        }
+    )*};
+}
+
+dispatch! {
+    // A new uninitialised contiguous tensor on `device`.
+    empty(shape: &[usize], dtype: DType, device: Device) -> Tensor;
+    // A contiguous copy of `x` on `device` (host to device, device to host, or on one device).
+    to_device(x: &Tensor, device: Device) -> Tensor;
+    // `dst[...] = src` (src broadcast to dst's shape and converted to its dtype), in place.
+    copy_into(dst: &Tensor, src: &Tensor) -> ();
+    // Every element of `t` (a view, maybe) set to `value`.
+    fill(t: &Tensor, value: Complex64) -> ();
+    // `op(x)` elementwise, same dtype (`op` one of the unary kernels' names).
+    unary(op: &str, x: &Tensor) -> Tensor;
+    // `a op b` broadcast; both of dtype `dt`; CPU 0-d operands are passed as scalars.
+    binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Tensor;
+    // `cond ? a : b` broadcast, a and b of one dtype.
+    where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Tensor;
+    // sum / prod / amax / amin over sorted `dims`.
+    reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Tensor;
+    // `out[i] = x.flat[plan[i]]` (x in logical order), shaped `shape`, on x's device.
+    take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Tensor;
+    // `out.flat[plan[i]] = vals[i]` (add: `+=`, atomically) into contiguous `out`, in place.
+    put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> ();
+    // Index of the max / min (op "max" / "min") along `dim`, kept as size 1 (int64).
+    argreduce(op: &str, x: &Tensor, dim: usize) -> Tensor;
+    // Batched matrix product of [B, m, k] and [B, k, n] (B may be broadcast with stride 0).
+    bmm(a: &Tensor, b: &Tensor) -> Tensor;
+    // Bytes of device memory held by live tensors.
+    memory_allocated() -> usize;
+    // Wait for everything queued on device `i`.
+    synchronize(i: usize) -> ();
+    // The PTX of kernels.cu for `arch` (e.g. "compute_80"), compiled by NVRTC; needs no device.
+    compile_ptx(arch: &str) -> String;
+}
+
+/// `a @ b` for 2-D operands, through the batched product.
+pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let a3 = crate::ops::unsqueeze(&a.detached(), 0)?;
+    let b3 = crate::ops::unsqueeze(&b.detached(), 0)?;
+    let r = bmm(&a3, &b3)?;
+    let s = r.shape();
+    Ok(r.view_with(&s[1..], &[s[2] as isize, 1], 0).detached())
+}
