@@ -1,0 +1,66 @@
+//! The CUDA backend from Rust, on any machine: without a driver every entry point returns the
+//! reason as an error (never a panic); the kernel table is consistent.
+use leafgrad::device::Device;
+use leafgrad::{cuda, ops, DType, Tensor};
+
+#[test]
+fn without_a_device_every_entry_point_says_why() {
+    let Err(why) = cuda::available() else {
+        return; // a GPU machine: tests/python/test_cuda.py covers it
+    };
+    assert!(!why.is_empty());
+    assert_eq!(cuda::device_count(), 0);
+    let e = cuda::empty(&[2], DType::Float32, Device::Cuda(0)).unwrap_err();
+    assert!(e.to_string().contains(&why), "{e}");
+    let x = Tensor::from_vec(vec![1.0f32, 2.0], &[2]).unwrap();
+    x.meta().requires_grad = true;
+    let e = ops::to_copy(&x, DType::Float32, Device::Cuda(0)).unwrap_err();
+    assert!(e.to_string().starts_with("CUDA is not available"), "{e}");
+    assert!(Tensor::zeros_on(&[3], DType::Float32, Device::Cuda(0)).is_err());
+    assert!(cuda::check(Device::Cuda(1)).is_err());
+    assert!(cuda::check(Device::Cpu).is_ok());
+    // The CPU tensor is untouched and still a leaf.
+    assert!(x.is_leaf() && x.device() == Device::Cpu);
+    assert_eq!(x.to_vec::<f32>(), vec![1.0, 2.0]);
+}
+
+#[test]
+fn kernel_table_is_consistent() {
+    let table = cuda::kernel_table();
+    let mut names: Vec<&str> = table.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(before, names.len(), "duplicate kernel names");
+    for (name, params) in &table {
+        let family = name.split('_').next().unwrap();
+        let expected = match family {
+            "fill" | "copy" | "unary" => 3,
+            "binary" => 7,
+            "where" => 5,
+            "reduce" | "argreduce" | "take" | "put" => 4,
+            other => panic!("unknown kernel family {other} ({name})"),
+        };
+        assert_eq!(*params, expected, "{name}");
+        let suffix = name.rsplit('_').next().unwrap();
+        assert!(
+            cuda::TYPES.iter().any(|(_, t)| *t == suffix),
+            "{name}: unknown dtype suffix"
+        );
+    }
+    // Every dtype the backend stores can be filled and copied to every other.
+    for (dt, t) in cuda::TYPES {
+        assert_eq!(cuda::type_name(dt).unwrap(), t);
+        assert!(names.contains(&format!("fill_{t}").as_str()));
+    }
+    assert!(cuda::type_name(DType::Float16).is_err());
+}
+
+#[test]
+fn cpu_ops_refuse_mixed_devices_before_touching_memory() {
+    // A CPU-only check: the device test of `mm` runs before any kernel.
+    let a = Tensor::from_vec(vec![1.0f32; 4], &[2, 2]).unwrap();
+    assert!(ops::mm(&a, &a).is_ok());
+    assert_eq!(a.device(), Device::Cpu);
+    assert!(!a.is_cuda());
+}

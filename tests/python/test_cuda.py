@@ -1,0 +1,484 @@
+"""The CUDA backend.
+
+Three groups:
+- without a GPU (every machine): availability says why not, moving to CUDA raises that reason,
+  the package imports where no CUDA library exists;
+- the kernels (every machine with NVRTC, which the test command installs from PyPI): the CUDA C
+  source compiles with NVRTC for compute_80 and compute_90, ptxas assembles the PTX for sm_80
+  and sm_90, and every kernel's name and parameter count match the table the launch sites use;
+- on a GPU (skipped without one): every op with a CUDA kernel against the CPU backend, forward
+  and gradient, the seeds' CUDA examples with PyTorch's output (tests/conformance/cuda_cases,
+  whose .expected files were written by PyTorch on a GPU), training, and the ops that have no
+  CUDA kernel yet raising NotImplementedError.
+"""
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import USING_TORCH
+
+import leafgrad as torch
+
+ROOT = Path(__file__).resolve().parents[2]
+GPU = torch.cuda.is_available()
+needs_gpu = pytest.mark.skipif(not GPU, reason="no CUDA device")
+leafgrad_only = pytest.mark.skipif(USING_TORCH, reason="leafgrad's own API")
+REQUIRE_NVRTC = os.environ.get("LEAFGRAD_REQUIRE_NVRTC") == "1"
+
+
+# ---------------------------------------------------------------------------------------------
+# Without a GPU
+# ---------------------------------------------------------------------------------------------
+
+
+@leafgrad_only
+@pytest.mark.skipif(GPU, reason="a CUDA device is present")
+def test_unavailable_says_why():
+    assert torch.cuda.is_available() is False
+    assert torch.cuda.device_count() == 0
+    why = torch.cuda.unavailable_reason()
+    assert isinstance(why, str) and why
+    x = torch.ones(2, requires_grad=True)
+    for f in [
+        lambda: x.cuda(),
+        lambda: x.to("cuda"),
+        lambda: x.to(torch.device("cuda", 0)),
+        lambda: torch.ones(2, device="cuda"),
+        lambda: torch.zeros_like(x, device="cuda:0"),
+        lambda: torch.nn.Linear(2, 2).cuda(),
+        lambda: torch.cuda.get_device_name(),
+    ]:
+        with pytest.raises(RuntimeError, match="CUDA is not available: " + re.escape(why)):
+            f()
+    # Nothing was half-done: the tensor is untouched and still a CPU leaf.
+    assert x.is_leaf and x.device == torch.device("cpu") and not x.is_cuda
+
+
+@leafgrad_only
+def test_imports_where_no_cuda_library_exists(tmp_path):
+    code = (
+        "import leafgrad, sys\n"
+        "print(leafgrad.cuda.is_available(), leafgrad.ones(2).cuda if True else 0)\n"
+        "print(leafgrad.cuda.unavailable_reason() is not None or leafgrad.cuda.device_count() > 0)\n"
+    )
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path), CUDA_VISIBLE_DEVICES="")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].startswith("False")
+    assert "Panic" not in r.stderr
+
+
+def test_device_attributes_on_cpu():
+    x = torch.ones(2)
+    assert x.device == torch.device("cpu") and x.is_cuda is False
+    assert x.cpu() is x and x.to("cpu") is x
+    assert str(torch.device("cuda", 1)) == "cuda:1"
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernels: NVRTC compile, ptxas assemble, names and parameter counts
+# ---------------------------------------------------------------------------------------------
+
+
+def _nvidia_tool(name):
+    spec = importlib.util.find_spec("nvidia")
+    for base in list(getattr(spec, "submodule_search_locations", None) or []):
+        p = Path(base) / "cuda_nvcc" / "bin" / name
+        if p.exists():
+            return str(p)
+    return shutil.which(name)
+
+
+def _compile(arch):
+    try:
+        return torch._core._cuda_compile_ptx(arch)
+    except RuntimeError as e:
+        if "could not be loaded" in str(e) and not REQUIRE_NVRTC:
+            pytest.skip(f"NVRTC is not installed: {e}")
+        raise
+
+
+def _entries(ptx):
+    """{kernel name: parameter count} from the PTX's `.entry name(.param ..., ...)` lists."""
+    out = {}
+    for m in re.finditer(r"\.entry\s+(\w+)\s*\((.*?)\)", ptx, re.S):
+        out[m.group(1)] = len(re.findall(r"\.param\b", m.group(2)))
+    return out
+
+
+@leafgrad_only
+@pytest.mark.parametrize("arch", ["80", "90"])
+def test_every_kernel_compiles_and_assembles(arch, tmp_path):
+    torch.cuda._preload_libraries()
+    ptx = _compile(f"compute_{arch}")
+    assert f".target sm_{arch}" in ptx
+    table = dict(torch._core._cuda_kernels())
+    entries = _entries(ptx)
+    assert len(table) == len(torch._core._cuda_kernels()), "duplicate kernel names in the table"
+    missing = sorted(set(table) - set(entries))
+    extra = sorted(set(entries) - set(table))
+    assert not missing, f"launched but not in kernels.cu: {missing}"
+    assert not extra, f"in kernels.cu but unknown to the launch sites: {extra}"
+    wrong = {k: (table[k], entries[k]) for k in table if table[k] != entries[k]}
+    assert not wrong, f"parameter counts (launch site, PTX) differ: {wrong}"
+    ptxas = _nvidia_tool("ptxas")
+    if ptxas is None:
+        if REQUIRE_NVRTC:
+            pytest.fail("ptxas not found (pip install nvidia-cuda-nvcc-cu12)")
+        pytest.skip("ptxas not found")
+    src = tmp_path / f"k{arch}.ptx"
+    src.write_text(ptx)
+    out = tmp_path / f"k{arch}.cubin"
+    r = subprocess.run([ptxas, f"-arch=sm_{arch}", str(src), "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert out.stat().st_size > 0
+
+
+@leafgrad_only
+def test_compile_errors_are_python_errors():
+    torch.cuda._preload_libraries()
+    _compile("compute_80")  # skips when NVRTC is missing
+    with pytest.raises(RuntimeError, match="NVRTC could not compile"):
+        torch._core._cuda_compile_ptx("compute_1")
+
+
+# ---------------------------------------------------------------------------------------------
+# On a GPU
+# ---------------------------------------------------------------------------------------------
+
+CASES = sorted((ROOT / "tests" / "conformance" / "cuda_cases").glob("*.py"))
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("leafgrad_conformance_run", ROOT / "tests" / "conformance" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    hidden = module.child_env
+
+    def child_env():  # the runner hides GPUs from CPU cases; these need one
+        env = hidden()
+        env.pop("CUDA_VISIBLE_DEVICES", None)
+        return env
+
+    module.child_env = child_env
+    return module
+
+
+@needs_gpu
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_cuda_case(path):
+    runner = _runner()
+    out = runner.run_case(sys.executable, path, "" if USING_TORCH else "leafgrad")
+    expected = runner.normalise(path.with_suffix(".expected").read_text(encoding="utf-8"))
+    assert out == expected
+
+
+def _pair(values, dtype, requires_grad=True):
+    c = torch.tensor(values, dtype=dtype, requires_grad=requires_grad)
+    g = torch.tensor(values, dtype=dtype, device="cuda", requires_grad=requires_grad)
+    return c, g
+
+
+A = [[0.5, -1.25, 2.0], [1.5, 0.75, -0.3]]
+B = [[1.0, 2.0, -0.5], [0.25, -1.0, 3.0]]
+POS = [[0.5, 1.25, 2.0], [1.5, 0.75, 0.3]]
+
+UNARY = {
+    "exp": lambda x: x.exp(),
+    "log": lambda x: x.abs().log(),
+    "sqrt": lambda x: x.abs().sqrt(),
+    "rsqrt": lambda x: (x.abs() + 1).rsqrt(),
+    "sin": lambda x: x.sin(),
+    "cos": lambda x: x.cos(),
+    "tanh": lambda x: x.tanh(),
+    "sigmoid": lambda x: x.sigmoid(),
+    "relu": lambda x: x.relu(),
+    "abs": lambda x: x.abs(),
+    "neg": lambda x: -x,
+    "reciprocal": lambda x: (x.abs() + 0.5).reciprocal(),
+    "erf": lambda x: x.erf(),
+    "sign": lambda x: x.sign() * x,
+    "floor": lambda x: x.floor() + x,
+    "ceil": lambda x: x.ceil() + x,
+    "round": lambda x: x.round() + x,
+    "pow_scalar": lambda x: x**2 + x.abs() ** 0.5,
+    "clamp": lambda x: x.clamp(-0.5, 1.0),
+    "softmax": lambda x: x.softmax(1),
+    "log_softmax": lambda x: x.log_softmax(0),
+    "gelu": lambda x: torch.nn.functional.gelu(x),
+    "softplus": lambda x: torch.nn.functional.softplus(x),
+    "leaky_relu": lambda x: torch.nn.functional.leaky_relu(x, 0.1),
+    "sum": lambda x: x.sum(),
+    "sum_dim": lambda x: x.sum(0),
+    "sum_keep": lambda x: x.sum(1, keepdim=True),
+    "mean": lambda x: x.mean(),
+    "mean_dim": lambda x: x.mean(-1),
+    "prod": lambda x: x.prod(),
+    "max": lambda x: x.max(),
+    "min": lambda x: x.min(),
+    "amax": lambda x: x.amax(1),
+    "amin": lambda x: x.amin(0),
+    "var": lambda x: x.var(),
+    "std_dim": lambda x: x.std(1),
+    "norm": lambda x: x.norm(),
+    "logsumexp": lambda x: x.logsumexp(1),
+    "transpose_mul": lambda x: x.t() * 2,
+    "slice": lambda x: x[:, 1:] * x[:, :2],
+    "select": lambda x: x[1] + x[0],
+    "expand": lambda x: x[:1].expand(4, 3) * 1.5,
+    "reshape": lambda x: x.reshape(3, 2).t().contiguous(),
+    "flatten": lambda x: x.flatten() * 3,
+    "cat": lambda x: torch.cat([x, x * 2], 1),
+    "stack": lambda x: torch.stack([x, -x]),
+    "repeat": lambda x: x.repeat(2, 1),
+    "where": lambda x: torch.where(x > 0, x, x * 0.1),
+    "masked_fill": lambda x: x.masked_fill(x < 0, 0.0),
+    "mm": lambda x: x @ x.t(),
+    "matmul_batched": lambda x: torch.matmul(x.unsqueeze(0).expand(3, 2, 3), x.t()),
+    "bmm": lambda x: torch.bmm(x.unsqueeze(0), x.t().unsqueeze(0)),
+    "mv": lambda x: torch.mv(x, x[0]),
+    "maximum": lambda x: torch.maximum(x, x.t().t() * 0.5),
+    "mse": lambda x: torch.nn.functional.mse_loss(x, x.detach() * 0.5 + 1),
+    "l1": lambda x: torch.nn.functional.l1_loss(x, x.detach() * 0.5 + 1),
+    "layer_norm": lambda x: torch.nn.functional.layer_norm(x, (3,)),
+    "div_broadcast": lambda x: x / (x[0].abs() + 1),
+}
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_op_matches_cpu(name, dtype):
+    dt = getattr(torch, dtype)
+    f = UNARY[name]
+    c, g = _pair(A, dt)
+    yc, yg = f(c), f(g)
+    assert yg.device == torch.device("cuda", 0) and yg.dtype == yc.dtype
+    assert yg.shape == yc.shape
+    tol = 1e-5 if dtype == "float32" else 1e-10
+    assert torch.allclose(yg.cpu(), yc, rtol=tol, atol=tol), (yg, yc)
+    if yc.grad_fn is not None:
+        assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
+        w = torch.arange(yc.numel(), dtype=dt).reshape(yc.shape) / 7 + 0.25
+        (yc * w).sum().backward()
+        (yg * w.cuda()).sum().backward()
+        assert g.grad.device == g.device
+        assert torch.allclose(g.grad.cpu(), c.grad, rtol=tol, atol=tol), (g.grad, c.grad)
+
+
+BINARY = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b * 2,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / (b.abs() + 0.5),
+    "pow": lambda a, b: a.abs() ** b,
+    "rsub": lambda a, b: 1 - a + b,
+    "broadcast": lambda a, b: a[:, :1] * b[1] + a[0],
+    "addmm": lambda a, b: torch.addmm(b[:, :2], a, b.t()),
+    "linear": lambda a, b: torch.nn.functional.linear(a, b, b[0, :2]),
+    "bce": lambda a, b: torch.nn.functional.binary_cross_entropy(a.sigmoid(), b.sigmoid()),
+    "bce_logits": lambda a, b: torch.nn.functional.binary_cross_entropy_with_logits(a, b.sigmoid()),
+    "dot": lambda a, b: (a * b).sum(),
+}
+
+
+@needs_gpu
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_op_matches_cpu(name):
+    f = BINARY[name]
+    ac, ag = _pair(A, torch.float64)
+    bc, bg = _pair(B, torch.float64)
+    yc, yg = f(ac, bc), f(ag, bg)
+    assert torch.allclose(yg.cpu(), yc, rtol=1e-10, atol=1e-12)
+    yc.sum().backward()
+    yg.sum().backward()
+    assert torch.allclose(ag.grad.cpu(), ac.grad, rtol=1e-10, atol=1e-12)
+    assert torch.allclose(bg.grad.cpu(), bc.grad, rtol=1e-10, atol=1e-12)
+
+
+@needs_gpu
+def test_integer_bool_and_casts():
+    i = torch.tensor([[3, -4, 5], [0, 7, -1]], device="cuda")
+    assert (i + 1).tolist() == [[4, -3, 6], [1, 8, 0]]
+    assert (i * i).sum().item() == 100
+    assert (i.sum(0)).tolist() == [3, 3, 4]
+    assert (i / 2).dtype == torch.float32 and (i / 2).tolist()[0] == [1.5, -2.0, 2.5]
+    assert (-i).abs().tolist() == [[3, 4, 5], [0, 7, 1]]
+    assert (i > 0).tolist() == [[True, False, True], [False, True, False]]
+    assert (i > 0).sum().item() == 3
+    assert i.max().item() == 7 and i.min().item() == -4
+    assert i.to(torch.float64).cpu().tolist() == [[3.0, -4.0, 5.0], [0.0, 7.0, -1.0]]
+    f = torch.tensor([1.7, -1.7, 300.0], device="cuda")
+    assert f.to(torch.int64).tolist() == [1, -1, 300]
+    assert f.to(torch.uint8).tolist() == [1, 255, 44]
+    assert f.to(torch.bool).tolist() == [True, True, True]
+    b = torch.tensor([True, False], device="cuda")
+    assert (b & b).tolist() == [True, False] and (b | ~b).tolist() == [True, True]
+    assert (b + b).tolist() == [True, False]
+    assert (b * ~b).tolist() == [False, False]
+
+
+@needs_gpu
+def test_large_reductions_and_products():
+    x = torch.ones(1000, 1003, device="cuda")
+    assert x.sum().item() == 1003000.0
+    assert x.sum(0).cpu().tolist() == [1000.0] * 1003
+    a = torch.arange(64 * 48, dtype=torch.float64).reshape(64, 48) / 100
+    b = torch.arange(48 * 40, dtype=torch.float64).reshape(48, 40) / 50
+    assert torch.allclose((a.cuda() @ b.cuda()).cpu(), a @ b, rtol=1e-12)
+    assert torch.allclose((a.t().cuda().t() @ b.cuda()).cpu(), a @ b, rtol=1e-12)
+    assert torch.allclose((a.cuda() @ b.t().contiguous().cuda().t()).cpu(), a @ b, rtol=1e-12)
+    nan = torch.tensor([1.0, float("nan"), 3.0], device="cuda")
+    m, r = nan.max(), nan.relu()
+    assert (m != m).item() and (r != r).tolist() == [False, True, False]
+
+
+@needs_gpu
+def test_inplace_and_optimizer_updates_on_device():
+    w = torch.tensor([1.0, 2.0, 3.0], device="cuda", requires_grad=True)
+    (w * w).sum().backward()
+    with torch.no_grad():
+        w.add_(w.grad, alpha=-0.1)
+        w.mul_(2)
+    assert w.tolist() == pytest.approx([1.6, 3.2, 4.8])
+    w.grad.zero_()
+    assert w.grad.tolist() == [0.0, 0.0, 0.0] and w.is_leaf
+    v = torch.zeros(2, 3, device="cuda")
+    v[0] = torch.tensor([1.0, 2.0, 3.0], device="cuda")
+    v[1, 1:] = 5.0
+    v.t()[0].fill_(-1.0)
+    assert v.tolist() == [[-1.0, 2.0, 3.0], [-1.0, 5.0, 5.0]]
+    v.copy_(torch.ones(3))  # from the host, broadcast
+    assert v.tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+@needs_gpu
+def test_gradient_flows_back_to_the_cpu_leaf():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.cuda()
+    z = (y * y).sum()
+    z.backward()
+    assert x.grad.device == torch.device("cpu") and x.grad.tolist() == [2.0, 4.0]
+    assert type(y.grad_fn).__name__ == "ToCopyBackward0"
+    back = y.cpu()
+    assert type(back.grad_fn).__name__ == "ToCopyBackward0"
+    g = torch.autograd.grad(back.sum() * 3, x)[0]
+    assert g.tolist() == [3.0, 3.0] and g.device == torch.device("cpu")
+    # second order through the device copy
+    x2 = torch.tensor([1.5], dtype=torch.float64, requires_grad=True)
+    y2 = x2.cuda() ** 3
+    (d,) = torch.autograd.grad(y2.sum(), x2, create_graph=True)
+    (dd,) = torch.autograd.grad(d.sum(), x2)
+    assert d.item() == pytest.approx(6.75) and dd.item() == pytest.approx(9.0)
+
+
+IMG = [[[[0.1 * ((3 * i + 5 * j + c) % 7) - 0.3 for j in range(6)] for i in range(5)] for c in range(2)]]
+KER = [[[[0.2 * ((i + 2 * j + o + c) % 3) - 0.1 for j in range(3)] for i in range(2)] for c in range(2)] for o in range(3)]
+F = torch.nn.functional
+
+INDEXED = {
+    "int_index": lambda x, k: x[torch.tensor([1, 0, 1])] * 2,
+    "int_index_2": lambda x, k: x[:, torch.tensor([2, 0])],
+    "list_index": lambda x, k: x[[0, 1], [2, 0]],
+    "bool_mask": lambda x, k: x[x > 0],
+    "index_select": lambda x, k: x.index_select(1, torch.tensor([2, 2, 0])),
+    "gather": lambda x, k: x.gather(1, torch.tensor([[0, 2], [1, 1]])),
+    "max_dim": lambda x, k: x.max(1)[0] + x.min(0)[0].sum(),
+    "conv2d": lambda x, k: F.conv2d(x, k, torch.tensor([0.1, -0.2, 0.3]).to(x.device, x.dtype)),
+    "conv2d_stride_pad": lambda x, k: F.conv2d(x, k, stride=2, padding=1),
+    "max_pool2d": lambda x, k: F.max_pool2d(x, 2),
+    "avg_pool2d": lambda x, k: F.avg_pool2d(x, (2, 3)),
+    "cross_entropy": lambda x, k: F.cross_entropy(x, torch.tensor([2, 0])),
+    "nll_loss": lambda x, k: F.nll_loss(x.log_softmax(1), torch.tensor([1, 2]), reduction="sum"),
+    "embedding": lambda x, k: F.embedding(torch.tensor([[1, 0], [1, 1]]), x),
+}
+
+
+@needs_gpu
+@pytest.mark.parametrize("name", sorted(INDEXED))
+def test_indexing_and_nn_ops_match_cpu(name):
+    f = INDEXED[name]
+    shaped = name.startswith(("conv", "max_pool", "avg_pool"))
+    data = IMG if shaped else A
+    xc, xg = _pair(data, torch.float64)
+    kc, kg = _pair(KER, torch.float64)
+
+    def on(dev, x, k):
+        # Index tensors are made on the host and moved, as a user would.
+        orig = torch.tensor
+
+        def tensor(*a, **kw):
+            return orig(*a, **kw).to(dev) if dev == "cuda" else orig(*a, **kw)
+
+        torch.tensor = tensor
+        try:
+            return f(x, k)
+        finally:
+            torch.tensor = orig
+
+    yc, yg = on("cpu", xc, kc), on("cuda", xg, kg)
+    assert yg.is_cuda and yg.shape == yc.shape
+    assert torch.allclose(yg.cpu(), yc, rtol=1e-10, atol=1e-12), (yg, yc)
+    assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
+    w = torch.arange(yc.numel(), dtype=torch.float64).reshape(yc.shape) / 5 - 0.5
+    (yc * w).sum().backward()
+    (yg * w.cuda()).sum().backward()
+    assert torch.allclose(xg.grad.cpu(), xc.grad, rtol=1e-10, atol=1e-12)
+    if kc.grad is not None:
+        assert torch.allclose(kg.grad.cpu(), kc.grad, rtol=1e-10, atol=1e-12)
+
+
+@needs_gpu
+def test_argmax_and_index_assignment():
+    x = torch.tensor([[1.0, 5.0, 5.0, -2.0], [float("nan"), 0.0, 3.0, float("nan")]], device="cuda")
+    assert x.argmax(1).tolist() == [1, 0]
+    assert x.argmin(1).tolist() == [3, 0]
+    assert x.argmax().item() == 4
+    assert torch.ones(3, 1000, device="cuda").argmax(1).tolist() == [0, 0, 0]
+    big = torch.arange(5000, dtype=torch.float32, device="cuda")
+    assert big.argmax().item() == 4999 and big.argmin().item() == 0
+    v = torch.zeros(2, 4, device="cuda")
+    v[torch.tensor([1, 0], device="cuda"), torch.tensor([3, 1], device="cuda")] = torch.tensor([7.0, 8.0], device="cuda")
+    v[v == 0] = -1.0
+    assert v.tolist() == [[-1.0, 8.0, -1.0, -1.0], [-1.0, -1.0, -1.0, 7.0]]
+    i = torch.tensor([0, 2, 0], device="cuda")
+    acc = torch.zeros(3, device="cuda", requires_grad=True)
+    y = acc[i] * torch.tensor([1.0, 2.0, 3.0], device="cuda")
+    y.sum().backward()
+    assert acc.grad.tolist() == [4.0, 0.0, 2.0]  # repeated index: gradients add up
+
+
+@leafgrad_only
+@needs_gpu
+def test_ops_without_cuda_kernels_say_so():
+    for f in [
+        lambda: torch.ones(2, 3, device="cuda").cumsum(0),
+        lambda: torch.ones(2, device="cuda", dtype=torch.float16),
+        lambda: torch.ones(2, device="cuda", dtype=torch.complex64),
+        lambda: torch.zeros(2, 3, device="cuda", requires_grad=True).prod(1).sum().backward(),
+    ]:
+        with pytest.raises(NotImplementedError, match="no CUDA kernel"):
+            f()
+
+
+@leafgrad_only
+@needs_gpu
+def test_device_memory_is_freed():
+    import gc
+
+    gc.collect()
+    base = torch._core._arena_stats()
+    mem = torch.cuda.memory_allocated()
+    for _ in range(200):
+        x = torch.ones(256, 256, device="cuda", requires_grad=True)
+        ((x * 2).relu() @ x).sum().backward()
+    del x
+    gc.collect()
+    after = torch._core._arena_stats()
+    assert after["nodes"] <= base["nodes"] and after["tensors"] <= base["tensors"]
+    assert torch.cuda.memory_allocated() == mem
