@@ -64,7 +64,7 @@ def mlp_step(lib):
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10)).cuda()
     opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x = lib.ones(64, 784, device="cuda") * 0.01
-    t = (lib.arange(64) % 10).cuda()
+    t = lib.tensor([i % 10 for i in range(64)]).cuda()
 
     def run():
         opt.zero_grad()
@@ -83,7 +83,7 @@ def cnn_step(lib):
     ).cuda()
     opt = lib.optim.SGD(model.parameters(), lr=0.01)
     x = lib.ones(32, 1, 28, 28, device="cuda") * 0.1
-    t = (lib.arange(32) % 10).cuda()
+    t = lib.tensor([i % 10 for i in range(32)]).cuda()
 
     def run():
         opt.zero_grad()

@@ -319,23 +319,38 @@ fn strided(shape: &[usize], ops: &[(&[isize], usize)]) -> Result<Strided> {
         n: shape.iter().product::<usize>() as i64,
         ..Default::default()
     };
-    let mut nd = 0;
+    // Dims of size 1 are dropped; a dim merges into the previous one when every operand steps
+    // over it contiguously (so contiguous operands become one dim and need no index division).
+    let mut dims: Vec<(i64, [i64; 4])> = Vec::with_capacity(shape.len());
     for (d, &size) in shape.iter().enumerate() {
         if size == 1 {
             continue;
         }
-        if nd == MAXD {
-            return Err(no_cuda_kernel(
-                "tensors of more than 8 dims (after dropping size-1 dims)",
-            ));
+        let mut st = [0i64; 4];
+        for (j, (s, _)) in ops.iter().enumerate() {
+            st[j] = s[d] as i64;
         }
-        s.shape[nd] = size as i64;
-        for (j, (st, _)) in ops.iter().enumerate() {
-            s.st[j][nd] = st[d] as i64;
+        if let Some((psize, pst)) = dims.last_mut() {
+            if (0..ops.len()).all(|j| pst[j] == st[j] * size as i64) {
+                *psize *= size as i64;
+                *pst = st;
+                continue;
+            }
         }
-        nd += 1;
+        dims.push((size as i64, st));
     }
-    s.ndim = nd as i32;
+    if dims.len() > MAXD {
+        return Err(no_cuda_kernel(
+            "tensors of more than 8 dims (after merging contiguous dims)",
+        ));
+    }
+    for (nd, (size, st)) in dims.iter().enumerate() {
+        s.shape[nd] = *size;
+        for (j, row) in s.st.iter_mut().enumerate() {
+            row[nd] = st[j];
+        }
+    }
+    s.ndim = dims.len() as i32;
     for (j, (_, off)) in ops.iter().enumerate() {
         s.off[j] = *off as i64;
     }
@@ -746,18 +761,50 @@ pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Ten
     )?;
     let zeros = vec![0isize; rshape.len()];
     let rl = strided(&rshape, &[(&zeros, 0), (&rst, 0)])?;
+    // Few outputs over many elements: split each reduction over P blocks, then reduce the P
+    // partial results (a second launch over a [outputs, P] tensor).
+    let (nout, nred) = (kl.n.max(1) as u64, rl.n.max(0) as u64);
+    let parts = if nout < 1024 && nred > 8192 {
+        (2048 / nout).clamp(1, nred.div_ceil(4096)).min(65535)
+    } else {
+        1
+    };
+    let chunk = nred.div_ceil(parts).max(1);
+    let parts = nred.div_ceil(chunk).max(1);
+    let target = if parts > 1 {
+        empty(&[nout as usize, parts as usize], acc_dt, Device::Cuda(i))?
+    } else {
+        out.clone()
+    };
+    let kl = if parts > 1 {
+        let ost: Vec<isize> = contiguous_strides(&kshape)
+            .iter()
+            .map(|s| s * parts as isize)
+            .collect();
+        strided(&kshape, &[(&ost, 0), (&kst, xd.offset)])?
+    } else {
+        kl
+    };
     let cfg = LaunchConfig {
-        grid_dim: ((kl.n.max(1) as u64).min(1 << 16) as u32, 1, 1),
+        grid_dim: (nout.min(1 << 16) as u32, parts as u32, 1),
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
     let args = [
         Arg::L(kl),
         Arg::L(rl),
-        Arg::P(base(&out)),
+        Arg::P(base(&target)),
         Arg::P(xd.storage.device_ptr()),
+        Arg::I64(chunk as i64),
     ];
     launch(d, &name, cfg, &args)?;
+    if parts > 1 {
+        drop(xd);
+        let combined = reduce(op, &target, &[1], false)?;
+        return Ok(combined
+            .view_with(&out_shape, &contiguous_strides(&out_shape), 0)
+            .detached());
+    }
     Ok(out)
 }
 

@@ -22,6 +22,11 @@ struct Strided {
 // Offsets of linear element i (row-major over `shape`) in the first `k` operands.
 template <int K>
 __device__ __forceinline__ void offsets(const Strided& L, long long i, long long* o) {
+    if (L.ndim <= 1) {  // contiguous runs are coalesced to one dim on the host: no division
+        #pragma unroll
+        for (int j = 0; j < K; ++j) o[j] = L.off[j] + (L.ndim ? i * L.st[j][0] : 0);
+        return;
+    }
     #pragma unroll
     for (int j = 0; j < K; ++j) o[j] = L.off[j];
     for (int d = L.ndim - 1; d >= 0; --d) {
@@ -166,16 +171,20 @@ ALL_TYPES(WHERE)
 // ---- reductions -----------------------------------------------------------------------------
 // One block per output element (grid-stride over outputs). `K` maps an output index to the
 // output offset (operand 0) and the input's offset (operand 1) over the kept dims; `R` walks
-// the reduced dims of the input (operand 1). Accumulation in `A`.
+// the reduced dims of the input (operand 1). Accumulation in `A`. With gridDim.y = P > 1 the
+// reduced elements are split in chunks of `chunk`: block (j, p) writes the partial result of
+// chunk p to out[offset(j) + p] (the host reduces the P partials in a second launch).
 #define RED_THREADS 256
 
 #define REDUCE(name, T, tn, A, init, step, combine) \
-    extern "C" __global__ void reduce_##name##_##tn(Strided K, Strided R, A* out, const T* in) { \
+    extern "C" __global__ void reduce_##name##_##tn(Strided K, Strided R, A* out, const T* in, long long chunk) { \
         __shared__ A part[RED_THREADS]; \
+        long long r0 = blockIdx.y * chunk; \
+        long long r1 = min(r0 + chunk, R.n); \
         for (long long j = blockIdx.x; j < K.n; j += gridDim.x) { \
             long long ko[2]; offsets<2>(K, j, ko); \
             A acc = (init); \
-            for (long long r = threadIdx.x; r < R.n; r += blockDim.x) { \
+            for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) { \
                 long long ro[2]; offsets<2>(R, r, ro); \
                 A v = (A)in[ko[1] + ro[1]]; \
                 acc = (step); \
@@ -186,7 +195,7 @@ ALL_TYPES(WHERE)
                 if (threadIdx.x < s) { A a = part[threadIdx.x], v = part[threadIdx.x + s]; part[threadIdx.x] = (combine); } \
                 __syncthreads(); \
             } \
-            if (threadIdx.x == 0) out[ko[0]] = part[0]; \
+            if (threadIdx.x == 0) out[ko[0] + blockIdx.y] = part[0]; \
             __syncthreads(); \
         } \
     }

@@ -91,11 +91,11 @@ pub fn kernel_table() -> Vec<(String, usize)> {
     }
     for t in ["f32", "f64", "i64", "i32", "u8"] {
         for op in ["sum", "prod", "amax", "amin"] {
-            k.push((format!("reduce_{op}_{t}"), 4));
+            k.push((format!("reduce_{op}_{t}"), 5));
         }
     }
     for op in ["sum", "amax", "amin"] {
-        k.push((format!("reduce_{op}_b8"), 4));
+        k.push((format!("reduce_{op}_b8"), 5));
     }
     for (_, t) in TYPES {
         k.push((format!("take_{t}"), 4));

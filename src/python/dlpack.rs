@@ -1,6 +1,7 @@
 //! DLPack: zero-copy exchange of CPU tensors with numpy, PyTorch, JAX or CuPy through the
 //! legacy "dltensor" capsule (DLPack 0.8 ABI).
 use super::tensor::{wrap, PyTensor};
+use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorData};
@@ -44,6 +45,7 @@ struct DLManagedTensor {
 }
 
 const CPU: i32 = 1;
+const CUDA: i32 = 2;
 const NAME: &CStr = c"dltensor";
 const USED: &CStr = c"used_dltensor";
 
@@ -129,15 +131,26 @@ pub fn export(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     let strides: Vec<i64> = d.strides.iter().map(|&s| s as i64).collect();
     let data = (d.storage.as_ptr() as usize + d.offset * d.dtype.size()) as *mut c_void;
     let dtype = dl_dtype(d.dtype);
+    let device = match d.storage.device {
+        crate::device::Device::Cpu => DLDevice {
+            device_type: CPU,
+            device_id: 0,
+        },
+        crate::device::Device::Cuda(i) => DLDevice {
+            device_type: CUDA,
+            device_id: i as i32,
+        },
+    };
     drop(d);
+    if let crate::device::Device::Cuda(i) = t.device() {
+        // The consumer may read on another stream: our queued kernels finish first.
+        py.detach(|| crate::cuda::synchronize(i)).py()?;
+    }
     let mut ex = Box::new(Export {
         managed: DLManagedTensor {
             dl_tensor: DLTensor {
                 data,
-                device: DLDevice {
-                    device_type: CPU,
-                    device_id: 0,
-                },
+                device,
                 ndim: shape.len() as i32,
                 dtype,
                 shape: std::ptr::null_mut(),
@@ -190,16 +203,24 @@ pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bo
         return Ok(t.clone().into_any());
     }
     let cap = if obj.hasattr("__dlpack__")? {
+        let mut kind = CPU;
         if let Ok(dev) = obj.call_method0("__dlpack_device__") {
-            let (kind, _): (i32, i32) = dev.extract()?;
-            if kind != CPU {
+            (kind, _) = dev.extract::<(i32, i32)>()?;
+            if kind != CPU && kind != CUDA {
                 return Err(PyRuntimeError::new_err(format!(
-                    "leafgrad can only import CPU tensors through DLPack (device type {})",
+                    "leafgrad can only import CPU and CUDA tensors through DLPack (device type {})",
                     kind
                 )));
             }
         }
-        obj.call_method0("__dlpack__")?
+        if kind == CUDA {
+            // Stream 1 is the legacy default stream, the one leafgrad's kernels run on.
+            let kw = pyo3::types::PyDict::new(py);
+            kw.set_item("stream", 1)?;
+            obj.call_method("__dlpack__", (), Some(&kw))?
+        } else {
+            obj.call_method0("__dlpack__")?
+        }
     } else {
         obj.clone()
     };
@@ -213,11 +234,16 @@ pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bo
         }
         let m = ffi::PyCapsule_GetPointer(cap.as_ptr(), NAME.as_ptr()) as *mut DLManagedTensor;
         let dl = &(*m).dl_tensor;
-        if dl.device.device_type != CPU {
-            return Err(PyRuntimeError::new_err(
-                "leafgrad can only import CPU tensors through DLPack",
-            ));
-        }
+        let device = match dl.device.device_type {
+            CPU => crate::device::Device::Cpu,
+            CUDA => crate::device::Device::Cuda(dl.device.device_id.max(0) as usize),
+            other => {
+                return Err(PyRuntimeError::new_err(format!(
+                    "leafgrad can only import CPU and CUDA tensors through DLPack (device type {other})"
+                )))
+            }
+        };
+        crate::cuda::check(device).py()?;
         let dtype = from_dl_dtype(dl.dtype)?;
         let nd = dl.ndim.max(0) as usize;
         let shape: Vec<usize> = (0..nd).map(|i| *dl.shape.add(i) as usize).collect();
@@ -243,7 +269,16 @@ pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bo
         if ffi::PyCapsule_SetName(cap.as_ptr(), USED.as_ptr()) != 0 {
             return Err(PyErr::fetch(py));
         }
-        let storage = Storage::foreign(ptr, extent * dtype.size(), Box::new(Imported(m)));
+        let storage = if device.is_cuda() {
+            Storage::device_memory(
+                ptr as usize as u64,
+                extent * dtype.size(),
+                device,
+                Box::new(Imported(m)),
+            )
+        } else {
+            Storage::foreign(ptr, extent * dtype.size(), Box::new(Imported(m)))
+        };
         let t = Tensor::from_data(TensorData {
             storage: Arc::new(storage),
             shape: shape.into(),
@@ -277,6 +312,9 @@ impl PyTensor {
         export(py, &self.t)
     }
     fn __dlpack_device__(&self) -> (i32, i32) {
-        (CPU, 0)
+        match self.t.device() {
+            crate::device::Device::Cpu => (CPU, 0),
+            crate::device::Device::Cuda(i) => (CUDA, i as i32),
+        }
     }
 }

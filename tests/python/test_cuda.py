@@ -328,6 +328,16 @@ def test_large_reductions_and_products():
     x = torch.ones(1000, 1003, device="cuda")
     assert x.sum().item() == 1003000.0
     assert x.sum(0).cpu().tolist() == [1000.0] * 1003
+    r = torch.arange(300000, dtype=torch.float64)
+    assert r.cuda().sum().item() == r.sum().item()
+    assert r.cuda().reshape(3, 100000).sum(1).tolist() == r.reshape(3, 100000).sum(1).tolist()
+    assert r.cuda().reshape(1000, 300).t().sum(1).tolist() == r.reshape(1000, 300).t().sum(1).tolist()
+    r[123456] = float("nan")
+    assert r.cuda().amax().item() != r.cuda().amax().item()  # NaN propagates through the partials
+    ints = torch.arange(100000, dtype=torch.int32, device="cuda")
+    assert ints.sum().item() == 4999950000 and ints.sum().dtype == torch.int64
+    assert (ints >= 50000).sum().item() == 50000
+    assert torch.ones(50000, dtype=torch.bool, device="cuda").sum().item() == 50000
     a = torch.arange(64 * 48, dtype=torch.float64).reshape(64, 48) / 100
     b = torch.arange(48 * 40, dtype=torch.float64).reshape(48, 40) / 50
     assert torch.allclose((a.cuda() @ b.cuda()).cpu(), a @ b, rtol=1e-12)
@@ -482,3 +492,24 @@ def test_device_memory_is_freed():
     after = torch._core._arena_stats()
     assert after["nodes"] <= base["nodes"] and after["tensors"] <= base["tensors"]
     assert torch.cuda.memory_allocated() == mem
+
+
+@leafgrad_only
+@needs_gpu
+def test_dlpack_shares_gpu_memory_with_pytorch():
+    real = pytest.importorskip("torch")
+    if not real.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    t = real.arange(6, dtype=real.float32, device="cuda").reshape(2, 3)
+    x = torch.from_dlpack(t)
+    assert x.is_cuda and x.__dlpack_device__() == (2, 0) and x.tolist() == t.tolist()
+    assert x.data_ptr() == t.data_ptr()
+    with torch.no_grad():
+        x.mul_(2)  # leafgrad writes PyTorch's memory
+    assert t.tolist() == [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
+    y = real.from_dlpack(x.t())  # and back, a strided view, without a copy
+    assert y.device.type == "cuda" and y.data_ptr() == t.data_ptr() and y.stride() == (1, 3)
+    z = torch.ones(3, device="cuda")
+    w = real.from_dlpack(z)
+    w += 1  # PyTorch writes leafgrad's memory
+    assert z.tolist() == [2.0, 2.0, 2.0]
