@@ -178,6 +178,13 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
     for p in [Priority::Dim, Priority::ZeroDim, Priority::Scalar] {
         if let Some(d) = best[p as usize] {
             res = Some(match res {
+                // Only Python numbers: the default dtype of their category (where(m, 1, 2.5)
+                // is float32, as a tensor made from 2.5 would be).
+                None if p == Priority::Scalar => match d.category() {
+                    Category::Float => DType::Float32,
+                    Category::Complex => DType::Complex64,
+                    _ => d,
+                },
                 None => d,
                 Some(r) if d.category() > r.category() => {
                     if p == Priority::Scalar {

@@ -338,7 +338,8 @@ impl Tensor {
     pub fn view_with(&self, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
         let d = self.data();
         let base = d.base.clone().unwrap_or_else(|| self.clone());
-        Tensor::from_data(TensorData {
+        let inference = self.is_inference();
+        let t = Tensor::from_data(TensorData {
             storage: d.storage.clone(),
             shape: shape.into(),
             strides: strides.into(),
@@ -347,7 +348,12 @@ impl Tensor {
             version: d.version.clone(),
             base: Some(base),
             wrapped_number: false,
-        })
+        });
+        if inference {
+            // A view of an inference tensor is an inference tensor (PyTorch).
+            t.meta().is_inference = true;
+        }
+        t
     }
 
     /// Same storage, layout and version counter; no autograd history, not a view (`detach()`).

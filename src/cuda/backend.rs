@@ -380,8 +380,25 @@ enum Arg {
     B(bool),
 }
 
+/// How many times each kernel was launched in this process (tests check coverage with it).
+static LAUNCHES: OnceLock<Mutex<HashMap<String, u64>>> = OnceLock::new();
+
+pub fn launch_counts() -> Result<Vec<(String, u64)>> {
+    let m = LAUNCHES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    Ok(m.iter().map(|(k, v)| (k.clone(), *v)).collect())
+}
+
 fn launch(d: &'static Dev, name: &str, cfg: LaunchConfig, args: &[Arg]) -> Result<()> {
     let f = function(d, name, args.len())?;
+    *LAUNCHES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(name.to_string())
+        .or_insert(0) += 1;
     let mut b = d.stream.launch_builder(&f);
     for a in args {
         match a {

@@ -145,9 +145,9 @@ UNARY(not, bool, b8, !v)
     BINARY(minimum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a < b ? a : b)) \
     COMPARE(T, tn)
 
-// Integer division by zero is refused on the host before launch.
+// (Integer `/` is true division: it runs in float, so there is no integer div kernel.)
 #define BINARY_INT(T, tn) \
-    ARITH(T, tn) BINARY(div, T, tn, T, a / b) \
+    ARITH(T, tn) \
     BINARY(maximum, T, tn, T, a > b ? a : b) BINARY(minimum, T, tn, T, a < b ? a : b) \
     COMPARE(T, tn)
 
@@ -209,15 +209,16 @@ ALL_TYPES(WHERE)
     REDUCE(amax, T, tn, T, LOWEST, MAXSTEP(acc, v), MAXSTEP(a, v)) \
     REDUCE(amin, T, tn, T, HIGHEST, MINSTEP(acc, v), MINSTEP(a, v))
 
+// (prod of integers runs on int64: the op converts first.)
 #define REDUCE_INT(T, tn, LOWEST, HIGHEST) \
     REDUCE(sum, T, tn, long long, 0, acc + v, a + v) \
-    REDUCE(prod, T, tn, long long, 1, acc * v, a * v) \
     REDUCE(amax, T, tn, T, LOWEST, v > acc ? v : acc, v > a ? v : a) \
     REDUCE(amin, T, tn, T, HIGHEST, v < acc ? v : acc, v < a ? v : a)
 
 REDUCE_FLOAT(float, f32, -__int_as_float(0x7f800000), __int_as_float(0x7f800000))
 REDUCE_FLOAT(double, f64, -__longlong_as_double(0x7ff0000000000000LL), __longlong_as_double(0x7ff0000000000000LL))
 REDUCE_INT(long long, i64, (long long)(-9223372036854775807LL - 1), 9223372036854775807LL)
+REDUCE(prod, long long, i64, long long, 1, acc * v, a * v)
 REDUCE_INT(int, i32, (int)(-2147483647 - 1), 2147483647)
 REDUCE_INT(unsigned char, u8, (unsigned char)0, (unsigned char)255)
 REDUCE(sum, bool, b8, long long, 0, acc + v, a + v)
@@ -240,13 +241,6 @@ extern "C" __global__ void put_add_f32(long long n, float* out, const long long*
     GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
 }
 extern "C" __global__ void put_add_f64(long long n, double* out, const long long* idx, const double* vals) {
-    GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
-}
-extern "C" __global__ void put_add_i64(long long n, long long* out, const long long* idx, const long long* vals) {
-    // Two's complement: adding as unsigned is adding as signed.
-    GRID_LOOP(i, n) atomicAdd((unsigned long long*)(out + idx[i]), (unsigned long long)vals[i]);
-}
-extern "C" __global__ void put_add_i32(long long n, int* out, const long long* idx, const int* vals) {
     GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
 }
 

@@ -58,6 +58,37 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
             _ => x || y,
         });
     }
+    if op == BinOp::Div && dt.is_complex() {
+        // Division by an exact zero is componentwise (1+1j)/0 = inf+infj, as in PyTorch;
+        // num-complex's formula would give nan+nanj.
+        return Ok(if dt == DType::Complex64 {
+            map2::<num_complex::Complex32, num_complex::Complex32, num_complex::Complex32>(
+                a,
+                b,
+                &shape,
+                |x, y| {
+                    if y.re == 0.0 && y.im == 0.0 {
+                        num_complex::Complex32::new(x.re / 0.0, x.im / 0.0)
+                    } else {
+                        x / y
+                    }
+                },
+            )?
+        } else {
+            map2::<num_complex::Complex64, num_complex::Complex64, num_complex::Complex64>(
+                a,
+                b,
+                &shape,
+                |x, y| {
+                    if y.re == 0.0 && y.im == 0.0 {
+                        num_complex::Complex64::new(x.re / 0.0, x.im / 0.0)
+                    } else {
+                        x / y
+                    }
+                },
+            )?
+        });
+    }
     Ok(with_numeric!(dt, T, {
         match op {
             BinOp::Add => map2::<T, T, T>(a, b, &shape, |x, y| x + y)?,
@@ -88,9 +119,6 @@ fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
         (BinOp::Mul, _) => "mul",
         (BinOp::Div, _) => "div",
     };
-    if op == BinOp::Div && !dt.is_differentiable() && b.to_vec::<i64>().contains(&0) {
-        return Err(Error::Runtime("ZeroDivisionError".into()));
-    }
     crate::cuda::binary(name, a, b, dt)
 }
 
@@ -408,8 +436,18 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     })
 }
 
+/// x**y for y >= 0, wrapping like C integer arithmetic (exponentiation by squaring over all 63
+/// exponent bits, so (-1) ** 2**62 is 1).
 fn ipow(x: i64, y: i64) -> i64 {
-    x.wrapping_pow(y.clamp(0, u32::MAX as i64) as u32)
+    let (mut base, mut e, mut acc) = (x, y.max(0) as u64, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
 }
 
 #[derive(Copy, Clone)]
@@ -483,12 +521,30 @@ pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     compare(CmpOp::Ne, a, b)
 }
 
-/// `a // b`: floor division (not differentiable beyond a zero gradient; PyTorch records
-/// nothing useful either, so the result is detached like an integer op would be).
+/// `a // b`: floor division. Like PyTorch, a result from inputs that require grad has a
+/// `NotImplemented` node whose backward raises (floor division has no derivative there).
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = floor_divide_kernel(a, b)?;
+    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+        record(
+            "NotImplemented",
+            &[a, b],
+            &[&out],
+            vec![],
+            Box::new(|_, _| {
+                Err(Error::Runtime(
+                    "derivative for aten::floor_divide is not implemented".into(),
+                ))
+            }),
+        );
+    }
+    Ok(out)
+}
+
+fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
     if matches!(dt, DType::Float16 | DType::BFloat16) {
-        let r = floor_divide(
+        let r = floor_divide_kernel(
             &cast_to(&a2, DType::Float32)?,
             &cast_to(&b2, DType::Float32)?,
         )?;
@@ -525,8 +581,22 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     })
 }
 
+/// clamp with Python-number bounds: a float bound promotes an integer or bool tensor to the
+/// default float dtype first (PyTorch's type promotion with a float scalar).
+pub fn clamp_scalar(
+    x: &Tensor,
+    min: Option<f64>,
+    max: Option<f64>,
+    float_bound: bool,
+) -> Result<Tensor> {
+    if float_bound && !x.dtype().is_differentiable() && (min.is_some() || max.is_some()) {
+        return clamp(&to_dtype(x, DType::Float32)?, min, max);
+    }
+    clamp(x, min, max)
+}
+
 /// clamp(x, min, max) with Python-number bounds (ClampBackward1): gradient passes where the
-/// value was inside the bounds.
+/// value was inside the bounds. A NaN bound makes every element NaN, as in PyTorch.
 pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     if min.is_none() && max.is_none() {
         return Err(Error::Runtime(
@@ -540,6 +610,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     }
     let lo = min.unwrap_or(f64::NEG_INFINITY);
     let hi = max.unwrap_or(f64::INFINITY);
+    let nan_bound = lo.is_nan() || hi.is_nan();
     let out = if x.is_cuda() {
         let dt = x.dtype();
         let lo_t = crate::kernels::cast(&Tensor::wrapped_scalar(lo), dt)?;
@@ -550,7 +621,9 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
         crate::with_real!(x.dtype(), T, {
             crate::kernels::map1::<T, T>(x, move |v| {
                 let f = v.to_f64();
-                if f.is_nan() {
+                if nan_bound {
+                    T::from_f64(f64::NAN)
+                } else if f.is_nan() {
                     v
                 } else {
                     T::from_f64(f.max(lo).min(hi))

@@ -54,9 +54,9 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     let mut shape = check_same_rank(&kept, d)?;
     let sizes: Vec<usize> = kept.iter().map(|t| t.shape()[d]).collect();
     shape[d] = sizes.iter().sum();
+    // Skipped empty 1-D tensors still take part in type promotion and autograd (PyTorch).
     let dt = result_type(
-        &kept
-            .iter()
+        &ts.iter()
             .map(|t| (t.dtype(), crate::dtype::Priority::Dim))
             .collect::<Vec<_>>(),
     );
@@ -82,9 +82,20 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         kernels::copy_into(&win, t)?;
         start += n;
     }
-    let refs: Vec<&Tensor> = kept.iter().collect();
+    let refs: Vec<&Tensor> = ts.iter().collect();
     if needs_grad(&refs) {
-        // d cat = the matching slice of dL for each input
+        // d cat = the matching slice of dL for each input (an empty gradient for the skipped
+        // empty 1-D inputs)
+        let parts: Vec<Option<usize>> = ts
+            .iter()
+            .map(|t| {
+                if kept.iter().any(|k| k.ptr_eq(t)) {
+                    Some(t.shape().get(d).copied().unwrap_or(0))
+                } else {
+                    None
+                }
+            })
+            .collect();
         record(
             "CatBackward0",
             &refs,
@@ -92,16 +103,17 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
             vec![],
             Box::new(move |_, g| {
                 let mut start = 0i64;
-                let mut out = Vec::with_capacity(sizes.len());
-                for &n in &sizes {
-                    out.push(Some(slice(
-                        &g[0],
-                        d as i64,
-                        Some(start),
-                        Some(start + n as i64),
-                        1,
-                    )?));
-                    start += n as i64;
+                let mut out = Vec::with_capacity(parts.len());
+                for p in &parts {
+                    out.push(Some(match p {
+                        Some(n) => {
+                            let s =
+                                slice(&g[0], d as i64, Some(start), Some(start + *n as i64), 1)?;
+                            start += *n as i64;
+                            s
+                        }
+                        None => Tensor::zeros_on(&[0], g[0].dtype(), g[0].device())?,
+                    }));
                 }
                 Ok(out)
             }),

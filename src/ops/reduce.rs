@@ -6,9 +6,9 @@ use crate::shape::{wrap_dim, Shape};
 use crate::{grads, with_real};
 use num_complex::{Complex32, Complex64};
 
-/// Sorted, de-duplicated dims to reduce (`None` = all).
+/// Sorted, de-duplicated dims to reduce (`None`, or an empty list as in PyTorch, = all).
 pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
-    let Some(dims) = dims else {
+    let Some(dims) = dims.filter(|d| !d.is_empty()) else {
         return Ok((0..ndim).collect());
     };
     let mut out = Vec::with_capacity(dims.len());

@@ -37,6 +37,7 @@ fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
 /// `x.max(dim)` / `x.min(dim)`: (values, indices); values record MaxBackward0/MinBackward0.
 pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
     if x.ndim() == 0 {
+        wrap_dim(dim, 0)?;
         let v = clone(x)?;
         return Ok((v, Tensor::scalar(0i64)));
     }

@@ -38,6 +38,12 @@ fn _cuda_compile_ptx(py: Python<'_>, arch: &str) -> PyResult<String> {
     py.detach(|| crate::cuda::compile_ptx(arch)).py()
 }
 
+/// {kernel name: launches} in this process (the GPU tests check every kernel ran).
+#[pyfunction]
+fn _cuda_launch_counts() -> PyResult<Vec<(String, u64)>> {
+    crate::cuda::launch_counts().py()
+}
+
 #[pyfunction]
 fn _cuda_memory_allocated() -> PyResult<usize> {
     crate::cuda::memory_allocated().py()
@@ -66,5 +72,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_move, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_memory_allocated, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_launch_counts, m)?)?;
     Ok(())
 }

@@ -92,20 +92,32 @@ impl PyTensor {
         binop!(py, other, |o| ops::floor_divide(&o, &self.t))
     }
     #[pyo3(signature = (min = None, max = None))]
-    fn clamp<'py>(&self, py: Python<'py>, min: Option<f64>, max: Option<f64>) -> R<'py> {
-        out(py, ops::clamp(&self.t, min, max))
+    fn clamp<'py>(
+        &self,
+        py: Python<'py>,
+        min: Option<Bound<'py, PyAny>>,
+        max: Option<Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let (lo, hi, float_bound) = clamp_bounds(min, max)?;
+        out(py, ops::clamp_scalar(&self.t, lo, hi, float_bound))
     }
     #[pyo3(signature = (min = None, max = None))]
-    fn clip<'py>(&self, py: Python<'py>, min: Option<f64>, max: Option<f64>) -> R<'py> {
-        out(py, ops::clamp(&self.t, min, max))
+    fn clip<'py>(
+        &self,
+        py: Python<'py>,
+        min: Option<Bound<'py, PyAny>>,
+        max: Option<Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        self.clamp(py, min, max)
     }
     #[pyo3(signature = (min = None, max = None))]
     fn clamp_<'py>(
         slf: &Bound<'py, Self>,
-        min: Option<f64>,
-        max: Option<f64>,
+        min: Option<Bound<'py, PyAny>>,
+        max: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], |s| ops::clamp(s, min, max))
+        let (lo, hi, float_bound) = clamp_bounds(min, max)?;
+        inplace(slf, &[], |s| ops::clamp_scalar(s, lo, hi, float_bound))
     }
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
@@ -380,6 +392,9 @@ impl PyTensor {
     fn flatten<'py>(&self, py: Python<'py>, start_dim: i64, end_dim: i64) -> R<'py> {
         let shape = self.t.shape();
         if shape.is_empty() {
+            // A 0-d tensor takes dims in [-1, 0], as if it had one dim.
+            crate::shape::wrap_dim(start_dim, 0).py()?;
+            crate::shape::wrap_dim(end_dim, 0).py()?;
             return out(py, ops::reshape(&self.t, &[1]));
         }
         let s = crate::shape::wrap_dim(start_dim, shape.len()).py()?;
@@ -617,6 +632,26 @@ impl PyTensor {
     fn __setitem__(&self, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         set_index(&self.t, index, value)
     }
+}
+
+/// clamp's Python-number bounds, and whether one is a float (which promotes integer tensors).
+fn clamp_bounds(
+    min: Option<Bound<'_, PyAny>>,
+    max: Option<Bound<'_, PyAny>>,
+) -> PyResult<(Option<f64>, Option<f64>, bool)> {
+    let mut float_bound = false;
+    let mut get = |b: Option<Bound<'_, PyAny>>| -> PyResult<Option<f64>> {
+        match b.filter(|b| !b.is_none()) {
+            None => Ok(None),
+            Some(b) => {
+                float_bound |= b.is_instance_of::<pyo3::types::PyFloat>();
+                Ok(Some(b.extract::<f64>()?))
+            }
+        }
+    };
+    let lo = get(min)?;
+    let hi = get(max)?;
+    Ok((lo, hi, float_bound))
 }
 
 fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {
