@@ -158,12 +158,14 @@ def isnan(input):
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Whether |input - other| <= atol + rtol * |other| everywhere.
+    """Whether |input - other| <= atol + rtol * |other| everywhere (equal infinities are close).
 
     >>> torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-9]))
     True
+    >>> torch.allclose(torch.tensor([float("-inf")]), torch.tensor([float("-inf")]))
+    True
     """
-    close = (input - other).abs() <= atol + rtol * other.abs()
+    close = (input == other) | ((input - other).abs() <= atol + rtol * other.abs())
     if equal_nan:
         close = close | (isnan(input) & isnan(other))
     return bool(close.all())

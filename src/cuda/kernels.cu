@@ -79,7 +79,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ float m_##fn(float x) { return fn##f(x); } \
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
-MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(rsqrt) MATH1(log1p) MATH1(expm1)
+MATH1(rint) MATH1(erf) MATH1(fabs)
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
@@ -99,7 +99,7 @@ template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != 
     UNARY(exp, T, tn, m_exp(v)) UNARY(log, T, tn, m_log(v)) UNARY(sqrt, T, tn, m_sqrt(v)) \
     UNARY(sin, T, tn, m_sin(v)) UNARY(cos, T, tn, m_cos(v)) UNARY(tanh, T, tn, m_tanh(v)) \
     UNARY(sigmoid, T, tn, (T)1 / ((T)1 + m_exp(-v))) UNARY(reciprocal, T, tn, (T)1 / v) \
-    UNARY(rsqrt, T, tn, m_rsqrt(v)) UNARY(erf, T, tn, m_erf(v)) \
+    UNARY(erf, T, tn, m_erf(v)) \
     UNARY(floor, T, tn, m_floor(v)) UNARY(ceil, T, tn, m_ceil(v)) UNARY(round, T, tn, m_rint(v)) \
     UNARY(abs, T, tn, m_fabs(v)) UNARY(neg, T, tn, -v) \
     UNARY(relu, T, tn, (v > (T)0 || is_nan(v)) ? v : (T)0) \

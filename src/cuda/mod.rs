@@ -27,7 +27,7 @@ pub const TYPES: [(DType, &str); 6] = [
     (DType::Bool, "b8"),
 ];
 
-const FLOAT_UNARY: [&str; 17] = [
+const FLOAT_UNARY: [&str; 16] = [
     "exp",
     "log",
     "sqrt",
@@ -36,7 +36,6 @@ const FLOAT_UNARY: [&str; 17] = [
     "tanh",
     "sigmoid",
     "reciprocal",
-    "rsqrt",
     "erf",
     "floor",
     "ceil",
