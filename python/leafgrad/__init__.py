@@ -111,17 +111,25 @@ def get_default_dtype():
     return float32
 
 
-def _make_legacy(name, dt):
+def _make_legacy(name, dt, example):
     def new(cls, *args):
         return tensor(list(args[0]) if args and isinstance(args[0], (list, tuple)) else [], dtype=dt) \
             if args and isinstance(args[0], (list, tuple)) else zeros(*args, dtype=dt)
 
-    return type(name, (), {"__new__": new, "_dtype": dt})
+    doc = (f"The legacy constructor of {dt} tensors: `torch.{name}(data)` is "
+           f"`torch.tensor(data, dtype={dt})`. leafgrad zero-fills `torch.{name}(*sizes)`, which "
+           f"PyTorch leaves uninitialised.\n\n{example}")
+    return type(name, (), {"__new__": new, "_dtype": dt, "__doc__": doc})
 
 
-FloatTensor = _make_legacy("FloatTensor", float32)
-DoubleTensor = _make_legacy("DoubleTensor", float64)
-LongTensor = _make_legacy("LongTensor", int64)
-BoolTensor = _make_legacy("BoolTensor", bool)
+FloatTensor = _make_legacy("FloatTensor", float32, """>>> torch.FloatTensor([1, 2])
+tensor([1., 2.])""")
+DoubleTensor = _make_legacy("DoubleTensor", float64, """>>> torch.DoubleTensor([1, 2])
+tensor([1., 2.], dtype=torch.float64)""")
+LongTensor = _make_legacy("LongTensor", int64, """>>> torch.LongTensor([[1, 2], [3, 4]])
+tensor([[1, 2],
+        [3, 4]])""")
+BoolTensor = _make_legacy("BoolTensor", bool, """>>> torch.BoolTensor([True, False])
+tensor([ True, False])""")
 
 del _builtins

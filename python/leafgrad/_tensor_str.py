@@ -62,7 +62,23 @@ def set_printoptions(
     profile=None,
     sci_mode=None,
 ):
-    """Same semantics as ``torch.set_printoptions``."""
+    """Same semantics as ``torch.set_printoptions``: how tensors print from now on.
+    ``profile`` ("default", "short", "full") sets precision, threshold, edgeitems and linewidth
+    first; ``sci_mode`` goes back to automatic (None) unless given.
+
+    >>> torch.set_printoptions(precision=2)
+    >>> torch.tensor([1.23456, 2.5])
+    tensor([1.23, 2.50])
+    >>> torch.set_printoptions(threshold=5)
+    >>> torch.arange(10)
+    tensor([0, 1, 2,  ..., 7, 8, 9])
+    >>> torch.set_printoptions(sci_mode=True)
+    >>> torch.tensor([1.5, 20.])
+    tensor([1.50e+00, 2.00e+01])
+    >>> torch.set_printoptions(profile="default")
+    >>> torch.tensor([1.23456, 2.5])
+    tensor([1.2346, 2.5000])
+    """
     if profile is not None and profile in _PROFILES:
         (
             PRINT_OPTS.precision,
@@ -83,11 +99,26 @@ def set_printoptions(
 
 
 def get_printoptions() -> dict[str, Any]:
+    """The current print options as a dict (PyTorch has it as
+    ``torch._tensor_str.get_printoptions``, not at the top level).
+
+    >>> torch.get_printoptions()
+    {'precision': 4, 'threshold': 1000, 'edgeitems': 3, 'linewidth': 80, 'sci_mode': None}
+    """
     return dataclasses.asdict(PRINT_OPTS)
 
 
 @contextlib.contextmanager
 def printoptions(**kwargs):
+    """``set_printoptions(**kwargs)`` for the duration of a ``with`` block (PyTorch has it as
+    ``torch._tensor_str.printoptions``, not at the top level).
+
+    >>> with torch.printoptions(precision=1):
+    ...     print(torch.tensor([1.23456, 2.5]))
+    tensor([1.2, 2.5])
+    >>> torch.tensor([1.23456, 2.5])
+    tensor([1.2346, 2.5000])
+    """
     old = get_printoptions()
     set_printoptions(**kwargs)
     try:
@@ -263,6 +294,10 @@ def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None)
     bfloat16 as float32 holding already-rounded values. dtype: leafgrad dtype name
     ('float32', 'int64', 'complex128', ...). grad_fn: class name or None;
     requires_grad is shown only when grad_fn is None. device: None/'cpu' is not shown.
+
+    >>> import numpy as np
+    >>> torch._tensor_str.format_tensor(np.array([1., 2.]), "float64", grad_fn="MulBackward0")
+    'tensor([1., 2.], dtype=torch.float64, grad_fn=<MulBackward0>)'
     """
     if dtype not in _NP_DTYPES:
         raise ValueError(f"format_tensor: unknown dtype {dtype!r}")

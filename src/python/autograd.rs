@@ -172,6 +172,13 @@ fn _grad<'py>(
     PyTuple::new(py, items)
 }
 
+/// Whether operations are recorded for backward now (False under `torch.no_grad()`).
+///
+/// >>> torch.is_grad_enabled()
+/// True
+/// >>> with torch.no_grad():
+/// ...     print(torch.is_grad_enabled())
+/// False
 #[pyfunction]
 fn is_grad_enabled() -> bool {
     grad_mode::is_grad_enabled()
@@ -180,6 +187,13 @@ fn is_grad_enabled() -> bool {
 fn _set_grad_enabled(mode: bool) {
     grad_mode::set_grad_enabled(mode)
 }
+/// Whether `torch.inference_mode()` is on.
+///
+/// >>> torch.is_inference_mode_enabled()
+/// False
+/// >>> with torch.inference_mode():
+/// ...     print(torch.is_inference_mode_enabled())
+/// True
 #[pyfunction]
 fn is_inference_mode_enabled() -> bool {
     grad_mode::is_inference_mode()

@@ -9,6 +9,13 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
 
 /// `torch.float32` and friends: one object per dtype.
+///
+/// >>> torch.tensor([1, 2]).dtype, torch.tensor([1., 2.]).dtype
+/// (torch.int64, torch.float32)
+/// >>> torch.float32.is_floating_point, torch.int64.is_floating_point, torch.float64.itemsize
+/// (True, False, 8)
+/// >>> torch.tensor([1, 2]).to(torch.float64)
+/// tensor([1., 2.], dtype=torch.float64)
 #[pyclass(name = "dtype", module = "leafgrad", frozen, eq, hash)]
 #[derive(PartialEq, Eq, Hash, Clone, Copy)]
 pub struct PyDType {

@@ -197,6 +197,12 @@ impl Drop for Imported {
 }
 
 /// `leafgrad.from_dlpack(obj)`: a tensor sharing the memory of any DLPack producer.
+///
+/// >>> x = torch.tensor([1., 2., 3.])
+/// >>> y = torch.from_dlpack(x)
+/// >>> y[0] = 5.
+/// >>> x
+/// tensor([5., 2., 3.])
 #[pyfunction]
 pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if let Ok(t) = obj.cast::<PyTensor>() {

@@ -472,6 +472,14 @@ fn _randint<'py>(
     wrap(py, out)
 }
 
+/// Seeds the random number generator: the same seed gives the same numbers again (but not
+/// PyTorch's stream of numbers).
+///
+/// >>> _ = torch.manual_seed(0)
+/// >>> a = torch.rand(3)
+/// >>> _ = torch.manual_seed(0)
+/// >>> torch.equal(a, torch.rand(3))
+/// True
 #[pyfunction]
 fn manual_seed(seed: i64) {
     crate::random::manual_seed(seed as u64);

@@ -360,18 +360,47 @@ fn tensor_or_number(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     })
 }
 
+/// Joins tensors of the same shape (except in `dim`) along an existing dimension
+/// (`torch.concat` and `torch.concatenate` are the same function).
+///
+/// >>> x = torch.tensor([[1, 2], [3, 4]])
+/// >>> torch.cat([x, x])
+/// tensor([[1, 2],
+///         [3, 4],
+///         [1, 2],
+///         [3, 4]])
+/// >>> torch.cat((x, x), dim=1)
+/// tensor([[1, 2, 1, 2],
+///         [3, 4, 3, 4]])
 #[pyfunction]
 #[pyo3(signature = (tensors, dim = 0))]
 fn cat<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
     out(py, ops::cat(&tensors_of(tensors, "cat")?, dim))
 }
 
+/// Joins tensors of the same shape along a new dimension `dim`.
+///
+/// >>> a, b = torch.tensor([1, 2]), torch.tensor([3, 4])
+/// >>> torch.stack([a, b])
+/// tensor([[1, 2],
+///         [3, 4]])
+/// >>> torch.stack([a, b], dim=1)
+/// tensor([[1, 3],
+///         [2, 4]])
 #[pyfunction]
 #[pyo3(signature = (tensors, dim = 0))]
 fn stack<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
     out(py, ops::stack(&tensors_of(tensors, "stack")?, dim))
 }
 
+/// `input` where `condition` is True, `other` elsewhere (broadcast together); either may be a
+/// number.
+///
+/// >>> x = torch.tensor([1., -2., 3.])
+/// >>> torch.where(x > 0, x, torch.zeros(3))
+/// tensor([1., 0., 3.])
+/// >>> torch.where(x > 0, x, 0.)
+/// tensor([1., 0., 3.])
 #[pyfunction]
 #[pyo3(name = "where")]
 fn where_f<'py>(

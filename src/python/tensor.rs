@@ -15,6 +15,19 @@ use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// A strided tensor with autograd metadata (`torch.Tensor`).
+///
+/// >>> torch.Tensor([1, 2])
+/// tensor([1., 2.])
+/// >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+/// >>> isinstance(x, torch.Tensor)
+/// True
+/// >>> y = (x * x).sum()
+/// >>> y
+/// tensor(14., grad_fn=<SumBackward0>)
+/// >>> y.backward()
+/// >>> x.grad
+/// tensor([2., 4., 6.])
 #[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen)]
 pub struct PyTensor {
     pub t: Tensor,
