@@ -39,13 +39,14 @@ fn kernel_table_is_consistent() {
             "binary" => 7,
             "where" => 5,
             "reduce" => 5,
+            "scan" => 6,
             "argreduce" | "take" | "put" => 4,
             other => panic!("unknown kernel family {other} ({name})"),
         };
         assert_eq!(*params, expected, "{name}");
         let suffix = name.rsplit('_').next().unwrap();
         assert!(
-            cuda::TYPES.iter().any(|(_, t)| *t == suffix),
+            cuda::storage_types().any(|(_, t)| t == suffix),
             "{name}: unknown dtype suffix"
         );
     }
@@ -54,7 +55,8 @@ fn kernel_table_is_consistent() {
         assert_eq!(cuda::type_name(dt).unwrap(), t);
         assert!(names.contains(&format!("fill_{t}").as_str()));
     }
-    assert!(cuda::type_name(DType::Float16).is_err());
+    assert_eq!(cuda::type_name(DType::Float16).unwrap(), "f16");
+    assert!(cuda::type_name(DType::Complex64).is_err());
 }
 
 #[test]

@@ -376,6 +376,7 @@ enum Arg {
     F64(f64),
     I64(i64),
     I32(i32),
+    U16(u16),
     U8(u8),
     B(bool),
 }
@@ -408,6 +409,7 @@ fn launch(d: &'static Dev, name: &str, cfg: LaunchConfig, args: &[Arg]) -> Resul
             Arg::F64(v) => b.arg(v),
             Arg::I64(v) => b.arg(v),
             Arg::I32(v) => b.arg(v),
+            Arg::U16(v) => b.arg(v),
             Arg::U8(v) => b.arg(v),
             Arg::B(v) => b.arg(v),
         };
@@ -426,6 +428,8 @@ fn scalar_arg(dt: DType, v: Complex64) -> Arg {
         DType::Int64 => Arg::I64(v.re as i64),
         DType::Int32 => Arg::I32(v.re as i32),
         DType::UInt8 => Arg::U8(v.re as i64 as u8),
+        DType::Float16 => Arg::U16(half::f16::from_f64(v.re).to_bits()),
+        DType::BFloat16 => Arg::U16(half::bf16::from_f64(v.re).to_bits()),
         _ => Arg::B(v.re != 0.0 || v.im != 0.0),
     }
 }
@@ -601,7 +605,19 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
     launch(d, &name, grid(l.n), &args)
 }
 
+fn is_half(dt: DType) -> bool {
+    matches!(dt, DType::Float16 | DType::BFloat16)
+}
+
+/// float16 / bfloat16 compute in float32 (the result rounds once, back to the half type).
+fn wide(x: &Tensor) -> Result<Tensor> {
+    crate::kernels::cast(x, DType::Float32)
+}
+
 pub fn unary(op: &str, x: &Tensor) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return crate::kernels::cast(&unary(op, &wide(x)?)?, x.dtype());
+    }
     let i = device_of(x)?;
     let d = dev(i)?;
     let (shape, dt) = (x.shape(), x.dtype());
@@ -637,6 +653,14 @@ fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
 }
 
 pub fn binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    if is_half(dt) {
+        let r = binary(op, &wide(a)?, &wide(b)?, DType::Float32)?;
+        return if r.dtype() == DType::Bool {
+            Ok(r)
+        } else {
+            crate::kernels::cast(&r, dt)
+        };
+    }
     let device = super::common_device(&[a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
@@ -745,6 +769,9 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return crate::kernels::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
+    }
     let i = device_of(x)?;
     let d = dev(i)?;
     let xd = x.data();
@@ -843,6 +870,10 @@ fn blas_layout(r: usize, c: usize, s0: isize, s1: isize) -> Option<(bool, i32)> 
 }
 
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if is_half(a.dtype()) && a.dtype() == b.dtype() {
+        // Products of half types accumulate in float32, as PyTorch's.
+        return crate::kernels::cast(&bmm(&wide(a)?, &wide(b)?)?, a.dtype());
+    }
     let device = super::common_device(&[a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
@@ -999,6 +1030,12 @@ pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
 }
 
 pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+    if add && is_half(out.dtype()) {
+        // Accumulate half types in float32 (no 16-bit atomics), then round once.
+        let acc = wide(out)?;
+        put(&acc, plan, &wide(vals)?, true)?;
+        return copy_into(out, &acc);
+    }
     let i = device_of(out)?;
     let d = dev(i)?;
     let device = Device::Cuda(i);
@@ -1031,6 +1068,9 @@ fn on_device(t: &Tensor, device: Device) -> Result<Tensor> {
 }
 
 pub fn argreduce(op: &str, x: &Tensor, dim: usize) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return argreduce(op, &wide(x)?, dim);
+    }
     let i = device_of(x)?;
     let d = dev(i)?;
     let xd = x.data();
@@ -1061,5 +1101,42 @@ pub fn argreduce(op: &str, x: &Tensor, dim: usize) -> Result<Tensor> {
         Arg::P(xd.storage.device_ptr()),
     ];
     launch(d, &name, cfg, &args)?;
+    Ok(out)
+}
+
+pub fn scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
+        return crate::kernels::cast(&r, x.dtype());
+    }
+    let i = device_of(x)?;
+    let d = dev(i)?;
+    let device = Device::Cuda(i);
+    let src = if x.is_contiguous() {
+        x.clone()
+    } else {
+        to_device(x, device)?
+    };
+    let shape = src.shape();
+    let name = format!("scan_{op}_{}", type_name(src.dtype())?);
+    let out = empty(&shape, src.dtype(), device)?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let st = contiguous_strides(&shape);
+    // Lines: every index with `dim` fixed at 0.
+    let mut lshape: Vec<usize> = shape.to_vec();
+    lshape[dim] = 1;
+    let sd = src.data();
+    let kl = strided(&lshape, &[(&st, 0), (&st, sd.offset)])?;
+    let args = [
+        Arg::L(kl),
+        Arg::I64(shape[dim] as i64),
+        Arg::I64(st[dim] as i64),
+        Arg::P(base(&out)),
+        Arg::P(sd.storage.device_ptr()),
+        Arg::I32(reverse as i32 | ((exclusive as i32) << 1)),
+    ];
+    launch(d, &name, grid(kl.n), &args)?;
     Ok(out)
 }

@@ -6,7 +6,10 @@
 // (src/cuda/backend.rs, `KERNELS`) holds the same list with each kernel's parameter count, and
 // a test compiles this file and checks both against the PTX.
 //
-// dtypes: f32 float, f64 double, i64 long long, i32 int, u8 unsigned char, b8 bool.
+// dtypes: f32 float, f64 double, i64 long long, i32 int, u8 unsigned char, b8 bool; f16 and bf16
+// (float16, bfloat16: the 16 bits in an unsigned short) are stored, moved and converted here,
+// and computed in float32 (the host converts around the compute kernels, as PyTorch's CPU
+// kernels compute half types in float32).
 
 #define MAXD 8
 
@@ -117,6 +120,7 @@ UNARY(abs, unsigned char, u8, v)
 UNARY(relu, unsigned char, u8, v)
 UNARY(sign, unsigned char, u8, (unsigned char)(v > 0))
 UNARY(not, bool, b8, !v)
+UNARY(bnot, long long, i64, ~v)
 
 // ---- binary: out (0) = a (1) op b (2); `mode` bit 0/1: a/b is the scalar sa/sb instead ------
 #define BINARY(name, T, tn, R, expr) \
@@ -154,6 +158,27 @@ UNARY(not, bool, b8, !v)
 BINARY_FLOAT(float, f32)
 BINARY_FLOAT(double, f64)
 BINARY_INT(long long, i64)
+
+// Floor division (Python's //): floats floor the quotient; integers round toward -inf (a zero
+// divisor is refused on the host). Integer ops on int64: the host converts narrower types.
+BINARY(floordiv, float, f32, float, floorf(a / b))
+BINARY(floordiv, double, f64, double, floor(a / b))
+__device__ __forceinline__ long long floordiv_i64(long long a, long long b) {
+    long long q = a / b;
+    return q - (((a % b) != 0) && ((a < 0) != (b < 0)));
+}
+BINARY(floordiv, long long, i64, long long, floordiv_i64(a, b))
+// a ** b for integers (b >= 0, checked on the host), wrapping like the CPU kernel.
+__device__ __forceinline__ long long ipow_i64(long long base, long long e) {
+    long long acc = 1;
+    unsigned long long u = (unsigned long long)(e < 0 ? 0 : e);
+    while (u) { if (u & 1ull) acc *= base; base *= base; u >>= 1; }
+    return acc;
+}
+BINARY(ipow, long long, i64, long long, ipow_i64(a, b))
+BINARY(band, long long, i64, long long, a & b)
+BINARY(bor, long long, i64, long long, a | b)
+BINARY(bxor, long long, i64, long long, a ^ b)
 BINARY_INT(int, i32)
 BINARY_INT(unsigned char, u8)
 BINARY(or, bool, b8, bool, a || b)
@@ -277,3 +302,88 @@ extern "C" __global__ void put_add_f64(long long n, double* out, const long long
     }
 #define ARGREDUCE_BOTH(T, tn) ARGREDUCE(max, T, tn, BETTER_MAX) ARGREDUCE(min, T, tn, BETTER_MIN)
 ALL_TYPES(ARGREDUCE_BOTH)
+
+// ---- scans along one dim (cumsum; the products of the others for prod's gradient) ------------
+// One thread per line: `K` maps a line index to its output (operand 0) and input (operand 1)
+// start; the line has `len` elements `stride` apart (in elements, the same in both, which are
+// contiguous copies). flags bit 0: from the end; bit 1: exclusive (element k not included).
+#define SCAN(name, T, tn, OP, INIT) \
+    extern "C" __global__ void scan_##name##_##tn(Strided K, long long len, long long stride, T* out, const T* in, int flags) { \
+        GRID_LOOP(j, K.n) { \
+            long long ko[2]; offsets<2>(K, j, ko); \
+            T acc = (INIT); \
+            for (long long t = 0; t < len; ++t) { \
+                long long k = (flags & 1) ? len - 1 - t : t; \
+                T v = in[ko[1] + k * stride]; \
+                if (flags & 2) { out[ko[0] + k * stride] = acc; acc = acc OP v; } \
+                else { acc = acc OP v; out[ko[0] + k * stride] = acc; } \
+            } \
+        } \
+    }
+SCAN(sum, float, f32, +, 0.0f)
+SCAN(sum, double, f64, +, 0.0)
+SCAN(sum, long long, i64, +, 0LL)
+SCAN(prod, float, f32, *, 1.0f)
+SCAN(prod, double, f64, *, 1.0)
+
+
+// ---- float16 / bfloat16 storage: fill, copy (conversions), take / put, where ------------------
+struct h16 { unsigned short x; };
+struct b16 { unsigned short x; };
+
+__device__ __forceinline__ float h2f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+__device__ __forceinline__ unsigned short f2h(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+__device__ __forceinline__ unsigned short d2h(double d) { unsigned short h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+__device__ __forceinline__ float b2f(unsigned short b) { return __uint_as_float(((unsigned int)b) << 16); }
+// float to bfloat16, rounding to nearest even; NaN stays a (quiet) NaN.
+__device__ __forceinline__ unsigned short f2b(float f) {
+    unsigned int u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (unsigned short)(u >> 16);
+}
+
+// Every dtype to and from double, exactly (double holds every value of the others).
+__device__ __forceinline__ double todbl(float v) { return v; }
+__device__ __forceinline__ double todbl(double v) { return v; }
+__device__ __forceinline__ double todbl(long long v) { return (double)v; }
+__device__ __forceinline__ double todbl(int v) { return v; }
+__device__ __forceinline__ double todbl(unsigned char v) { return v; }
+__device__ __forceinline__ double todbl(bool v) { return v ? 1.0 : 0.0; }
+__device__ __forceinline__ double todbl(h16 v) { return h2f(v.x); }
+__device__ __forceinline__ double todbl(b16 v) { return b2f(v.x); }
+template <typename D> __device__ __forceinline__ D fromdbl(double v);
+template <> __device__ __forceinline__ float fromdbl<float>(double v) { return (float)v; }
+template <> __device__ __forceinline__ double fromdbl<double>(double v) { return v; }
+template <> __device__ __forceinline__ long long fromdbl<long long>(double v) { return (long long)v; }
+template <> __device__ __forceinline__ int fromdbl<int>(double v) { return (int)(long long)v; }
+template <> __device__ __forceinline__ unsigned char fromdbl<unsigned char>(double v) { return (unsigned char)(long long)v; }
+template <> __device__ __forceinline__ bool fromdbl<bool>(double v) { return v != 0.0; }
+template <> __device__ __forceinline__ h16 fromdbl<h16>(double v) { h16 r; r.x = d2h(v); return r; }
+// (double to bfloat16 rounds through float: the one conversion that can round twice.)
+template <> __device__ __forceinline__ b16 fromdbl<b16>(double v) { b16 r; r.x = f2b((float)v); return r; }
+
+#define COPY_VIA_DOUBLE(S, sn, D, dn) \
+    extern "C" __global__ void copy_##sn##_##dn(Strided L, D* out, const S* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = fromdbl<D>(todbl(in[o[1]])); } \
+    }
+// float32 to half types converts in one rounding (the compute kernels' results).
+extern "C" __global__ void copy_f32_f16(Strided L, h16* out, const float* in) {
+    GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]].x = f2h(in[o[1]]); }
+}
+extern "C" __global__ void copy_f32_bf16(Strided L, b16* out, const float* in) {
+    GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]].x = f2b(in[o[1]]); }
+}
+#define HALF_PAIRS(S, sn) \
+    COPY_VIA_DOUBLE(S, sn, h16, f16) COPY_VIA_DOUBLE(S, sn, b16, bf16) \
+    COPY_VIA_DOUBLE(h16, f16, S, sn) COPY_VIA_DOUBLE(b16, bf16, S, sn)
+HALF_PAIRS(double, f64) HALF_PAIRS(long long, i64) HALF_PAIRS(int, i32)
+HALF_PAIRS(unsigned char, u8) HALF_PAIRS(bool, b8)
+COPY_VIA_DOUBLE(h16, f16, float, f32) COPY_VIA_DOUBLE(b16, bf16, float, f32)
+COPY_VIA_DOUBLE(h16, f16, b16, bf16) COPY_VIA_DOUBLE(b16, bf16, h16, f16)
+COPY_VIA_DOUBLE(h16, f16, h16, f16) COPY_VIA_DOUBLE(b16, bf16, b16, bf16)
+
+// Data movement needs only the 16 bits.
+FILL(unsigned short, f16) FILL(unsigned short, bf16)
+TAKE_PUT(unsigned short, f16) TAKE_PUT(unsigned short, bf16)
+WHERE(unsigned short, f16) WHERE(unsigned short, bf16)

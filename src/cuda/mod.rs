@@ -17,7 +17,7 @@ mod backend;
 /// The CUDA C source of every kernel.
 pub const SOURCE: &str = include_str!("kernels.cu");
 
-/// Kernel dtype suffixes, as in kernels.cu.
+/// Kernel dtype suffixes of the dtypes the compute kernels take, as in kernels.cu.
 pub const TYPES: [(DType, &str); 6] = [
     (DType::Float32, "f32"),
     (DType::Float64, "f64"),
@@ -26,6 +26,14 @@ pub const TYPES: [(DType, &str); 6] = [
     (DType::UInt8, "u8"),
     (DType::Bool, "b8"),
 ];
+
+/// float16 and bfloat16: stored, moved and converted on the device, computed in float32.
+pub const HALF_TYPES: [(DType, &str); 2] = [(DType::Float16, "f16"), (DType::BFloat16, "bf16")];
+
+/// Every dtype a CUDA tensor can hold.
+pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
+    TYPES.into_iter().chain(HALF_TYPES)
+}
 
 const FLOAT_UNARY: [&str; 16] = [
     "exp",
@@ -51,12 +59,14 @@ const COMPARE: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 /// table, and a test checks the table against the compiled PTX.
 pub fn kernel_table() -> Vec<(String, usize)> {
     let mut k = Vec::new();
-    for (_, t) in TYPES {
+    for (_, t) in storage_types() {
         k.push((format!("fill_{t}"), 3));
-        for (_, d) in TYPES {
+        for (_, d) in storage_types() {
             k.push((format!("copy_{t}_{d}"), 3));
         }
         k.push((format!("where_{t}"), 5));
+        k.push((format!("take_{t}"), 4));
+        k.push((format!("put_{t}"), 4));
     }
     for t in ["f32", "f64"] {
         for op in FLOAT_UNARY {
@@ -75,6 +85,18 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         k.push((format!("unary_{op}_u8"), 3));
     }
     k.push(("unary_not_b8".into(), 3));
+    k.push(("unary_bnot_i64".into(), 3));
+    for (op, types) in [
+        ("floordiv", &["f32", "f64", "i64"][..]),
+        ("ipow", &["i64"][..]),
+        ("band", &["i64"][..]),
+        ("bor", &["i64"][..]),
+        ("bxor", &["i64"][..]),
+    ] {
+        for t in types {
+            k.push((format!("binary_{op}_{t}"), 7));
+        }
+    }
     for t in ["i64", "i32", "u8"] {
         for op in ["add", "sub", "mul", "maximum", "minimum"] {
             k.push((format!("binary_{op}_{t}"), 7));
@@ -100,23 +122,24 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         k.push((format!("reduce_{op}_b8"), 5));
     }
     for (_, t) in TYPES {
-        k.push((format!("take_{t}"), 4));
-        k.push((format!("put_{t}"), 4));
         k.push((format!("argreduce_max_{t}"), 4));
         k.push((format!("argreduce_min_{t}"), 4));
     }
     for t in ["f32", "f64"] {
         k.push((format!("put_add_{t}"), 4));
+        k.push((format!("scan_prod_{t}"), 6));
+    }
+    for t in ["f32", "f64", "i64"] {
+        k.push((format!("scan_sum_{t}"), 6));
     }
     k
 }
 
 /// The kernel suffix of a dtype the CUDA backend stores, or the error naming it.
 pub fn type_name(dt: DType) -> Result<&'static str> {
-    TYPES
-        .iter()
+    storage_types()
         .find(|(d, _)| *d == dt)
-        .map(|(_, n)| *n)
+        .map(|(_, n)| n)
         .ok_or_else(|| no_cuda_kernel(&format!("{} tensors", dt.name())))
 }
 
@@ -239,6 +262,9 @@ dispatch! {
     put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> ();
     // Index of the max / min (op "max" / "min") along `dim`, kept as size 1 (int64).
     argreduce(op: &str, x: &Tensor, dim: usize) -> Tensor;
+    // Running sums / products of contiguous `x` along `dim` (from the end if `reverse`; without
+    // the element itself if `exclusive`).
+    scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Tensor;
     // Batched matrix product of [B, m, k] and [B, k, n] (B may be broadcast with stride 0).
     bmm(a: &Tensor, b: &Tensor) -> Tensor;
     // (kernel name, launches so far) for every kernel launched in this process.

@@ -10,7 +10,8 @@ use crate::{grads, with_numeric, with_real};
 pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
     let (da, pa, _) = a.info();
     let (db, pb, _) = b.info();
-    if da == db {
+    let both_numbers = pa == crate::dtype::Priority::Scalar && pb == crate::dtype::Priority::Scalar;
+    if da == db && !both_numbers {
         return Ok((da, a.clone(), b.clone()));
     }
     let dt = result_type(&[(da, pa), (db, pb)]);
@@ -420,7 +421,11 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         DType::Bool => {
             let a = cast_to(&a, DType::Int64)?;
             let b = cast_to(&b, DType::Int64)?;
-            let r = map2::<i64, i64, i64>(&a, &b, &shape, ipow)?;
+            let r = if crate::cuda::any_cuda(&[&a, &b]) {
+                crate::cuda::binary("ipow", &a, &b, DType::Int64)?
+            } else {
+                map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
+            };
             cast_to(&r, DType::Bool)?
         }
         dt => {
@@ -431,7 +436,12 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     "Integers to negative integer powers are not allowed.".into(),
                 ));
             }
-            cast_to(&map2::<i64, i64, i64>(&a, &b, &shape, ipow)?, dt)?
+            let r = if crate::cuda::any_cuda(&[&a, &b]) {
+                crate::cuda::binary("ipow", &a, &b, DType::Int64)?
+            } else {
+                map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
+            };
+            cast_to(&r, dt)?
         }
     })
 }
@@ -551,6 +561,19 @@ fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return cast_to(&r, dt);
     }
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    if crate::cuda::any_cuda(&[&a2, &b2]) && !matches!(dt, DType::Bool) && !dt.is_complex() {
+        if dt.is_differentiable() {
+            return crate::cuda::binary("floordiv", &a2, &b2, dt);
+        }
+        let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
+        if b3.to_vec::<i64>().contains(&0) {
+            return Err(Error::Runtime("ZeroDivisionError".into()));
+        }
+        return cast_to(
+            &crate::cuda::binary("floordiv", &a3, &b3, DType::Int64)?,
+            dt,
+        );
+    }
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
         DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
@@ -681,6 +704,14 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }),
         DType::UInt8 | DType::Int32 | DType::Int64 => {
             let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
+            if crate::cuda::any_cuda(&[&x, &y]) {
+                let name = match op {
+                    BitOp::And => "band",
+                    BitOp::Or => "bor",
+                    BitOp::Xor => "bxor",
+                };
+                return cast_to(&crate::cuda::binary(name, &x, &y, DType::Int64)?, dt);
+            }
             let r = map2::<i64, i64, i64>(&x, &y, &shape, move |x, y| match op {
                 BitOp::And => x & y,
                 BitOp::Or => x | y,
@@ -705,6 +736,10 @@ pub fn invert(a: &Tensor) -> Result<Tensor> {
     match a.dtype() {
         DType::Bool if a.is_cuda() => crate::cuda::unary("not", a),
         DType::Bool => crate::kernels::map1::<bool, bool>(a, |x| !x),
+        DType::UInt8 | DType::Int32 | DType::Int64 if a.is_cuda() => {
+            let r = crate::cuda::unary("bnot", &cast_to(a, DType::Int64)?)?;
+            cast_to(&r, a.dtype())
+        }
         DType::UInt8 | DType::Int32 | DType::Int64 => {
             let r = crate::kernels::map1::<i64, i64>(&cast_to(a, DType::Int64)?, |x| !x)?;
             cast_to(&r, a.dtype())

@@ -212,7 +212,20 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
 
 /// For each element, the product of the other elements of its group (no division).
 fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
-    crate::cuda::host_only(&[x], "the gradient of prod")?;
+    if x.is_cuda() {
+        // The product of the others = (product of those before) · (product of those after),
+        // two exclusive scans: no division, so zeros are fine.
+        let (flat, d) = match dim {
+            None => (reshape(&x.detached(), &[-1])?, 0),
+            Some(d) => (x.detached(), d),
+        };
+        let before = crate::cuda::scan("prod", &flat, d, false, true)?;
+        let after = crate::cuda::scan("prod", &flat, d, true, true)?;
+        let others =
+            super::arith::binary_kernel(super::arith::BinOp::Mul, &before, &after, flat.dtype())?;
+        let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
+        return reshape(&others, &dims);
+    }
     let shape = x.shape();
     let v = x.to_vec::<num_complex::Complex64>();
     let n = v.len();
@@ -443,7 +456,6 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
 /// Cumulative sum along `dim` (CumsumBackward0); `reverse` sums from the end, which is its
 /// gradient. Integer and bool inputs sum in int64, half types in float32.
 pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
-    crate::cuda::host_only(&[x], "cumsum")?;
     let dt = x.dtype();
     let work = match dt {
         DType::Bool | DType::UInt8 | DType::Int32 => DType::Int64,
@@ -466,22 +478,26 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     let n = shape[d];
     let inner: usize = shape[d + 1..].iter().product();
     let outer: usize = shape[..d].iter().product();
-    let out = crate::with_numeric!(work, T, {
-        let v = c.to_vec::<T>();
-        let mut o = v.clone();
-        for a in 0..outer {
-            for i in 0..inner {
-                let mut acc = T::default();
-                for step in 0..n {
-                    let k = if reverse { n - 1 - step } else { step };
-                    let idx = (a * n + k) * inner + i;
-                    acc += v[idx];
-                    o[idx] = acc;
+    let out = if c.is_cuda() {
+        crate::cuda::scan("sum", &c, d, reverse, false)?
+    } else {
+        crate::with_numeric!(work, T, {
+            let v = c.to_vec::<T>();
+            let mut o = v.clone();
+            for a in 0..outer {
+                for i in 0..inner {
+                    let mut acc = T::default();
+                    for step in 0..n {
+                        let k = if reverse { n - 1 - step } else { step };
+                        let idx = (a * n + k) * inner + i;
+                        acc += v[idx];
+                        o[idx] = acc;
+                    }
                 }
             }
-        }
-        Tensor::from_vec(o, &shape)?
-    });
+            Tensor::from_vec(o, &shape)?
+        })
+    };
     let out = if dt.is_differentiable() && work != dt {
         kernels::cast(&out, dt)?
     } else {

@@ -380,7 +380,7 @@ fn piecewise(
 ) -> Result<Tensor> {
     real_only(x, name)?;
     let out = match x.dtype() {
-        DType::Float32 | DType::Float64 if x.is_cuda() => {
+        DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16 if x.is_cuda() => {
             let op = name.trim_end_matches("Backward0").to_lowercase();
             crate::cuda::unary(&op, x)?
         }

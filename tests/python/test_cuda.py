@@ -467,10 +467,8 @@ def test_argmax_and_index_assignment():
 @needs_gpu
 def test_ops_without_cuda_kernels_say_so():
     for f in [
-        lambda: torch.ones(2, 3, device="cuda").cumsum(0),
-        lambda: torch.ones(2, device="cuda", dtype=torch.float16),
         lambda: torch.ones(2, device="cuda", dtype=torch.complex64),
-        lambda: torch.zeros(2, 3, device="cuda", requires_grad=True).prod(1).sum().backward(),
+        lambda: torch.ones(2, device="cuda").to(torch.complex128),
     ]:
         with pytest.raises(NotImplementedError, match="no CUDA kernel"):
             f()
@@ -515,10 +513,12 @@ def test_dlpack_shares_gpu_memory_with_pytorch():
     assert z.tolist() == [2.0, 2.0, 2.0]
 
 
-DTYPES = ["float32", "float64", "int64", "int32", "uint8", "bool"]
+DTYPES = ["float32", "float64", "float16", "bfloat16", "int64", "int32", "uint8", "bool"]
 VALUES = {
     "float32": [[0.5, -1.5, 2.25], [3.0, 0.0, -0.75]],
     "float64": [[0.5, -1.5, 2.25], [3.0, 0.0, -0.75]],
+    "float16": [[0.5, -1.5, 2.25], [3.0, 0.0, -0.75]],
+    "bfloat16": [[0.5, -1.5, 2.25], [3.0, 0.0, -0.75]],
     "int64": [[5, -3, 2], [0, 7, -1]],
     "int32": [[5, -3, 2], [0, 7, -1]],
     "uint8": [[5, 3, 2], [0, 7, 1]],
@@ -536,7 +536,9 @@ def _same(g, c, what):
     g = g.cpu()
     assert g.dtype == c.dtype and g.shape == c.shape, what
     if c.dtype.is_floating_point:
-        assert torch.allclose(g, c, rtol=1e-6, atol=1e-6, equal_nan=True), (what, g, c)
+        # half types: GPU and CPU float32 math may differ by an ulp before the one rounding
+        tol = 1e-2 if c.dtype in (torch.float16, torch.bfloat16) else 1e-6
+        assert torch.allclose(g.double(), c.double(), rtol=tol, atol=tol, equal_nan=True), (what, g, c)
     else:
         assert g.tolist() == c.tolist(), (what, g, c)
 
@@ -564,6 +566,7 @@ def test_every_kernel_runs_against_the_cpu():
             "amin": lambda x: x.amin(0),
             "max": lambda x: x.max(),
             "sum": lambda x: x.sum(1),
+            "cumsum": lambda x: x.cumsum(1),
         }
         binary = {
             "eq": lambda x, y: x == y,
@@ -583,9 +586,26 @@ def test_every_kernel_runs_against_the_cpu():
                     "prod": lambda x: x.prod(1),
                 }
             )
-            binary.update({"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y})
+            binary.update(
+                {
+                    "add": lambda x, y: x + y,
+                    "sub": lambda x, y: x - y,
+                    "mul": lambda x, y: x * y,
+                    "floordiv": lambda x, y: x // y,
+                }
+            )
             if name != "uint8":
                 unary["neg"] = lambda x: -x
+            if not dt.is_floating_point:
+                unary["bnot"] = lambda x: ~x
+                binary.update(
+                    {
+                        "ipow": lambda x, y: x**y,
+                        "band": lambda x, y: x & y,
+                        "bor": lambda x, y: x | y,
+                        "bxor": lambda x, y: x ^ y,
+                    }
+                )
         else:
             unary["not"] = lambda x: ~x
             binary.update(
@@ -622,6 +642,12 @@ def test_every_kernel_runs_against_the_cpu():
             xc = c.clone().requires_grad_()
             xc[torch.tensor([0, 0, 1])].sum().backward()
             _same(xg.grad, xc.grad, (name, "put_add"))
+            # the gradient of prod with a zero in the row: products of the others (scans)
+            pg = g.clone().requires_grad_()
+            pg.prod(1).sum().backward()
+            pc = c.clone().requires_grad_()
+            pc.prod(1).sum().backward()
+            _same(pg.grad, pc.grad, (name, "prod grad at zero"))
     after = dict(torch._core._cuda_launch_counts())
     ran = {k for k in after if after[k] > before.get(k, 0)}
     table = {k for k, _ in torch._core._cuda_kernels()}

@@ -1388,6 +1388,7 @@ def test_type_promotion_with_python_numbers():
     # was a bug: where(mask, 1, 2.5) was float64, clamp(int, 0, -inf) stayed int64
     m = torch.tensor([True, False])
     assert torch.where(m, 1, 2.5).dtype == torch.float32
+    assert torch.where(m, 1.0, 0.0).dtype == torch.float32
     assert torch.tensor([-1, -3]).clamp(0, -math.inf).dtype == torch.float32
 
 
