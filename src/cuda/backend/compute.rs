@@ -1,0 +1,324 @@
+//! Elementwise kernels (unary, binary, where), reductions, arg-reductions and scans.
+
+use super::*;
+
+pub(super) fn is_half(dt: DType) -> bool {
+    matches!(dt, DType::Float16 | DType::BFloat16)
+}
+
+/// float16 / bfloat16 compute in float32 (the result rounds once, back to the half type).
+pub(super) fn wide(x: &Tensor) -> Result<Tensor> {
+    crate::kernels::cast(x, DType::Float32)
+}
+
+pub fn unary(op: &str, x: &Tensor) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return crate::kernels::cast(&unary(op, &wide(x)?)?, x.dtype());
+    }
+    let i = device_of(x)?;
+    let d = dev(i)?;
+    let (shape, dt) = (x.shape(), x.dtype());
+    let name = format!("unary_{op}_{}", type_name(dt)?);
+    let out = empty(&shape, dt, Device::Cuda(i))?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let xd = x.data();
+    let l = strided(
+        &shape,
+        &[(&contiguous_strides(&shape), 0), (&xd.strides, xd.offset)],
+    )?;
+    let args = [
+        Arg::L(l),
+        Arg::P(base(&out)),
+        Arg::P(xd.storage.device_ptr()),
+    ];
+    launch(d, &name, grid(l.n), &args)?;
+    Ok(out)
+}
+
+/// A CPU 0-d operand becomes a kernel scalar; anything else must be on `dev`.
+pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
+    let here = t.data().storage.device;
+    if here == device {
+        return Ok(None);
+    }
+    if here == Device::Cpu && t.ndim() == 0 {
+        return Ok(Some(t.item()?));
+    }
+    Err(crate::device::mismatch(device, here))
+}
+
+pub fn binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    if is_half(dt) {
+        let r = binary(op, &wide(a)?, &wide(b)?, DType::Float32)?;
+        return if r.dtype() == DType::Bool {
+            Ok(r)
+        } else {
+            crate::kernels::cast(&r, dt)
+        };
+    }
+    let device = crate::cuda::common_device(&[a, b])?;
+    let Device::Cuda(i) = device else {
+        return Err(Error::Runtime(
+            "internal error: a CPU operation reached the CUDA backend".into(),
+        ));
+    };
+    let d = dev(i)?;
+    let (sa, sb) = (operand(a, device)?, operand(b, device)?);
+    let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
+    let comparison = matches!(op, "eq" | "ne" | "lt" | "le" | "gt" | "ge");
+    let out_dt = if comparison { DType::Bool } else { dt };
+    let name = format!("binary_{op}_{}", type_name(dt)?);
+    let out = empty(&shape, out_dt, device)?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let (da, db) = (a.data(), b.data());
+    let zeros: Vec<isize> = vec![0; shape.len()];
+    let stra = if sa.is_some() {
+        zeros.clone()
+    } else {
+        broadcast_strides(&da.shape, &da.strides, &shape).to_vec()
+    };
+    let strb = if sb.is_some() {
+        zeros
+    } else {
+        broadcast_strides(&db.shape, &db.strides, &shape).to_vec()
+    };
+    let l = strided(
+        &shape,
+        &[
+            (&contiguous_strides(&shape), 0),
+            (&stra, da.offset),
+            (&strb, db.offset),
+        ],
+    )?;
+    let mode = sa.is_some() as i32 | ((sb.is_some() as i32) << 1);
+    let ptr = |t: &crate::tensor::TensorData, s: &Option<Complex64>| {
+        if s.is_some() {
+            0
+        } else {
+            t.storage.device_ptr()
+        }
+    };
+    let args = [
+        Arg::L(l),
+        Arg::P(base(&out)),
+        Arg::P(ptr(&da, &sa)),
+        Arg::P(ptr(&db, &sb)),
+        scalar_arg(dt, sa.unwrap_or_default()),
+        scalar_arg(dt, sb.unwrap_or_default()),
+        Arg::I32(mode),
+    ];
+    launch(d, &name, grid(l.n), &args)?;
+    Ok(out)
+}
+
+pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let device = crate::cuda::common_device(&[cond, a, b])?;
+    let Device::Cuda(i) = device else {
+        return Err(Error::Runtime(
+            "internal error: a CPU operation reached the CUDA backend".into(),
+        ));
+    };
+    let d = dev(i)?;
+    // CPU 0-d operands are moved over (a few bytes).
+    let on = |t: &Tensor| -> Result<Tensor> {
+        if t.data().storage.device == device {
+            Ok(t.clone())
+        } else {
+            to_device(t, device)
+        }
+    };
+    let (c, a, b) = (on(cond)?, on(a)?, on(b)?);
+    let shape = crate::shape::broadcast_shapes(
+        &crate::shape::broadcast_shapes(&c.shape(), &a.shape())?,
+        &b.shape(),
+    )?;
+    let dt = a.dtype();
+    let name = format!("where_{}", type_name(dt)?);
+    let out = empty(&shape, dt, device)?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let (dc, da, db) = (c.data(), a.data(), b.data());
+    let bs = |t: &crate::tensor::TensorData| broadcast_strides(&t.shape, &t.strides, &shape);
+    let (sc, sa, sb) = (bs(&dc), bs(&da), bs(&db));
+    let l = strided(
+        &shape,
+        &[
+            (&contiguous_strides(&shape), 0),
+            (&sc, dc.offset),
+            (&sa, da.offset),
+            (&sb, db.offset),
+        ],
+    )?;
+    let args = [
+        Arg::L(l),
+        Arg::P(base(&out)),
+        Arg::P(dc.storage.device_ptr()),
+        Arg::P(da.storage.device_ptr()),
+        Arg::P(db.storage.device_ptr()),
+    ];
+    launch(d, &name, grid(l.n), &args)?;
+    Ok(out)
+}
+
+pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return crate::kernels::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
+    }
+    let i = device_of(x)?;
+    let d = dev(i)?;
+    let xd = x.data();
+    let dt = xd.dtype;
+    let acc_dt = match (op, dt) {
+        ("sum" | "prod", DType::Int32 | DType::UInt8 | DType::Bool) => DType::Int64,
+        _ => dt,
+    };
+    let name = format!("reduce_{op}_{}", type_name(dt)?);
+    let kept: Vec<usize> = (0..xd.shape.len()).filter(|k| !dims.contains(k)).collect();
+    let kshape: Vec<usize> = kept.iter().map(|&k| xd.shape[k]).collect();
+    let rshape: Vec<usize> = dims.iter().map(|&k| xd.shape[k]).collect();
+    let out_shape: Vec<usize> = (0..xd.shape.len())
+        .filter_map(|k| {
+            if dims.contains(&k) {
+                keepdim.then_some(1)
+            } else {
+                Some(xd.shape[k])
+            }
+        })
+        .collect();
+    let out = empty(&out_shape, acc_dt, Device::Cuda(i))?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let kst: Vec<isize> = kept.iter().map(|&k| xd.strides[k]).collect();
+    let rst: Vec<isize> = dims.iter().map(|&k| xd.strides[k]).collect();
+    let kl = strided(
+        &kshape,
+        &[(&contiguous_strides(&kshape), 0), (&kst, xd.offset)],
+    )?;
+    let zeros = vec![0isize; rshape.len()];
+    let rl = strided(&rshape, &[(&zeros, 0), (&rst, 0)])?;
+    // Few outputs over many elements: split each reduction over P blocks, then reduce the P
+    // partial results (a second launch over a [outputs, P] tensor).
+    let (nout, nred) = (kl.n.max(1) as u64, rl.n.max(0) as u64);
+    let parts = if nout < 1024 && nred > 8192 {
+        (2048 / nout).clamp(1, nred.div_ceil(4096)).min(65535)
+    } else {
+        1
+    };
+    let chunk = nred.div_ceil(parts).max(1);
+    let parts = nred.div_ceil(chunk).max(1);
+    let target = if parts > 1 {
+        empty(&[nout as usize, parts as usize], acc_dt, Device::Cuda(i))?
+    } else {
+        out.clone()
+    };
+    let kl = if parts > 1 {
+        let ost: Vec<isize> = contiguous_strides(&kshape)
+            .iter()
+            .map(|s| s * parts as isize)
+            .collect();
+        strided(&kshape, &[(&ost, 0), (&kst, xd.offset)])?
+    } else {
+        kl
+    };
+    let cfg = LaunchConfig {
+        grid_dim: (nout.min(1 << 16) as u32, parts as u32, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let args = [
+        Arg::L(kl),
+        Arg::L(rl),
+        Arg::P(base(&target)),
+        Arg::P(xd.storage.device_ptr()),
+        Arg::I64(chunk as i64),
+    ];
+    launch(d, &name, cfg, &args)?;
+    if parts > 1 {
+        drop(xd);
+        let combined = reduce(op, &target, &[1], false)?;
+        return Ok(combined
+            .view_with(&out_shape, &contiguous_strides(&out_shape), 0)
+            .detached());
+    }
+    Ok(out)
+}
+
+pub fn argreduce(op: &str, x: &Tensor, dim: usize) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        return argreduce(op, &wide(x)?, dim);
+    }
+    let i = device_of(x)?;
+    let d = dev(i)?;
+    let xd = x.data();
+    let name = format!("argreduce_{op}_{}", type_name(xd.dtype)?);
+    let mut out_shape: Vec<usize> = xd.shape.to_vec();
+    out_shape[dim] = 1;
+    let out = empty(&out_shape, DType::Int64, Device::Cuda(i))?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let kept: Vec<usize> = (0..xd.shape.len()).filter(|&k| k != dim).collect();
+    let kshape: Vec<usize> = kept.iter().map(|&k| xd.shape[k]).collect();
+    let kst: Vec<isize> = kept.iter().map(|&k| xd.strides[k]).collect();
+    let kl = strided(
+        &kshape,
+        &[(&contiguous_strides(&kshape), 0), (&kst, xd.offset)],
+    )?;
+    let rl = strided(&[xd.shape[dim]], &[(&[0], 0), (&[xd.strides[dim]], 0)])?;
+    let cfg = LaunchConfig {
+        grid_dim: ((kl.n.max(1) as u64).min(1 << 16) as u32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let args = [
+        Arg::L(kl),
+        Arg::L(rl),
+        Arg::P(base(&out)),
+        Arg::P(xd.storage.device_ptr()),
+    ];
+    launch(d, &name, cfg, &args)?;
+    Ok(out)
+}
+
+pub fn scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Result<Tensor> {
+    if is_half(x.dtype()) {
+        let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
+        return crate::kernels::cast(&r, x.dtype());
+    }
+    let i = device_of(x)?;
+    let d = dev(i)?;
+    let device = Device::Cuda(i);
+    let src = if x.is_contiguous() {
+        x.clone()
+    } else {
+        to_device(x, device)?
+    };
+    let shape = src.shape();
+    let name = format!("scan_{op}_{}", type_name(src.dtype())?);
+    let out = empty(&shape, src.dtype(), device)?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let st = contiguous_strides(&shape);
+    // Lines: every index with `dim` fixed at 0.
+    let mut lshape: Vec<usize> = shape.to_vec();
+    lshape[dim] = 1;
+    let sd = src.data();
+    let kl = strided(&lshape, &[(&st, 0), (&st, sd.offset)])?;
+    let args = [
+        Arg::L(kl),
+        Arg::I64(shape[dim] as i64),
+        Arg::I64(st[dim] as i64),
+        Arg::P(base(&out)),
+        Arg::P(sd.storage.device_ptr()),
+        Arg::I32(reverse as i32 | ((exclusive as i32) << 1)),
+    ];
+    launch(d, &name, grid(kl.n), &args)?;
+    Ok(out)
+}

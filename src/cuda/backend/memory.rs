@@ -1,0 +1,176 @@
+//! Device buffers, host/device copies, fills, and moving operands to a device.
+
+use super::*;
+
+/// Bytes of device memory held by live tensors (all devices).
+pub(super) static ALLOCATED: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+pub fn memory_allocated() -> Result<usize> {
+    Ok(ALLOCATED.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// A device buffer that keeps the allocation count honest when it is freed.
+pub(super) struct Buffer(#[allow(dead_code)] CudaSlice<u8>, usize);
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        ALLOCATED.fetch_sub(self.1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+    let Device::Cuda(i) = device else {
+        return Tensor::zeros(shape, dtype);
+    };
+    type_name(dtype)?;
+    let d = dev(i)?;
+    let nbytes = crate::kernels::checked_numel(shape)?
+        .checked_mul(dtype.size())
+        .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
+    let storage = if nbytes == 0 {
+        // SAFETY: a zero-byte buffer is never dereferenced.
+        unsafe { Storage::device_memory(0, 0, device, Box::new(())) }
+    } else {
+        // SAFETY: every caller writes the whole buffer before reading it.
+        let buf: CudaSlice<u8> = unsafe { d.stream.alloc::<u8>(nbytes) }.map_err(|e| {
+            Error::Runtime(format!(
+                "CUDA out of memory. Tried to allocate {nbytes} bytes on {device} ({e:?})"
+            ))
+        })?;
+        let ptr = {
+            use cudarc::driver::DevicePtr;
+            buf.device_ptr(&d.stream).0
+        };
+        ALLOCATED.fetch_add(nbytes, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: `buf` owns `nbytes` at `ptr` on this device and is kept by the storage.
+        unsafe { Storage::device_memory(ptr, nbytes, device, Box::new(Buffer(buf, nbytes))) }
+    };
+    Ok(Tensor::from_storage(storage, shape, dtype))
+}
+
+pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
+    let src_dev = x.data().storage.device;
+    match (src_dev, device) {
+        (Device::Cpu, Device::Cpu) => crate::kernels::contiguous(x),
+        (_, Device::Cuda(_)) if src_dev == device => {
+            let out = empty(&x.shape(), x.dtype(), device)?;
+            copy_into(&out, x)?;
+            Ok(out)
+        }
+        (Device::Cpu, Device::Cuda(i)) => {
+            let c = crate::kernels::contiguous(x)?;
+            let out = empty(&c.shape(), c.dtype(), device)?;
+            let nbytes = c.numel() * c.dtype().size();
+            if nbytes > 0 {
+                let d = dev(i)?;
+                let cd = c.data();
+                // SAFETY: `c` is contiguous host memory of nbytes from its offset.
+                let host = unsafe {
+                    std::slice::from_raw_parts(
+                        cd.storage.as_ptr().add(cd.offset * c.dtype().size()),
+                        nbytes,
+                    )
+                };
+                d.ctx.bind_to_thread().map_err(derr)?;
+                // SAFETY: the destination holds nbytes; pageable host memory is consumed
+                // before the call returns.
+                unsafe { dresult::memcpy_htod_async(base(&out), host, d.stream.cu_stream()) }
+                    .map_err(derr)?;
+            }
+            Ok(out)
+        }
+        (Device::Cuda(i), Device::Cpu) => {
+            let c = if x.is_contiguous() {
+                x.clone()
+            } else {
+                to_device(x, src_dev)?
+            };
+            let out = Tensor::zeros(&c.shape(), c.dtype())?;
+            let nbytes = c.numel() * c.dtype().size();
+            if nbytes > 0 {
+                let d = dev(i)?;
+                let (od, cd) = (out.data(), c.data());
+                // SAFETY: `out` is a fresh contiguous host buffer of nbytes.
+                let host = unsafe { std::slice::from_raw_parts_mut(od.storage.as_ptr(), nbytes) };
+                d.ctx.bind_to_thread().map_err(derr)?;
+                let src = cd.storage.device_ptr() + (cd.offset * c.dtype().size()) as u64;
+                // SAFETY: the source holds nbytes from its offset; we wait for the copy.
+                unsafe { dresult::memcpy_dtoh_async(host, src, d.stream.cu_stream()) }
+                    .map_err(derr)?;
+                d.stream.synchronize().map_err(derr)?;
+            }
+            Ok(out)
+        }
+        (Device::Cuda(_), Device::Cuda(_)) => {
+            // Across devices through the host (no peer access set up).
+            to_device(&to_device(x, Device::Cpu)?, device)
+        }
+    }
+}
+
+pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
+    let (ddev, sdev) = (dst.data().storage.device, src.data().storage.device);
+    if ddev != sdev {
+        // Across devices: bring src to dst's device first (a contiguous copy), then copy.
+        let moved = to_device(src, ddev)?;
+        return if ddev == Device::Cpu {
+            crate::kernels::copy_into(dst, &moved)
+        } else {
+            copy_into(dst, &moved)
+        };
+    }
+    let i = device_of(dst)?;
+    let d = dev(i)?;
+    let (dd, ds) = (dst.data(), src.data());
+    let n = dd.numel();
+    if n == 0 {
+        return Ok(());
+    }
+    let sstr = broadcast_strides(&ds.shape, &ds.strides, &dd.shape);
+    // A copy from a tensor overlapping the destination goes through a temporary.
+    if std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr()) {
+        drop((dd, ds));
+        let tmp = to_device(src, sdev)?;
+        return copy_into(dst, &tmp);
+    }
+    let l = strided(&dd.shape, &[(&dd.strides, dd.offset), (&sstr, ds.offset)])?;
+    let name = format!("copy_{}_{}", type_name(ds.dtype)?, type_name(dd.dtype)?);
+    let args = [
+        Arg::L(l),
+        Arg::P(dd.storage.device_ptr()),
+        Arg::P(ds.storage.device_ptr()),
+    ];
+    launch(d, &name, grid(l.n), &args)
+}
+
+pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
+    let d = dev(device_of(t)?)?;
+    let td = t.data();
+    if td.numel() == 0 {
+        return Ok(());
+    }
+    let l = strided(&td.shape, &[(&td.strides, td.offset)])?;
+    let name = format!("fill_{}", type_name(td.dtype)?);
+    let args = [
+        Arg::L(l),
+        Arg::P(td.storage.device_ptr()),
+        scalar_arg(td.dtype, value),
+    ];
+    launch(d, &name, grid(l.n), &args)
+}
+
+/// A host index plan as an int64 tensor on `device`.
+pub(super) fn plan_on(plan: &[usize], device: Device) -> Result<Tensor> {
+    let v: Vec<i64> = plan.iter().map(|&i| i as i64).collect();
+    to_device(&Tensor::from_vec(v, &[plan.len()])?, device)
+}
+
+/// `t` itself when it is on `device`, else a copy there.
+pub(super) fn on_device(t: &Tensor, device: Device) -> Result<Tensor> {
+    if t.device() == device {
+        Ok(t.clone())
+    } else {
+        to_device(t, device)
+    }
+}
