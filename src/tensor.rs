@@ -360,8 +360,14 @@ impl Tensor {
     pub fn detached(&self) -> Tensor {
         let mut d = self.data().clone();
         d.base = None;
+        let inference = self.is_inference();
         let t = Tensor::from_data(d);
-        t.meta().origin = Origin::Detach;
+        {
+            let mut m = t.meta();
+            m.origin = Origin::Detach;
+            // detach() of an inference tensor is an inference tensor (PyTorch).
+            m.is_inference |= inference;
+        }
         t
     }
 

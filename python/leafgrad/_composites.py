@@ -119,6 +119,8 @@ def diag(x, diagonal=0):
     tensor([[1., 0.],
             [0., 2.]])
     """
+    if x.dim() not in (1, 2):
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.dim()}D")
     if x.dim() == 1:
         n = x.shape[0] + abs(diagonal)
 
@@ -157,6 +159,12 @@ def _tri_mask(x, diagonal, lower):
     return (c - r <= diagonal) if lower else (c - r >= diagonal)
 
 
+def _int_arg(fn, name, v):
+    """PyTorch's parser: an int argument takes ints (not bools or floats)."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be int, not {type(v).__name__}")
+
+
 def tril(x, diagonal=0):
     """The lower triangle of a matrix, zeros above (TrilBackward0).
 
@@ -164,6 +172,7 @@ def tril(x, diagonal=0):
     tensor([[1., 0.],
             [1., 1.]])
     """
+    _int_arg("tril", "diagonal", diagonal)
     return _c("TrilBackward0", lambda x: x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype), x)
 
 
@@ -174,6 +183,7 @@ def triu(x, diagonal=0):
     tensor([[1., 1.],
             [0., 1.]])
     """
+    _int_arg("triu", "diagonal", diagonal)
     return _c("TriuBackward0", lambda x: x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype), x)
 
 
@@ -183,7 +193,13 @@ def flip(x, dims):
     >>> torch.flip(torch.tensor([1., 2., 3.]), [0])
     tensor([3., 2., 1.])
     """
+    if isinstance(dims, Tensor) or not isinstance(dims, (int, tuple, list)):
+        raise TypeError(f"flip(): argument 'dims' (position 1) must be tuple of ints, not {type(dims).__name__}")
     dims = [dims] if isinstance(dims, int) else list(dims)
+    wrapped = [d % x.dim() if x.dim() else 0 for d in dims]
+    for d in wrapped:
+        if wrapped.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
 
     def f(x):
         for d in dims:
@@ -205,6 +221,8 @@ def roll(x, shifts, dims=None):
         return _c("RollBackward0", lambda x: roll_dim(x.reshape(-1), shifts, 0).reshape(shape), x)
     shifts = [shifts] if isinstance(shifts, int) else list(shifts)
     dims = [dims] if isinstance(dims, int) else list(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
 
     def f(x):
         for s, d in zip(shifts, dims):

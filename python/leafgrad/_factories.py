@@ -12,6 +12,14 @@ _COPY_WARNING = (
 )
 
 
+def _check_args(fn, dtype=None, requires_grad=False):
+    """PyTorch's argument parser: dtype must be a dtype, requires_grad a bool."""
+    if dtype is not None and not isinstance(dtype, _core.dtype):
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+    if not isinstance(requires_grad, bool):
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+
+
 def _finish(t, requires_grad, device):
     d = check_device(device)
     if d is not None and d.type == "cuda":
@@ -36,6 +44,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     >>> torch.tensor([1.5, 2.0], requires_grad=True)
     tensor([1.5000, 2.0000], requires_grad=True)
     """
+    _check_args("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=2)
         t = data.detach().clone()
@@ -91,6 +100,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     >>> torch.full((2,), 3)
     tensor([3, 3])
     """
+    if isinstance(size, Tensor):
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not Tensor")
     if dtype is None:
         dtype = _value_dtype(fill_value)
     return _finish(_core._full(tuple(size), fill_value, dtype), requires_grad, device)
@@ -198,6 +209,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def _like(fill, name, doc):
     def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+        _check_args(name, dtype, requires_grad)
         return _finish(_core._full(tuple(input.shape), fill, dtype or input.dtype), requires_grad,
                        input.device if device is None else device)
 

@@ -154,6 +154,8 @@ def isnan(input):
     >>> torch.isnan(torch.tensor([1., float("nan")]))
     tensor([False,  True])
     """
+    if not isinstance(input, _core.Tensor):
+        raise TypeError(f"isnan(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input != input
 
 

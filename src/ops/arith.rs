@@ -177,11 +177,20 @@ pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     add_scaled(a, b, 1.0)
 }
 
+/// PyTorch refuses `-` with one bool operand (tensor or Python bool).
+fn bool_sub_check(a: &Tensor, b: &Tensor) -> Result<()> {
+    if a.dtype() == DType::Bool || b.dtype() == DType::Bool {
+        return Err(Error::NotImplemented("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
+    }
+    Ok(())
+}
+
 /// a - alpha * b
 pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
     if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
         return binary_kernel(BinOp::Sub, a, b, DType::Bool);
     }
+    bool_sub_check(a, b)?;
     let bb = if alpha == 1.0 {
         b.clone()
     } else {
@@ -207,6 +216,7 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `scalar - x` (Python's reflected subtraction).
 pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
+    bool_sub_check(x, s)?;
     let out = arith(BinOp::Sub, s, x, false)?;
     if needs_grad(&[x, s]) {
         // d(s - x)/dx = -1
@@ -376,6 +386,14 @@ fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
 }
 
 fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Bool
+        && e.dtype() == DType::Bool
+        && e.priority() != crate::dtype::Priority::Scalar
+    {
+        return Err(Error::NotImplemented(
+            "\"pow\" not implemented for 'Bool'".into(),
+        ));
+    }
     let (dt, a, b) = promote_pair(x, e)?;
     if matches!(dt, DType::Float16 | DType::BFloat16) {
         let r = pow_kernel(&cast_to(&a, DType::Float32)?, &cast_to(&b, DType::Float32)?)?;

@@ -33,6 +33,12 @@ fn reduce(x: &Tensor, r: Reduction) -> Result<Tensor> {
 
 /// mean((input - target)²) as one node (MseLossBackward0).
 pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
+    if input.dtype().is_complex() {
+        return Err(Error::NotImplemented(format!(
+            "\"mse_cpu\" not implemented for '{}'",
+            input.dtype().scalar_type_name()
+        )));
+    }
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let d = sub(input, target)?;

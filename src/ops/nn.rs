@@ -19,7 +19,22 @@ fn floating(x: &Tensor) -> Result<Tensor> {
 }
 
 /// softmax along `dim` (SoftmaxBackward0).
+/// softmax/log_softmax of an integer or bool tensor: PyTorch has no kernel (pass dtype=).
+fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
+    let dt = x.dtype();
+    if !dt.is_differentiable() {
+        let last = wrap_dim(dim, x.ndim())? + 1 >= x.ndim();
+        return Err(Error::NotImplemented(format!(
+            "\"{kind}{}_kernel_impl\" not implemented for '{}'",
+            if last { "_lastdim" } else { "" },
+            dt.scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
 pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
+    softmax_dtype_check(x, dim, "softmax")?;
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = {
@@ -48,6 +63,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 /// log_softmax along `dim` (LogSoftmaxBackward0).
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
+    softmax_dtype_check(x, dim, "log_softmax")?;
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = {
@@ -587,6 +603,9 @@ pub fn layer_norm(
 ) -> Result<Tensor> {
     let xs = x.shape();
     let k = normalized.len();
+    if k == 0 {
+        return Err(Error::Runtime("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []".into()));
+    }
     if xs.len() < k || xs[xs.len() - k..] != *normalized {
         return Err(Error::Runtime(format!(
             "Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",

@@ -411,6 +411,11 @@ pub fn ceil(x: &Tensor) -> Result<Tensor> {
     piecewise(x, "CeilBackward0", f32::ceil, f64::ceil)
 }
 pub fn round(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        return Err(Error::NotImplemented(
+            "\"round_vml_cpu\" not implemented for 'Bool'".into(),
+        ));
+    }
     piecewise(
         x,
         "RoundBackward0",

@@ -254,6 +254,16 @@ fn _linear<'py>(
     bias: Option<PyRef<'py, PyTensor>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (x, w) = (&input.t, &weight.t);
+    if let Some(b) = &bias {
+        let (bd, wd) = (b.t.dtype(), w.dtype());
+        if bd != wd {
+            return Err(PyRuntimeError::new_err(format!(
+                "self and mat2 must have the same dtype, but got {} and {}",
+                bd.scalar_type_name(),
+                wd.scalar_type_name()
+            )));
+        }
+    }
     let wt = ops::t(w).py()?;
     let nd = x.ndim();
     let r = (|| {

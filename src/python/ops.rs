@@ -301,10 +301,12 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim = None, keepdim = false))]
     fn argmax<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        no_bool_arg(&self.t, "argmax")?;
         out(py, ops::argmax(&self.t, dim, keepdim, true))
     }
     #[pyo3(signature = (dim = None, keepdim = false))]
     fn argmin<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        no_bool_arg(&self.t, "argmin")?;
         out(py, ops::argmax(&self.t, dim, keepdim, false))
     }
     fn _max_all<'py>(&self, py: Python<'py>) -> R<'py> {
@@ -634,6 +636,16 @@ impl PyTensor {
     }
 }
 
+/// argmax/argmin of a bool tensor: PyTorch has no kernel (max(dim) of bools still works).
+fn no_bool_arg(t: &Tensor, f: &str) -> PyResult<()> {
+    if t.dtype() == DType::Bool {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
+            "{f}(): does not support bool input"
+        )));
+    }
+    Ok(())
+}
+
 /// clamp's Python-number bounds, and whether one is a float (which promotes integer tensors).
 fn clamp_bounds(
     min: Option<Bound<'_, PyAny>>,
@@ -876,6 +888,13 @@ fn set_index(t: &Tensor, index: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> 
             ops::alias(&ix.view).py()?
         };
         return ops::apply_inplace(&region, &[&v], |s| ops::copy_value(s, &v)).py();
+    }
+    if value.cast::<PyTensor>().is_ok() && v.dtype() != t.dtype() {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+            t.dtype().scalar_type_name(),
+            v.dtype().scalar_type_name()
+        )));
     }
     let dims: Vec<usize> = ix.advanced.iter().map(|(d, _)| *d).collect();
     let idxs: Vec<Tensor> = ix.advanced.into_iter().map(|(_, t)| t).collect();

@@ -129,7 +129,13 @@ impl PyTensor {
         out(py, ops::norm(&self.t, p, d.as_deref(), keepdim))
     }
     #[pyo3(signature = (dim, dtype = None))]
-    fn softmax<'py>(&self, py: Python<'py>, dim: i64, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+    fn softmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: &Bound<'py, PyAny>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let dim = int_arg(dim, "softmax", "dim", 1)?;
         let src = match dtype {
             Some(d) if !d.is_none() => {
                 ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
@@ -142,9 +148,10 @@ impl PyTensor {
     fn log_softmax<'py>(
         &self,
         py: Python<'py>,
-        dim: i64,
+        dim: &Bound<'py, PyAny>,
         dtype: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
+        let dim = int_arg(dim, "log_softmax", "dim", 1)?;
         let src = match dtype {
             Some(d) if !d.is_none() => {
                 ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
@@ -219,6 +226,7 @@ impl PyTensor {
         let v = operand(value).ok_or_else(|| {
             PyTypeError::new_err("masked_fill(): value must be a number or a 0-d tensor")
         })?;
+        zero_dim_value(&v)?;
         out(py, ops::masked_fill(&self.t, &mask.t, &v))
     }
     fn masked_fill_<'py>(
@@ -229,6 +237,7 @@ impl PyTensor {
         let v = operand(value).ok_or_else(|| {
             PyTypeError::new_err("masked_fill_(): value must be a number or a 0-d tensor")
         })?;
+        zero_dim_value(&v)?;
         let m = mask.t.clone();
         ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
         Ok(slf.clone())
@@ -346,6 +355,28 @@ fn bitwise<'py>(py: Python<'py>, a: &Tensor, other: &Bound<'py, PyAny>, op: ops:
         Some(o) => out(py, ops::bitwise(op, a, &o)),
         None => Ok(py.NotImplemented().into_bound(py)),
     }
+}
+
+/// masked_fill's value: a number or a 0-d tensor (PyTorch's check and text).
+fn zero_dim_value(v: &Tensor) -> PyResult<()> {
+    let nd = v.ndim();
+    if nd != 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {nd} dimension(s)."
+        )));
+    }
+    Ok(())
+}
+
+/// An int argument of PyTorch's parser: a bool is refused.
+fn int_arg(v: &Bound<'_, PyAny>, fname: &str, arg: &str, pos: usize) -> PyResult<i64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{fname}(): argument '{arg}' (position {pos}) must be int, not {}",
+            v.get_type().name()?
+        )));
+    }
+    v.extract()
 }
 
 fn tensor_or_number(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {

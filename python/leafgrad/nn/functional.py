@@ -1,6 +1,7 @@
 """`torch.nn.functional`: activations, losses, linear/conv/pooling layers as functions."""
 from .. import _composites, _core
 from .._core import Tensor
+from .._grad_mode import no_grad as _no_grad
 
 
 def relu(input, inplace=False):
@@ -317,6 +318,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is deprecated. "
             "Please ensure they have the same size."
         )
+    with _no_grad():
+        if ((target < 0) | (target > 1)).sum().item() > 0:
+            raise RuntimeError("all elements of target should be between 0 and 1")
     return _composites.binary_cross_entropy(input, target, weight, reduction)
 
 
