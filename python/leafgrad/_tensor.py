@@ -255,6 +255,15 @@ def _cpu(self, memory_format=None):
     return self._to_copy(self.dtype, "cpu")
 
 
+def _flip_method(self, *dims):
+    """`x.flip(0, 1)` or `x.flip((0, 1))`."""
+    from . import _composites
+
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = dims[0]
+    return _composites.flip(self, dims)
+
+
 def _install():
     T = Tensor
     T.__repr__ = _repr
@@ -277,8 +286,22 @@ def _install():
     T.minimum = _minimum_method
     from . import _composites as C
 
-    for name in ("rsqrt", "diag", "trace", "tril", "triu", "flip", "roll", "angle"):
+    for name in ("rsqrt", "diag", "trace", "tril", "triu", "roll", "angle"):
         setattr(T, name, getattr(C, name))
+    T.flip = _flip_method
+    _squeeze_one = T.squeeze
+
+    def squeeze(self, dim=None):
+        """Drop dims of size 1: all, one, or a tuple of them (as PyTorch 2.0+)."""
+        if isinstance(dim, (tuple, list)):
+            n = max(self.dim(), 1)
+            out = self
+            for d in sorted({d % n for d in dim}, reverse=True):
+                out = _squeeze_one(out, d)
+            return out
+        return _squeeze_one(self, dim)
+
+    T.squeeze = squeeze
     T.new_zeros = _new(0)
     T.new_ones = _new(1)
     T.new_empty = _new(0)

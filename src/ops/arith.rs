@@ -348,7 +348,15 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 &[&out],
                 vec![save("self", x)?, save_output("result", &out, 0)],
                 Box::new(|s, g| {
-                    let d = mul(&s[1], &log(&s[0])?)?;
+                    // ln s of the Python number, in double precision (an int base would
+                    // otherwise take a float32 log).
+                    let b = s[0].item()?;
+                    let ln_s = if b.im == 0.0 {
+                        Tensor::wrapped_scalar(b.re.ln())
+                    } else {
+                        Tensor::wrapped_scalar(b.ln())
+                    };
+                    let d = mul(&s[1], &ln_s)?;
                     grads![mul(&g[0], &conj(&d)?)?]
                 }),
             );

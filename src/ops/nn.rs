@@ -37,7 +37,9 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "softmax")?;
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
-    let out = {
+    let out = if xf.numel() == 0 {
+        kernels::contiguous(&xf)?
+    } else {
         let _g = GradModeGuard::new(false);
         let m = amax(&xf, Some(&[d]), true, true)?;
         let e = exp(&sub(&xf, &m)?)?;
@@ -66,7 +68,9 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "log_softmax")?;
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
-    let out = {
+    let out = if xf.numel() == 0 {
+        kernels::contiguous(&xf)?
+    } else {
         let _g = GradModeGuard::new(false);
         sub(&xf, &logsumexp(&xf, &[d], true)?)?
     };

@@ -38,7 +38,21 @@ fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
 pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
     if x.ndim() == 0 {
         wrap_dim(dim, 0)?;
-        let v = clone(x)?;
+        // A 0-d tensor is its own max/min, recorded under PyTorch's node name.
+        let v = kernels::contiguous(x)?;
+        if needs_grad(&[x]) {
+            record(
+                if is_max {
+                    "MaxBackward0"
+                } else {
+                    "MinBackward0"
+                },
+                &[x],
+                &[&v],
+                vec![],
+                Box::new(|_, g| grads![g[0].clone()]),
+            );
+        }
         return Ok((v, Tensor::scalar(0i64)));
     }
     let d = wrap_dim(dim, x.ndim())?;
@@ -78,13 +92,15 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
             "amax(): does not support complex input".into(),
         ));
     }
+    let shape = x.shape();
+    if let Some(&d) = rd.iter().find(|&&d| shape[d] == 0) {
+        return Err(Error::Index(format!(
+            "{}(): Expected reduction dim {} to have non-zero size.",
+            if is_max { "amax" } else { "amin" },
+            d
+        )));
+    }
     let out = if x.is_cuda() {
-        if x.numel() == 0 && !rd.is_empty() {
-            return Err(Error::Runtime(format!(
-                "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
-                if is_max { "amax" } else { "amin" }
-            )));
-        }
         crate::cuda::reduce(if is_max { "amax" } else { "amin" }, x, &rd, keepdim)?
     } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
@@ -314,7 +330,10 @@ pub fn var(
                 let denom = (n as f64 - correction).max(0.0);
                 // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
                 let scale = if is_std {
-                    div(&gg, &mul_scalar(&r, denom)?)?
+                    // Where std == 0 the gradient is 0 (PyTorch masks the 0/0).
+                    let s = div(&gg, &mul_scalar(&r, denom)?)?;
+                    let zero = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(0.0f64))?;
+                    where_(&zero, &Tensor::wrapped_scalar(0.0f64), &s)?
                 } else {
                     mul_scalar(&gg, 2.0 / denom)?
                 };

@@ -28,7 +28,7 @@ use std::sync::Arc;
 /// >>> y.backward()
 /// >>> x.grad
 /// tensor([2., 4., 6.])
-#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen)]
+#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen, weakref)]
 pub struct PyTensor {
     pub t: Tensor,
     bound: AtomicBool,

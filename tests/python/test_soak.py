@@ -186,10 +186,7 @@ def test_zz_report_soak_figures(capsys):
         print(f"\n[soak] {FIGURES}")
 
 
-@pytest.mark.xfail(
-    not USING_TORCH, strict=True, reason="bug: leafgrad.Tensor does not support weakref"
-)
-def test_known_bug_tensors_are_weak_referenceable():
+def test_tensors_are_weak_referenceable():  # was a bug: no weakref support
     import weakref
 
     x = torch.ones(2)
