@@ -208,6 +208,33 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
     res.unwrap_or(DType::Float32)
 }
 
+/// PyTorch's check of a Python number written into a tensor of dtype `dt` (fill_, full):
+/// finite values out of the dtype's range, and complex values into a real dtype, are refused.
+pub fn check_fill_value(v: num_complex::Complex64, dt: DType) -> crate::Result<()> {
+    let (name, lo, hi): (&str, f64, f64) = match dt {
+        DType::Float32 => ("float", -f32::MAX as f64, f32::MAX as f64),
+        DType::Float64 => ("double", f64::MIN, f64::MAX),
+        DType::Float16 => ("c10::Half", -65504.0, 65504.0),
+        DType::BFloat16 => (
+            "c10::BFloat16",
+            -3.389_531_389_251_535_5e38,
+            3.389_531_389_251_535_5e38,
+        ),
+        DType::Int64 => ("int64_t", i64::MIN as f64, i64::MAX as f64),
+        DType::Int32 => ("int", i32::MIN as f64, i32::MAX as f64),
+        DType::UInt8 => ("uint8_t", i64::MIN as f64, i64::MAX as f64),
+        DType::Bool => ("bool", f64::NEG_INFINITY, f64::INFINITY),
+        DType::Complex64 | DType::Complex128 => return Ok(()),
+    };
+    let out_of_range = v.re.is_finite() && (v.re < lo || v.re > hi);
+    if out_of_range || v.im != 0.0 {
+        return Err(crate::Error::Runtime(format!(
+            "value cannot be converted to type {name} without overflow"
+        )));
+    }
+    Ok(())
+}
+
 /// Rust element types stored in tensors.
 pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
     const DTYPE: DType;

@@ -150,6 +150,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         start, end = 0, start
     if dtype is None:
         is_int = all(isinstance(v, builtins.int) or (isinstance(v, Tensor) and not v.is_floating_point())
+                     or (type(v).__module__ == "numpy" and hasattr(v, "__index__"))
                      for v in (start, end, step))
         dtype = _core.int64 if is_int else _core.float32
     return _finish(_core._arange(builtins.float(start), builtins.float(end), builtins.float(step), dtype),

@@ -255,7 +255,9 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             let sa = a.shape();
             let k = sa[na - 1] as i64;
             let m = b.shape()[1] as i64;
-            let rows = reshape(a, &[-1, k])?;
+            // (explicit row count: a -1 is ambiguous when k is 0)
+            let nrows: usize = sa[..na - 1].iter().product();
+            let rows = reshape(a, &[nrows as i64, k])?;
             let r = mm(&rows, b)?;
             let mut shape: Vec<i64> = sa[..na - 1].iter().map(|&d| d as i64).collect();
             shape.push(m);

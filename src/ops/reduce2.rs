@@ -283,8 +283,22 @@ pub fn var(
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let dims_i: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
+    let x_dtype_real = x.dtype().to_real();
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
+        // Single-precision inputs accumulate in double, as PyTorch's CPU kernels do (so the std
+        // of values near float32's limit does not overflow in the squares).
+        let wide = match x.dtype() {
+            DType::Float32 | DType::Float16 | DType::BFloat16 => DType::Float64,
+            DType::Complex64 => DType::Complex128,
+            d => d,
+        };
+        let xw = if wide == x.dtype() {
+            x.clone()
+        } else {
+            kernels::cast(x, wide)?
+        };
+        let x = &xw;
         let m = mean(x, Some(&dims_i), true)?;
         let dev = sub(x, &m)?;
         let sq = mul(&dev, &conj(&dev)?)?;
@@ -298,10 +312,12 @@ pub fn var(
         } else {
             v
         };
-        if is_std {
-            sqrt(&v)?
+        let r = if is_std { sqrt(&v)? } else { v };
+        let target = x_dtype_real;
+        if r.dtype() == target {
+            r
         } else {
-            v
+            kernels::cast(&r, target)?
         }
     };
     let out = out.detached();

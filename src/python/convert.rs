@@ -103,6 +103,28 @@ pub fn scalar_tensor(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
     if let Ok(c) = obj.cast::<PyComplex>() {
         return Some(Tensor::wrapped_scalar(Complex64::new(c.real(), c.imag())));
     }
+    // numpy integer scalars are ints (np.int64(3) promotes like 3, not 3.0)
+    let numpy_scalar = obj
+        .get_type()
+        .module()
+        .map(|m| m == "numpy")
+        .unwrap_or(false);
+    if numpy_scalar {
+        let ty = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        if ty == "bool" || ty == "bool_" {
+            return Some(Tensor::wrapped_scalar(obj.is_truthy().ok()?));
+        }
+        if let Ok(i) = obj
+            .call_method0("__index__")
+            .and_then(|i| i.extract::<i64>())
+        {
+            return Some(Tensor::wrapped_scalar(i));
+        }
+    }
     // numpy scalars and other number-likes
     if obj.hasattr("__float__").unwrap_or(false) && !obj.hasattr("__len__").unwrap_or(true) {
         if let Ok(v) = obj
@@ -119,6 +141,20 @@ pub fn scalar_tensor(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
 pub fn operand(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
     if let Ok(t) = obj.cast::<PyTensor>() {
         return Some(t.get().t.clone());
+    }
+    // A numpy array operand is read as a tensor (a copy), so `t == array` and `t + array` stay
+    // tensor operations, as in PyTorch.
+    let is_ndarray = obj
+        .get_type()
+        .name()
+        .map(|n| n == "ndarray")
+        .unwrap_or(false)
+        && obj.hasattr("__array_interface__").unwrap_or(false);
+    if is_ndarray {
+        // A C-contiguous copy, shared with a fresh tensor (the array itself stays untouched).
+        let copy = obj.call_method1("copy", ("C",)).ok()?;
+        let t = super::factory::from_numpy(obj.py(), &copy).ok()?;
+        return t.cast::<PyTensor>().ok().map(|t| t.get().t.clone());
     }
     scalar_tensor(obj)
 }

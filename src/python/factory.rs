@@ -180,13 +180,25 @@ fn numpy_dtype(typestr: &str) -> PyResult<DType> {
 
 /// Share a numpy array's memory (kept alive by the tensor).
 #[pyfunction]
-fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let np = py.import("numpy")?;
     if !array.is_instance(&np.getattr("ndarray")?)? {
         return Err(PyTypeError::new_err(format!(
             "expected np.ndarray (got {})",
             array.get_type().name()?
         )));
+    }
+    // PyTorch warns once per program about sharing a read-only array.
+    static WARNED_READ_ONLY: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+    let writeable: bool = array.getattr("flags")?.getattr("writeable")?.extract()?;
+    if !writeable && !WARNED_READ_ONLY.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        super::tensor::warn(
+            py,
+            "UserWarning",
+            "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This means writing to this tensor will result in undefined behavior. You may want to copy the array to protect its data or make it writable before converting it to a tensor. This type of warning will be suppressed for the rest of this program. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:208.)",
+            1,
+        )?;
     }
     let ai = array
         .getattr("__array_interface__")?
@@ -311,7 +323,9 @@ fn _full<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&shape_args(shape, "full")?)?;
     let v = number(value)?;
-    wrap(py, Tensor::full(&s, v, extract_dtype(dtype)?).py()?)
+    let dt = extract_dtype(dtype)?;
+    crate::dtype::check_fill_value(v, dt).py()?;
+    wrap(py, Tensor::full(&s, v, dt).py()?)
 }
 
 #[pyfunction]

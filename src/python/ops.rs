@@ -606,6 +606,7 @@ impl PyTensor {
             return inplace(slf, &[&v], |s| ops::copy_value(s, &v));
         }
         let v = number(value)?;
+        crate::dtype::check_fill_value(v, slf.get().t.dtype()).py()?;
         ops::fill_(&slf.get().t, v, "FillBackward2").py()?;
         Ok(slf.clone())
     }

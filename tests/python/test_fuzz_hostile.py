@@ -801,8 +801,6 @@ KNOWN_DIFFS = [
         "lenient argument parsing (the listed cases are fixed: test_lenient_argument_parsing_refused)",
     ),
     # numpy operands: ndarray results (no __array_priority__), numpy ints read as floats
-    ("*", "value", _arg(*NP), "test_known_bug_numpy_operands"),
-    ("*", "accepted", _arg(*NP), "test_known_bug_numpy_operands"),
     # int/bool/complex tensors accepted where torch has no kernel
     (
         "*",
@@ -830,22 +828,21 @@ KNOWN_DIFFS = [
         "test_known_bug_inplace_on_expanded",
     ),
     # float -> int conversion of nan/inf/out of range (torch: INT64_MIN on x86)
-    ("*", "value", _arg("f nan/inf", "f tiny/huge"), "test_known_bug_nan_inf_handling"),
-    ("clamp", "value", _arg("nan", "-inf", "inf"), "test_known_bug_nan_inf_handling"),
+    ("*", "value", _arg("f nan/inf", "f tiny/huge"), "NaN/inf corners beyond test_nan_inf_handling"),
+    ("clamp", "value", _arg("nan", "-inf", "inf"), "NaN/inf corners beyond test_nan_inf_handling"),
     (
         "fill_",
         "accepted",
         _torch("RuntimeError: value cannot be converted"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
     (
         "full_like",
         "accepted",
         _torch("RuntimeError: value cannot be converted"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
-    ("dropout(p)", "accepted", _arg("nan"), "test_known_bug_nan_inf_handling"),
-    ("norm", "value", _arg("1e308", "inf"), "test_known_bug_nan_inf_handling"),
+    ("norm", "value", _arg("1e308", "inf"), "NaN/inf corners beyond test_nan_inf_handling"),
     # type promotion with Python scalars / empty tensors / int tensors
     ("logsumexp", "accepted", _arg("[]"), "logsumexp(dim=[]) reduces every dim; torch raises"),
     ("to", "value", _arg("True", "False"), "lenient argument parsing (the listed cases are fixed: test_lenient_argument_parsing_refused)"),
@@ -905,19 +902,17 @@ KNOWN_DIFFS = [
         "test_known_bug_narrow_negative_start (test_properties)",
     ),
     ("narrow", "value", None, "test_known_bug_narrow_negative_start (test_properties)"),
-    ("eq", "accepted", _arg(*NP), "test_known_bug_numpy_operands"),
-    ("std", "value", _arg("f tiny/huge"), "test_known_bug_nan_inf_handling"),
     (
         "*",
         "accepted",
         _torch("RuntimeError: value cannot be converted"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
     (
         "*",
         "value",
         _arg("1e308", "inf", "-inf", "nan"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
     (
         "*",
@@ -965,13 +960,13 @@ KNOWN_DIFFS = [
         "var(correction)",
         "value",
         _first("f empty rg", "f empty"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
     (
         "std",
         "value",
         _first("f empty rg", "f empty"),
-        "test_known_bug_nan_inf_handling",
+        "NaN/inf corners beyond test_nan_inf_handling",
     ),
     (
         "fill_",
@@ -1272,12 +1267,10 @@ def test_lenient_argument_parsing_refused(case):
         fns[case]()
 
 
+# was a bug: tensor == ndarray was Python False, tensor ** ndarray an ndarray, np ints read as floats
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-@bug(
-    "numpy operands: tensor == ndarray is Python False, tensor ** ndarray an ndarray, np ints read as floats"
-)
 @pytest.mark.parametrize("case", ["eq", "pow", "sub", "np_int_mul", "arange_np_int"])
-def test_known_bug_numpy_operands(case):
+def test_numpy_operands(case):
     t = torch.tensor([1.0, 2.0])
     if case == "eq":
         r = t == np.array([1.0, 3.0])
@@ -1353,10 +1346,19 @@ def test_known_bug_inplace_on_expanded(op):
             "dropout nan",
             "full_like overflow",
         ],
-        fixed={"maximum", "minimum", "relu", "clamp"},
+        fixed={
+            "maximum",
+            "minimum",
+            "relu",
+            "clamp",
+            "std",
+            "fill complex",
+            "dropout nan",
+            "full_like overflow",
+        },
     ),
 )
-def test_known_bug_nan_inf_handling(case):
+def test_nan_inf_handling(case):  # each case was a bug
     if case == "relu":
         assert math.isnan(torch.tensor([math.nan]).relu().item())
     elif case == "maximum":

@@ -232,6 +232,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p != p:  # NaN passes the check above; PyTorch's kernel refuses it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0.0:
         return input
     if p == 1.0:
