@@ -18,6 +18,23 @@ def _t(x, like):
     return _core._full((), x, like.dtype)
 
 
+def clamp_tensors(x, lo, hi):
+    """clamp with tensor bounds (ClampBackward0): max(x, lo) then min(., hi), with PyTorch's
+    gradient (a tie with a bound splits it in half, as maximum/minimum do); NaN stays NaN."""
+    inputs = [x] + [b for b in (lo, hi) if b is not None]
+
+    def f(x, *bounds):
+        it = iter(bounds)
+        r = x
+        if lo is not None:
+            r = _extreme(r, next(it), True)
+        if hi is not None:
+            r = _extreme(r, next(it), False)
+        return r
+
+    return _c("ClampBackward0", f, *inputs)
+
+
 def _extreme(a, b, bigger):
     # Strict comparisons both ways: ties get (a + b) / 2, which splits the gradient in half as
     # PyTorch does, and NaN (no comparison holds) propagates.

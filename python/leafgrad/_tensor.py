@@ -289,6 +289,18 @@ def _install():
     for name in ("rsqrt", "diag", "trace", "tril", "triu", "roll", "angle"):
         setattr(T, name, getattr(C, name))
     T.flip = _flip_method
+    _clamp_numbers = T.clamp
+
+    def clamp(self, min=None, max=None):
+        """Bounds may be numbers or tensors (broadcast, ClampBackward0 for tensors)."""
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            from . import _composites
+
+            return _composites.clamp_tensors(self, min, max)
+        return _clamp_numbers(self, min, max)
+
+    T.clamp = clamp
+    T.clip = clamp
     _squeeze_one = T.squeeze
 
     def squeeze(self, dim=None):

@@ -266,6 +266,14 @@ pub fn checked_numel(shape: &[usize]) -> Result<usize> {
 
 /// An empty vector with room for `n` elements, or an error naming the size (never an abort).
 pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
+    let Some(nbytes) = n.checked_mul(std::mem::size_of::<T>()) else {
+        return Err(Error::Runtime(format!(
+            "Storage size calculation overflowed: {} elements of {} bytes",
+            n,
+            std::mem::size_of::<T>()
+        )));
+    };
+    let _ = nbytes;
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
         Error::Runtime(format!(

@@ -301,6 +301,9 @@ pub fn repeat(x: &Tensor, reps: &[usize]) -> Result<Tensor> {
         let e = expand_i64(&v, &expanded)?;
         reshape(&kernels::contiguous(&e)?, &out_shape)?
     };
+    // A fresh tensor, not a view of the temporary it was reshaped from (PyTorch's repeat).
+    let out = out.detached();
+    out.meta().origin = crate::tensor::Origin::Other;
     if needs_grad(&[x]) {
         let xs2: Vec<i64> = xs.iter().map(|&d| d as i64).collect();
         let n = reps.len();

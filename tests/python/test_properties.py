@@ -1790,13 +1790,9 @@ def test_known_bug_matmul_grad_fn_names():
 
 @pytest.mark.parametrize(
     "case",
-    [
-        pytest.param(c, marks=bug("API gaps: clamp(tensor bounds)"))
-        for c in ("clamp_tensor_bounds",)
-    ]
-    + ["cumsum_0d", "flip_varargs", "squeeze_tuple"],  # fixed
+    ["cumsum_0d", "flip_varargs", "squeeze_tuple", "clamp_tensor_bounds"],  # each was a gap
 )
-def test_known_bug_api_gaps(case):
+def test_api_gaps(case):
     x = lg.tensor([[1.0, -2.0], [3.0, 4.0]])
     if case == "flip_varargs":
         assert x.flip(0, 1).tolist() == [[4.0, 3.0], [-2.0, 1.0]]
@@ -1808,8 +1804,7 @@ def test_known_bug_api_gaps(case):
         assert x.clamp(min=lg.zeros(2)).tolist() == [[1.0, 0.0], [3.0, 4.0]]
 
 
-@bug("repeat() of a 0-d tensor reports _is_view() True")
-def test_known_bug_repeat_0d_is_view():
+def test_repeat_0d_is_not_a_view():  # was a bug: _is_view() was True
     assert not lg.tensor(1.0, requires_grad=True).repeat(2, 2)._is_view()
 
 
@@ -1819,3 +1814,16 @@ def test_amax_empty_message():
         match=r"^amax\(\): Expected reduction dim 0 to have non-zero size\.$",
     ):
         lg.ones(0, 3).amax(0)
+
+
+def test_clamp_with_tensor_bounds_gradients():
+    x = lg.tensor([-2.0, 0.5, 3.0, 1.0], requires_grad=True)
+    lo = lg.tensor([-1.0, -1.0, -1.0, 1.0], requires_grad=True)
+    hi = lg.tensor(2.0, requires_grad=True)
+    y = x.clamp(lo, hi)
+    assert y.grad_fn.name() == "ClampBackward0"
+    assert y.tolist() == [-1.0, 0.5, 2.0, 1.0]
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0, 0.0, 0.5]  # a tie with a bound splits (PyTorch)
+    assert lo.grad.tolist() == [1.0, 0.0, 0.0, 0.5]
+    assert hi.grad.item() == 1.0
