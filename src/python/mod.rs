@@ -5,6 +5,7 @@ mod convert;
 mod cuda;
 mod dlpack;
 mod factory;
+mod indexing;
 mod node;
 mod ops;
 mod ops2;
