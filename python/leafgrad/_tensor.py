@@ -24,6 +24,11 @@ def _numpy(self, *, force=False):
         )
     if self.requires_grad and not force:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    if not force and self.is_complex() and self.is_conj():
+        # leafgrad materialises conj() but keeps PyTorch's rule for the conjugate bit
+        raise RuntimeError(
+            "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
+        )
     return np.asarray(_NumpyView(self))
 
 
