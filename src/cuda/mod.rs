@@ -189,12 +189,10 @@ pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
 /// The device of an op's operands: CPU 0-d tensors travel as scalars and do not count.
 pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
     let mut dev: Option<Device> = None;
-    let mut cpu_scalar = false;
     for t in ts {
         let d = t.data();
         let here = d.storage.device;
         if here == Device::Cpu && d.shape.is_empty() {
-            cpu_scalar = true;
             continue;
         }
         match dev {
@@ -203,11 +201,7 @@ pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
             _ => {}
         }
     }
-    Ok(match dev {
-        Some(d) => d,
-        None if cpu_scalar => Device::Cpu,
-        None => Device::Cpu,
-    })
+    Ok(dev.unwrap_or(Device::Cpu))
 }
 
 /// The error of an op that runs on the host only, when an operand is on a CUDA device.

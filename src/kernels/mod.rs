@@ -128,6 +128,18 @@ macro_rules! with_real {
 /// Element counts from which a loop is split over threads (small tensors never pay for them).
 const PARALLEL_FROM: usize = 1 << 16;
 
+/// Threads for an n-element loop: all cores (up to 8) from PARALLEL_FROM elements, else one.
+fn threads_for(n: usize) -> usize {
+    if n >= PARALLEL_FROM {
+        std::thread::available_parallelism()
+            .map(|p| p.get())
+            .unwrap_or(1)
+            .min(8)
+    } else {
+        1
+    }
+}
+
 /// Fill `out` with n elements: `fill(start, part)` writes `part` = out[start..start+len], on
 /// all cores for large outputs.
 fn fill_par<U: Element>(
@@ -135,14 +147,7 @@ fn fill_par<U: Element>(
     n: usize,
     fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync,
 ) {
-    let threads = if n >= PARALLEL_FROM {
-        std::thread::available_parallelism()
-            .map(|p| p.get())
-            .unwrap_or(1)
-            .min(8)
-    } else {
-        1
-    };
+    let threads = threads_for(n);
     let spare = &mut out.spare_capacity_mut()[..n];
     if threads <= 1 {
         fill(0, spare);
@@ -273,12 +278,10 @@ pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
             std::mem::size_of::<T>()
         )));
     };
-    let _ = nbytes;
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
         Error::Runtime(format!(
-            "[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.",
-            n.saturating_mul(std::mem::size_of::<T>())
+            "[enforce fail at alloc_cpu.cpp] DefaultCPUAllocator: can't allocate memory: you tried to allocate {nbytes} bytes."
         ))
     })?;
     Ok(v)
@@ -510,14 +513,7 @@ pub fn map2_into<T: Element>(
             return true;
         }
         let o = &mut dout.storage.slice_mut::<T>()[dout.offset..dout.offset + n];
-        let threads = if n >= PARALLEL_FROM {
-            std::thread::available_parallelism()
-                .map(|p| p.get())
-                .unwrap_or(1)
-                .min(8)
-        } else {
-            1
-        };
+        let threads = threads_for(n);
         let chunk = n.div_ceil(threads).max(1);
         std::thread::scope(|sc| {
             for (k, part) in o.chunks_mut(chunk).enumerate() {

@@ -7,7 +7,6 @@ import warnings
 
 import numpy as np
 import pytest
-from support import USING_TORCH
 
 import leafgrad as torch
 
@@ -31,11 +30,6 @@ VALUES = {
     np.complex64: [1 + 2j, -0.5j, 3],
     np.complex128: [1 + 2j, -0.5j, 3],
 }
-
-
-def leafgrad_bug(reason):
-    """A known leafgrad bug: expected to fail until fixed (strict, so the fix is noticed)."""
-    return pytest.mark.xfail(not USING_TORCH, reason="leafgrad bug: " + reason, strict=True)
 
 
 # ---- memory sharing ---------------------------------------------------------------------------

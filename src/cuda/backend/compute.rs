@@ -294,11 +294,7 @@ pub fn scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) ->
     let i = device_of(x)?;
     let d = dev(i)?;
     let device = Device::Cuda(i);
-    let src = if x.is_contiguous() {
-        x.clone()
-    } else {
-        to_device(x, device)?
-    };
+    let src = contiguous(x)?;
     let shape = src.shape();
     let name = format!("scan_{op}_{}", type_name(src.dtype())?);
     let out = empty(&shape, src.dtype(), device)?;

@@ -6,11 +6,7 @@ pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
     let i = device_of(x)?;
     let d = dev(i)?;
     let device = Device::Cuda(i);
-    let src = if x.is_contiguous() {
-        x.clone()
-    } else {
-        to_device(x, device)?
-    };
+    let src = contiguous(x)?;
     let dt = src.dtype();
     let name = format!("take_{}", type_name(dt)?);
     let out = empty(shape, dt, device)?;

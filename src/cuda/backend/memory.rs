@@ -81,11 +81,7 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
             Ok(out)
         }
         (Device::Cuda(i), Device::Cpu) => {
-            let c = if x.is_contiguous() {
-                x.clone()
-            } else {
-                to_device(x, src_dev)?
-            };
+            let c = contiguous(x)?;
             let out = Tensor::zeros(&c.shape(), c.dtype())?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
@@ -164,6 +160,16 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
 pub(super) fn plan_on(plan: &[usize], device: Device) -> Result<Tensor> {
     let v: Vec<i64> = plan.iter().map(|&i| i as i64).collect();
     to_device(&Tensor::from_vec(v, &[plan.len()])?, device)
+}
+
+/// `x` itself when contiguous, else a contiguous copy on its device (kernels that index a
+/// flat buffer need one).
+pub(super) fn contiguous(x: &Tensor) -> Result<Tensor> {
+    if x.is_contiguous() {
+        Ok(x.clone())
+    } else {
+        to_device(x, x.device())
+    }
 }
 
 /// `t` itself when it is on `device`, else a copy there.
