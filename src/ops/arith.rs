@@ -316,7 +316,7 @@ pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
             vec![save("self", x)?],
             Box::new(move |s, g| {
                 if ev.re == 0.0 && ev.im == 0.0 {
-                    return grads![mul_scalar(&g[0], 0.0)?];
+                    return grads![zeros_like_grad(&g[0])?];
                 }
                 let em1 = if ev.im == 0.0 {
                     Tensor::wrapped_scalar(ev.re - 1.0)

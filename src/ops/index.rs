@@ -387,9 +387,11 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("condition", cond)?],
             Box::new(|s, g| {
-                let m = kernels::cast(&s[0], g[0].dtype())?;
-                let ga = mul(&g[0], &m)?;
-                let gb = sub(&g[0], &ga)?;
+                // where(), not a multiply by the mask: an inf/NaN gradient must not leak into
+                // the branch that was not taken.
+                let zero = Tensor::wrapped_scalar(0.0f64);
+                let ga = where_(&s[0], &g[0], &zero)?;
+                let gb = where_(&s[0], &zero, &g[0])?;
                 Ok(vec![None, Some(ga), Some(gb)])
             }),
         );

@@ -196,7 +196,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
                 } else {
                     g[0].clone()
                 };
-                grads![mul_scalar(&g[0], 0.0)?, gs]
+                grads![zeros_like_grad(&g[0])?, gs]
             }),
         );
     }
@@ -212,7 +212,33 @@ pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) 
             &[like],
             &[&out],
             vec![],
-            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+            Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
+        );
+    }
+    Ok(out)
+}
+
+/// The value `fill_(value)` writes for a 0-d tensor `value` (FillBackward3: the value's
+/// gradient is the sum of the incoming one; none flows to the old contents).
+pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
+    let out = Tensor::zeros_on(&like.shape(), like.dtype(), like.device())?;
+    kernels::copy_into(&out, value)?;
+    if needs_grad(&[like, value]) {
+        let vdt = value.dtype();
+        record(
+            "FillBackward3",
+            &[like, value],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                let s = sum(&g[0], None, false)?;
+                let s = if s.dtype() != vdt {
+                    to_dtype(&s, vdt)?
+                } else {
+                    s
+                };
+                grads![zeros_like_grad(&g[0])?, s]
+            }),
         );
     }
     Ok(out)

@@ -245,6 +245,10 @@ pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
     }
     let d = wrap_dim(dim, x.ndim().max(1))?;
     let total = x.shape().get(d).copied().unwrap_or(0);
+    if total == 0 && x.ndim() > 0 {
+        // An empty dim still gives `chunks` (empty) pieces, through split_with_sizes (PyTorch).
+        return split_sizes(x, &vec![0; chunks], dim, "SplitWithSizesBackward0");
+    }
     split(x, total.div_ceil(chunks).max(1), dim)
 }
 

@@ -120,6 +120,12 @@ pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> SavedTenso
     }
 }
 
+/// A zero gradient shaped like `g` that records nothing, even under create_graph (PyTorch's
+/// `zeros_like(grad)` in formulas of ops whose derivative is zero: floor, sign, fill, ...).
+pub fn zeros_like_grad(g: &Tensor) -> Result<Tensor> {
+    Tensor::zeros_on(&g.shape(), g.dtype(), g.device())
+}
+
 /// Make the node for an op over `inputs` whose outputs have `output_meta`.
 pub fn record_node(
     name: impl Into<std::borrow::Cow<'static, str>>,
@@ -221,9 +227,22 @@ pub fn composite(
 
 /// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
 /// when recording a graph (so second derivatives reach its history), else a detached leaf.
+///
+/// When recording, each call returns a fresh alias of `t` (an AliasBackward0 node in front of
+/// it), so the vector-Jacobian product is taken with respect to this use of `t` alone: an op
+/// whose inputs are the same tensor twice (`maximum(c, c)`), or one input and its ancestor
+/// (`maximum(x * 2, x)`), gets each input's own share of the gradient.
 pub fn vjp_input(t: &Tensor) -> Tensor {
     if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
-        return t.clone();
+        let a = t.detached();
+        record(
+            "AliasBackward0",
+            &[t],
+            &[&a],
+            vec![],
+            Box::new(|_, g| Ok(vec![Some(g[0].clone())])),
+        );
+        return a;
     }
     let d = t.detached();
     if d.dtype().is_differentiable() {

@@ -281,12 +281,34 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
             &[x],
             &[&out],
             vec![save_output("result", &out, 0)],
-            Box::new(|s, g| {
-                let mask = kernels::cast(
-                    &compare(CmpOp::Gt, &s[0], &Tensor::wrapped_scalar(0.0f64))?,
-                    g[0].dtype(),
-                )?;
-                grads![mul(&g[0], &mask)?]
+            Box::new(|s, g| grads![threshold_backward(&g[0], &s[0], 0.0)?]),
+        );
+    }
+    Ok(out)
+}
+
+/// `g` where `x > threshold`, else 0: relu's backward. Under create_graph it is recorded as
+/// PyTorch records it (ThresholdBackwardBackward0: linear in `g`, zero gradient for `x`).
+pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tensor> {
+    let out = {
+        let _nograd = crate::grad_mode::GradModeGuard::new(false);
+        let mask = kernels::cast(
+            &compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?,
+            g.dtype(),
+        )?;
+        mul(g, &mask)?
+    };
+    if needs_grad(&[g, x]) {
+        record(
+            "ThresholdBackwardBackward0",
+            &[g, x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(move |s, gg| {
+                grads![
+                    threshold_backward(&gg[0], &s[0], threshold)?,
+                    zeros_like_grad(&gg[0])?
+                ]
             }),
         );
     }
@@ -365,7 +387,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
             &[x],
             &[&out],
             vec![],
-            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+            Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
         );
     }
     Ok(out)
@@ -398,7 +420,7 @@ fn piecewise(
             &[x],
             &[&out],
             vec![],
-            Box::new(|_, g| grads![mul_scalar(&g[0], 0.0)?]),
+            Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
         );
     }
     Ok(out)
@@ -505,7 +527,7 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
             Box::new(|s, g| {
                 let z = &s[0];
                 if !z.dtype().is_complex() {
-                    return grads![mul_scalar(&g[0], 0.0)?];
+                    return grads![zeros_like_grad(&g[0])?];
                 }
                 let a = abs(z)?;
                 let iz = mul(

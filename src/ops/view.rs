@@ -333,7 +333,7 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             return Err(Error::Runtime(format!(
                 "expand({}{{{}}}, size=[{}]): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
                 d.dtype.legacy_type_name(),
-                fmt_shape(&d.shape).trim_matches(|c| c == '[' || c == ']'),
+                fmt_shape(&d.shape),
                 sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "),
                 sizes.len(),
                 nd

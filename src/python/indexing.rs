@@ -95,7 +95,14 @@ fn parse_index(index: &Bound<'_, PyAny>) -> PyResult<Vec<Idx>> {
     }
 }
 
-fn apply_basic(t: &Tensor, items: Vec<Idx>) -> PyResult<crate::Result<Indexed>> {
+/// Applies the basic part of an index. With `skip_full_slices` (assignment, as PyTorch's
+/// `set_item`), a slice that covers its whole dim (start None/0, step 1, stop None or past the
+/// end) is not applied, so `x[:] = v` writes into `x` itself (CopyBackwards, FillBackward2/3).
+fn apply_basic(
+    t: &Tensor,
+    items: Vec<Idx>,
+    skip_full_slices: bool,
+) -> PyResult<crate::Result<Indexed>> {
     let dims_of = |i: &Idx| match i {
         Idx::Int(_) | Idx::Slice(..) => 1,
         Idx::Tensor(t) if t.dtype() == DType::Bool => t.ndim(),
@@ -123,7 +130,12 @@ fn apply_basic(t: &Tensor, items: Vec<Idx>) -> PyResult<crate::Result<Indexed>> 
             match it {
                 Idx::Int(i) => cur = ops::select(&cur, dim, i)?,
                 Idx::Slice(s, e, step) => {
-                    cur = ops::slice(&cur, dim, s, e, step)?;
+                    let len = cur.shape().get(dim as usize).copied().unwrap_or(0) as i64;
+                    let full =
+                        matches!(s, None | Some(0)) && step == 1 && e.is_none_or(|e| e >= len);
+                    if !(skip_full_slices && full) {
+                        cur = ops::slice(&cur, dim, s, e, step)?;
+                    }
                     dim += 1;
                 }
                 Idx::NewAxis => {
@@ -178,7 +190,10 @@ pub(super) fn index_tensor(
 ) -> PyResult<crate::Result<Tensor>> {
     let items = parse_index(index)?;
     let only_ellipsis = items.len() == 1 && matches!(items[0], Idx::Ellipsis);
-    let parsed = apply_basic(t, items)?;
+    // PyTorch skips full slices inside a tuple (`x[:, 0]` is one SelectBackward0, `x[(:,)]` an
+    // AliasBackward0) but always slices for a lone slice object (`x[:]` is SliceBackward0).
+    let in_tuple = index.cast::<PyTuple>().is_ok();
+    let parsed = apply_basic(t, items, in_tuple)?;
     Ok((|| {
         let ix = parsed?;
         if !ix.advanced.is_empty() {
@@ -204,8 +219,11 @@ pub(super) fn set_index(
     let items = parse_index(index)?;
     let ix = {
         let _g = GradModeGuard::new(false);
-        apply_basic(t, items)?.py()?
+        apply_basic(t, items, true)?.py()?
     };
+    let number = value.is_instance_of::<pyo3::types::PyFloat>()
+        || value.is_instance_of::<pyo3::types::PyInt>()
+        || value.is_instance_of::<pyo3::types::PyComplex>();
     let v = match operand(value) {
         Some(v) => v,
         None => super::factory::from_data(value, Some(t.dtype()))?,
@@ -217,12 +235,20 @@ pub(super) fn set_index(
         v
     };
     if ix.advanced.is_empty() {
+        if ix.view.ptr_eq(t) {
+            // Every index was a full slice or `...`: write into `t` itself.
+            if number {
+                let value = v.item().py()?;
+                return ops::fill_(t, value, "FillBackward2").py();
+            }
+            return copy_to(t, &v).py();
+        }
         let region = if ix.view.is_view() {
             ix.view
         } else {
             ops::alias(&ix.view).py()?
         };
-        return ops::apply_inplace(&region, &[&v], |s| ops::copy_value(s, &v)).py();
+        return copy_to(&region, &v).py();
     }
     if value.cast::<PyTensor>().is_ok() && v.dtype() != t.dtype() {
         return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
@@ -250,4 +276,27 @@ pub(super) fn set_index(
         ops::put(s, &plan, &vflat)
     })
     .py()
+}
+
+/// PyTorch's `copy_to` for assignment: equal shapes copy (CopyBackwards), a 0-d value fills
+/// (FillBackward3), anything else drops its leading 1s and expands to the destination (with
+/// `expand`'s errors) before copying.
+fn copy_to(dst: &Tensor, v: &Tensor) -> crate::Result<()> {
+    let dshape = dst.shape();
+    let vshape = v.shape();
+    if dshape == vshape {
+        return ops::apply_inplace(dst, &[v], |s| ops::copy_value(s, v));
+    }
+    if v.ndim() == 0 {
+        return ops::apply_inplace(dst, &[v], |s| ops::filled_tensor(s, v));
+    }
+    let lead = vshape.iter().take_while(|&&d| d == 1).count();
+    let sizes: Vec<i64> = vshape[lead..].iter().map(|&d| d as i64).collect();
+    let stripped = if lead > 0 {
+        ops::reshape(v, &sizes)?
+    } else {
+        v.clone()
+    };
+    let expanded = ops::expand(&stripped, &dshape)?;
+    ops::apply_inplace(dst, &[&expanded], |s| ops::copy_value(s, &expanded))
 }

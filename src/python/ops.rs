@@ -603,7 +603,7 @@ impl PyTensor {
                     v.ndim()
                 )));
             }
-            return inplace(slf, &[&v], |s| ops::copy_value(s, &v));
+            return inplace(slf, &[&v], |s| ops::filled_tensor(s, &v));
         }
         let v = number(value)?;
         crate::dtype::check_fill_value(v, slf.get().t.dtype()).py()?;

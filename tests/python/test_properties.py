@@ -658,42 +658,12 @@ def known_bug(name, arrays, p, mode=(), shared=False):
     """Reason a step would hit a known bug, or None. mode: "second_order" and/or "parity"."""
     second_order, parity = "second_order" in mode, "parity" in mode
     if (
-        second_order and name in ("maximum", "minimum") and shared
-    ):  # test_known_bug_maximum_create_graph_*
-        return "maximum/minimum of related tensors under create_graph"
-    if (
-        second_order and name == "prod_dim" and np.any(arrays[0] == 0)
-    ):  # test_known_bug_prod_zero_double_backward
-        return "prod double backward with a zero"
-    if (
-        parity and second_order and name in ("relu", "ip_view_unary")
-    ):  # test_known_bug_relu_create_graph
-        return "relu backward is not differentiable"
-    if (
-        parity and second_order and name in ("floor", "sign")
-    ):  # test_known_bug_floor_create_graph
-        return "floor/sign backward keeps a graph under create_graph"
-    if (
         parity
         and second_order
         and name == "norm"
         and _mindist(np.sqrt(np.sum(arrays[0] ** 2))) == 0
     ):
         return "norm at 0: nan placement in second order (torch-specific)"
-    if (
-        parity
-        and name == "slice"
-        and p["start"] in (None, 0)
-        and p["step"] in (None, 1)
-        and (p["stop"] is None or p["stop"] >= arrays[0].shape[p["dim"]])
-    ):
-        return "full slice: torch records AliasBackward0 for x[(slice(None),)] (leafgrad SliceBackward0)"
-    if (
-        parity and name == "ip_binary" and p["fn"] == "setitem"
-    ):  # test_known_bug_setitem_full_slice_grad_fn
-        return (
-            "full-slice setitem records CopySlices, torch FillBackward3/CopyBackwards"
-        )
     return None
 
 
@@ -1684,10 +1654,8 @@ def test_rsqrt_double_backward():  # was a bug: 'backward through the graph a se
     np.testing.assert_allclose(h.tolist(), [0.75, 0.75 * 2**-2.5], rtol=1e-12)
 
 
-@bug(
-    "prod backward with a zero in the input is not differentiable (create_graph): Hv is 0"
-)
-def test_known_bug_prod_zero_double_backward():
+# was a bug: prod's backward at a zero was not differentiable (Hv was 0)
+def test_prod_zero_double_backward():
     x = lg.tensor([1.5, 0.0, 2.0], dtype=lg.float64, requires_grad=True)
     (g,) = _grad(x.prod(), x, create_graph=True)
     assert g.requires_grad
@@ -1695,8 +1663,8 @@ def test_known_bug_prod_zero_double_backward():
     assert h.tolist() == [2.0, 3.5, 1.5]
 
 
-@bug("maximum(c, c) under create_graph: the gradient is doubled (silently wrong)")
-def test_known_bug_maximum_create_graph_same_tensor():
+# was a bug: maximum(c, c) under create_graph doubled the gradient (silently wrong)
+def test_maximum_create_graph_same_tensor():
     for fn in (lg.maximum, lg.minimum):
         x = lg.tensor([0.3, -1.2], dtype=lg.float64, requires_grad=True)
         c = x * 2
@@ -1704,10 +1672,8 @@ def test_known_bug_maximum_create_graph_same_tensor():
         assert g.tolist() == [2.0, 2.0], fn.__name__
 
 
-@bug(
-    "maximum(x * 2, x) under create_graph raises 'backward through the graph a second time'"
-)
-def test_known_bug_maximum_create_graph_related():
+# was a bug: maximum(x * 2, x) under create_graph raised 'backward through the graph a second time'
+def test_maximum_create_graph_related():
     x = lg.tensor([0.3, -1.2], dtype=lg.float64, requires_grad=True)
     (g,) = _grad(lg.maximum(x * 2, x).sum(), x, create_graph=True)
     assert g.tolist() == [2.0, 1.0]
@@ -1723,19 +1689,15 @@ def test_std_backward_at_zero():
     assert x.grad.tolist() == [0.0, 0.0]
 
 
-@bug(
-    "relu backward under create_graph is not differentiable (torch: ThresholdBackwardBackward0)"
-)
-def test_known_bug_relu_create_graph():
+# was a bug: relu's backward under create_graph was not differentiable
+def test_relu_create_graph():
     x = lg.tensor([0.7, -0.2], dtype=lg.float64, requires_grad=True)
     (g,) = _grad(x.relu().sum(), x, create_graph=True)
     assert g.requires_grad and g.grad_fn.name() == "ThresholdBackwardBackward0"
 
 
-@bug(
-    "floor/sign backward under create_graph keeps a graph (torch: zeros without grad_fn)"
-)
-def test_known_bug_floor_create_graph():
+# was a bug: floor/sign/round backward under create_graph kept a graph (torch: zeros, no grad_fn)
+def test_floor_create_graph():
     x = lg.tensor([0.7, 1.3], dtype=lg.float64, requires_grad=True)
     for f in (
         lambda t: t.floor() ** 2,
@@ -1752,16 +1714,134 @@ def test_min_dim_0d_grad_fn():
     assert x.max(-1).values.grad_fn.name() == "MaxBackward0"
 
 
-@bug(
-    "a full-range slice assignment records CopySlices (torch: CopyBackwards / FillBackward3)"
-)
-def test_known_bug_setitem_full_slice_grad_fn():
+# was a bug: a full-range slice assignment recorded CopySlices (torch: CopyBackwards / FillBackward2/3)
+def test_setitem_full_slice_grad_fn():
     y = lg.zeros(2, requires_grad=True) * 1
     y[0:2] = lg.tensor([3.0, 2.0], requires_grad=True)
     assert y.grad_fn.name() == "torch::autograd::CopyBackwards"
     y = lg.zeros(2, requires_grad=True) * 1
     y[0:2] = lg.tensor(3.0, requires_grad=True)
     assert y.grad_fn.name() == "FillBackward3"
+
+
+@pytest.mark.parametrize(
+    "index, value, name",
+    [
+        ("[:]", "5.0", "FillBackward2"),
+        ("[...]", "s", "FillBackward3"),
+        ("[:100]", "v", "torch::autograd::CopyBackwards"),
+        ("[:, :]", "lg.ones(1, 3)", "torch::autograd::CopyBackwards"),
+        ("[-2:]", "v", "torch::autograd::CopySlices"),
+        ("[None]", "s", "torch::autograd::CopySlices"),
+        ("[0:1]", "5.0", "torch::autograd::CopySlices"),
+    ],
+)
+def test_setitem_grad_fn_names(index, value, name):
+    s = lg.tensor(3.0, requires_grad=True)  # noqa: F841 (used by exec)
+    v = lg.ones(3, requires_grad=True)  # noqa: F841
+    y = lg.zeros(2, 3, requires_grad=True) * 1
+    exec(f"y{index} = {value}")
+    assert y.grad_fn.name() == name
+
+
+def test_setitem_full_slice_gradients():
+    s = lg.tensor(3.0, requires_grad=True)
+    v = lg.ones(3, dtype=lg.float64, requires_grad=True)
+    x = lg.zeros(2, 3, requires_grad=True)
+    w = lg.arange(6.0).reshape(2, 3)
+    y = x * 2
+    y[:] = s * 1
+    (y * w).sum().backward()
+    assert s.grad.item() == 15.0 and x.grad.tolist() == [[0.0] * 3] * 2
+    y = x * 2
+    y[...] = v * 1
+    (y * w).sum().backward()
+    assert v.grad.tolist() == [3.0, 5.0, 7.0] and v.grad.dtype == lg.float64
+
+
+@pytest.mark.parametrize(
+    "index, value, msg",
+    [
+        (
+            "[:, 1:]",
+            "lg.ones(3)",
+            "The expanded size of the tensor (2) must match the existing size (3) at "
+            "non-singleton dimension 1.  Target sizes: [2, 2].  Tensor sizes: [3]",
+        ),
+        (
+            "[:, 0]",
+            "lg.ones(2, 3, dtype=lg.float64)",
+            "expand(torch.DoubleTensor{[2, 3]}, size=[2]): the number of sizes provided (1) "
+            "must be greater or equal to the number of dimensions in the tensor (2)",
+        ),
+    ],
+)
+def test_setitem_shape_errors(index, value, msg):
+    y = lg.zeros(2, 3)
+    with pytest.raises(RuntimeError) as e:
+        exec(f"y{index} = {value}")
+    assert str(e.value) == msg
+
+
+def test_getitem_tuple_of_full_slices_is_an_alias():
+    x = lg.ones(2, 3, requires_grad=True) * 1
+    assert x[:].grad_fn.name() == "SliceBackward0"
+    assert x[(slice(None),)].grad_fn.name() == "AliasBackward0"
+    assert x[:, 0:3].grad_fn.name() == "AliasBackward0"
+    assert x[0, :].grad_fn.name() == "SelectBackward0"
+    assert x[:, 0:2].grad_fn.name() == "SliceBackward0"
+
+
+def test_where_backward_does_not_leak_inf():
+    x = lg.tensor([1.0, 2.0], requires_grad=True)
+    y = lg.where(lg.tensor([True, False]), x, lg.tensor(0.0))
+    y.backward(lg.tensor([float("inf"), float("inf")]))
+    assert x.grad.tolist() == [float("inf"), 0.0]
+
+
+def test_relu_second_derivative_is_zero():
+    x = lg.tensor([0.7, -0.2], dtype=lg.float64, requires_grad=True)
+    (g,) = _grad(x.relu().sum(), x, create_graph=True)
+    (h,) = _grad(g.sum(), x)
+    assert h.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_prod_gradients_with_zeros_match_products_of_others(dim):
+    # 1 zero, 2 zeros, 3 zeros and none, per row; second derivatives checked numerically
+    rows = [[1.5, 0.0, 2.0, -1.0], [0.0, 3.0, 0.0, 0.5], [0.0, 0.0, 0.0, 2.0], [1.0, 2.0, 3.0, 4.0]]
+    x = lg.tensor(rows, dtype=lg.float64, requires_grad=True)
+    xs = np.array(rows)
+
+    def prod_np(a):
+        return np.prod(a) if dim is None else np.prod(a, axis=dim)
+
+    def grad_np(a):
+        out = np.zeros_like(a)
+        for idx in np.ndindex(*a.shape):
+            b = a.copy()
+            b[idx] = 1.0
+            if dim is None:
+                out[idx] = np.prod(b)
+            else:
+                sl = list(idx)
+                sl[dim] = slice(None)
+                out[idx] = np.prod(b[tuple(sl)])
+        return out
+
+    y = x.prod() if dim is None else x.prod(dim)
+    assert np.allclose(y.tolist(), prod_np(xs))
+    (g,) = _grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.tolist(), grad_np(xs), atol=1e-12)
+    (h,) = _grad(g.sum(), x)
+    eps = 1e-6
+    num = np.zeros_like(xs)
+    for idx in np.ndindex(*xs.shape):
+        a, b = xs.copy(), xs.copy()
+        a[idx] += eps
+        b[idx] -= eps
+        num[idx] = (grad_np(a).sum() - grad_np(b).sum()) / (2 * eps)
+    np.testing.assert_allclose(h.tolist(), num, atol=1e-6)
 
 
 def test_cumsum_output_layout():  # was a bug: strides (12, 1, 3) for shape (2, 3, 4)
