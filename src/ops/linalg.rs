@@ -154,27 +154,43 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
 /// through expand/reshape so the names match PyTorch's matmul decomposition closely enough).
 fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (sa, sb) = (a.shape(), b.shape());
-    let (m, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
-    let (k2, n) = (sb[sb.len() - 2], sb[sb.len() - 1]);
-    if k != k2 {
-        return Err(Error::Runtime(format!(
-            "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].",
-            sa[..sa.len() - 2].iter().product::<usize>(), k,
-            sb[..sb.len() - 2].iter().product::<usize>(), k2
-        )));
+    let (na, nb) = (sa.len(), sb.len());
+    let n = if na > 1 { sa[na - 2] } else { 1 };
+    let m1 = sa[na - 1];
+    let m2 = if nb > 1 { sb[nb - 2] } else { sb[0] };
+    let p = if nb > 1 { sb[nb - 1] } else { 1 };
+    let batch = broadcast_shapes(&sa[..na.saturating_sub(2)], &sb[..nb.saturating_sub(2)])?;
+    let nbatch: i64 = batch.iter().map(|&d| d as i64).product();
+    let dims = |extra: &[usize]| -> Vec<i64> {
+        batch
+            .iter()
+            .chain(extra)
+            .map(|&d| d as i64)
+            .collect::<Vec<_>>()
+    };
+    let a3 = reshape(
+        &expand_i64(a, &dims(&[n, m1]))?,
+        &[nbatch, n as i64, m1 as i64],
+    )?;
+    let vector_rhs = nb == 1;
+    let mut out_shape = dims(&[]);
+    if na > 1 {
+        out_shape.push(n as i64);
     }
-    let batch = broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
-    let nb: usize = batch.iter().product();
-    let mut ea: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
-    ea.extend([m as i64, k as i64]);
-    let mut eb: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
-    eb.extend([k as i64, n as i64]);
-    let a3 = reshape(&expand_i64(a, &ea)?, &[nb as i64, m as i64, k as i64])?;
-    let b3 = reshape(&expand_i64(b, &eb)?, &[nb as i64, k as i64, n as i64])?;
-    let r = bmm(&a3, &b3)?;
-    let mut out_shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
-    out_shape.extend([m as i64, n as i64]);
-    reshape(&r, &out_shape)
+    if nb > 1 {
+        out_shape.push(p as i64);
+    }
+    if vector_rhs {
+        let b2 = reshape(&expand_i64(b, &dims(&[m2]))?, &[nbatch, m2 as i64])?;
+        let r = squeeze_dim(&bmm(&a3, &unsqueeze(&b2, -1)?)?, -1)?;
+        unsafe_view(&r, &out_shape)
+    } else {
+        let b3 = reshape(
+            &expand_i64(b, &dims(&[m2, p]))?,
+            &[nbatch, m2 as i64, p as i64],
+        )?;
+        unsafe_view(&bmm(&a3, &b3)?, &out_shape)
+    }
 }
 
 /// 3-D × 3-D with equal batch (BmmBackward0).
@@ -237,8 +253,8 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     match (na, nb) {
-        (1, 1) => dot(a, b),
-        (2, 1) => mv(a, b),
+        (1, 1) => return dot(a, b),
+        (2, 1) => return mv(a, b),
         (1, 2) => {
             let (n, sb) = (a.numel(), b.shape());
             if n != sb[0] {
@@ -247,34 +263,109 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     n, sb[0], sb[1]
                 )));
             }
-            squeeze_dim4(&mm(&unsqueeze(a, 0)?, b)?)
+            return squeeze_dim4(&mm(&unsqueeze(a, 0)?, b)?);
         }
-        (2, 2) => mm(a, b),
-        (_, 2) => {
-            // Fold the batch dims of `a` into rows: one mm, then an unsafe view back.
-            let sa = a.shape();
-            let k = sa[na - 1] as i64;
-            let m = b.shape()[1] as i64;
-            // (explicit row count: a -1 is ambiguous when k is 0)
-            let nrows: usize = sa[..na - 1].iter().product();
-            let rows = reshape(a, &[nrows as i64, k])?;
-            let r = mm(&rows, b)?;
-            let mut shape: Vec<i64> = sa[..na - 1].iter().map(|&d| d as i64).collect();
-            shape.push(m);
-            unsafe_view(&r, &shape)
+        (2, 2) => return mm(a, b),
+        _ => {}
+    }
+    // 3-D @ 3-D where one side has a batch of 1 and needs its gradient: PyTorch squeezes that
+    // batch away so the gradient is not formed at the other side's batch size.
+    if na == 3 && nb == 3 {
+        let (ba, bb) = (a.shape()[0], b.shape()[0]);
+        if bb == 1 && ba != 1 && b.requires_grad() {
+            return matmul(a, &squeeze_dim(b, 0)?);
         }
-        _ => {
-            let a2 = if na == 1 { unsqueeze(a, 0)? } else { a.clone() };
-            let b2 = if nb == 1 { unsqueeze(b, 1)? } else { b.clone() };
-            let r = batched(&a2, &b2)?;
-            let r = if na == 1 { squeeze_dim(&r, -2)? } else { r };
-            if nb == 1 {
-                squeeze_dim(&r, -1)
-            } else {
-                Ok(r)
-            }
+        if ba == 1 && bb != 1 && a.requires_grad() {
+            return matmul(&squeeze_dim(a, 0)?, b);
         }
     }
+    if should_fold(a, b) {
+        folded(a, b)
+    } else {
+        batched(a, b)
+    }
+}
+
+/// Can `t1 @ t2` run as one mm/mv over the larger side's folded batch dims (the larger side
+/// transposed when it is `t2`) without copying it? PyTorch's rule, so the recorded graph is
+/// the same.
+fn should_fold(t1: &Tensor, t2: &Tensor) -> bool {
+    let larger = t1.ndim() >= t2.ndim();
+    let (big, other_dims) = if larger {
+        (t1, t2.ndim())
+    } else {
+        (t2, t1.ndim())
+    };
+    let (mut shape, mut strides) = {
+        let d = big.data();
+        (d.shape.to_vec(), d.strides.to_vec())
+    };
+    let nd = shape.len();
+    if !(nd >= 3 && other_dims <= 2) {
+        return false;
+    }
+    if !larger {
+        shape.swap(nd - 1, nd - 2);
+        strides.swap(nd - 1, nd - 2);
+    }
+    let other_requires_grad = if larger {
+        t2.requires_grad()
+    } else {
+        t1.requires_grad()
+    };
+    if other_requires_grad {
+        // fold, so the smaller side's gradient is one mm, not a batch of them to sum
+        return true;
+    }
+    if t1.ndim() == 2 {
+        return false;
+    }
+    if shape.iter().product::<usize>() == 0 {
+        return true;
+    }
+    // foldable without a copy: the leading dims merge into one as a view
+    let rows: usize = shape[..nd - 1].iter().product();
+    crate::ops::view::view_strides(&shape, &strides, &[rows, shape[nd - 1]]).is_some()
+}
+
+/// `a @ b` with the larger side's batch dims folded into the rows of one mm (or mv), then
+/// viewed back (UnsafeViewBackward0); when `b` is the larger side it runs transposed.
+fn folded(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (na, nb) = (a.ndim(), b.ndim());
+    let transpose = nb > na;
+    let t1 = if transpose {
+        transpose_last(b)?
+    } else {
+        a.clone()
+    };
+    let t2 = if !transpose {
+        b.clone()
+    } else if na == 2 {
+        t(a)?
+    } else {
+        a.clone()
+    };
+    let s1 = t1.shape();
+    let mut out_shape: Vec<i64> = s1[..s1.len() - 1].iter().map(|&d| d as i64).collect();
+    // (explicit row count: a -1 is ambiguous when the last dim is 0)
+    let rows: i64 = out_shape.iter().product();
+    let t1f = reshape(&t1, &[rows, s1[s1.len() - 1] as i64])?;
+    if t2.ndim() == 2 {
+        out_shape.push(t2.shape()[1] as i64);
+        let out = unsafe_view(&mm(&t1f, &t2)?, &out_shape)?;
+        if transpose {
+            contiguous(&transpose_last(&out)?)
+        } else {
+            Ok(out)
+        }
+    } else {
+        unsafe_view(&mv(&t1f, &t2)?, &out_shape)
+    }
+}
+
+/// The last two dims swapped (`mT`).
+fn transpose_last(x: &Tensor) -> Result<Tensor> {
+    transpose(x, -2, -1)
 }
 
 /// `v @ M` squeezes the leading 1 (SqueezeBackward4 in PyTorch's naming).

@@ -64,7 +64,7 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
 }
 
 /// Strides for viewing (shape, strides) as `new`, if possible without a copy (PyTorch's rule).
-fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) -> Option<Strides> {
+pub(crate) fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) -> Option<Strides> {
     if numel(shape) == 0 || crate::shape::is_contiguous(shape, strides) {
         return Some(contiguous_strides(new));
     }
@@ -148,7 +148,21 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     };
     let new = infer_shape(shape, numel(&old))?;
     if view_strides(&old, &st, &new).is_some() {
-        return view(x, shape);
+        if x.is_contiguous() {
+            return view(x, shape);
+        }
+        // a view of a non-contiguous tensor: PyTorch's _reshape_alias
+        let out = {
+            let _g = crate::grad_mode::GradModeGuard::new(false);
+            view(x, shape)?
+        };
+        record_view(
+            "ReshapeAliasBackward0",
+            x,
+            &out,
+            Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+        );
+        return Ok(out);
     }
     let c = clone(x)?;
     let out = c.detached();

@@ -1387,8 +1387,8 @@ def test_forward_float32(data):
 
 # ---------------------------------------------------------------- parity with torch
 
-# grad_fn names not compared (test_known_bug_matmul_grad_fn_names)
-PARITY_IGNORE_GRAD_FN = {"matmul"}
+# grad_fn names not compared
+PARITY_IGNORE_GRAD_FN = set()
 
 
 # grad_fn names that differ only by torch's internal choice of kernel (reported, not failed):
@@ -1858,8 +1858,8 @@ def test_known_bug_elementwise_layout():
     assert (x + 1).stride() == (1, 4, 12)
 
 
-@bug("matmul records other grad_fn names than torch (torch: UnsafeViewBackward0)")
-def test_known_bug_matmul_grad_fn_names():
+# was a bug: matmul recorded other grad_fn names than torch
+def test_matmul_grad_fn_names():
     a = lg.ones(2, 2, 3, requires_grad=True)
     assert (a @ lg.ones(3)).grad_fn.name() == "UnsafeViewBackward0"
     assert (a @ lg.ones(2, 1, 3, 2)).grad_fn.name() == "UnsafeViewBackward0"
@@ -1907,3 +1907,58 @@ def test_clamp_with_tensor_bounds_gradients():
     assert x.grad.tolist() == [0.0, 1.0, 0.0, 0.5]  # a tie with a bound splits (PyTorch)
     assert lo.grad.tolist() == [1.0, 0.0, 0.0, 0.5]
     assert hi.grad.item() == 1.0
+
+
+MATMUL_SHAPES = [
+    ((2, 2, 3), (3,)),
+    ((2, 2, 3), (3, 2)),
+    ((2, 2, 3), (2, 1, 3, 2)),
+    ((3,), (2, 3, 2)),
+    ((2, 3), (2, 3, 2)),
+    ((1, 2, 3), (4, 3, 2)),
+    ((2, 2, 3), (1, 3, 2)),
+    ((3,), (1, 3, 2)),
+    ((2, 0, 3), (3, 2)),
+    ((1, 1, 2, 3), (4, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("sa, sb", MATMUL_SHAPES)
+@pytest.mark.parametrize("ra, rb", [(True, False), (False, True), (True, True)])
+def test_matmul_paths_values_and_gradients(sa, sb, ra, rb):
+    # Each of PyTorch's matmul paths (fold into mm/mv, transposed fold, squeezed batch of 1,
+    # batched bmm) against numpy, with gradients from numpy's matmul of the output gradient.
+    rng = np.random.default_rng(len(sa) * 10 + len(sb))
+    an, bn = rng.standard_normal(sa), rng.standard_normal(sb)
+    a = lg.tensor(an, requires_grad=ra)
+    b = lg.tensor(bn, requires_grad=rb)
+    out = a @ b
+    ref = np.matmul(an, bn)
+    assert tuple(out.shape) == ref.shape
+    np.testing.assert_allclose(np.array(out.tolist()).reshape(ref.shape), ref, atol=1e-12)
+    gn = rng.standard_normal(ref.shape)
+    out.backward(lg.tensor(gn))
+    a2 = an if an.ndim > 1 else an[None, :]
+    b2 = bn if bn.ndim > 1 else bn[:, None]
+    g2 = gn.reshape(np.matmul(a2, b2).shape)
+    if ra:
+        ga = _sum_to(np.matmul(g2, np.swapaxes(b2, -1, -2)), a2.shape)
+        np.testing.assert_allclose(np.array(a.grad.tolist()).reshape(an.shape), ga.reshape(an.shape), atol=1e-12)
+    if rb:
+        gb = _sum_to(np.matmul(np.swapaxes(a2, -1, -2), g2), b2.shape)
+        np.testing.assert_allclose(np.array(b.grad.tolist()).reshape(bn.shape), gb.reshape(bn.shape), atol=1e-12)
+
+
+def _sum_to(x, shape):
+    """Sum a broadcast gradient back to `shape` (leading dims away, then dims that were 1)."""
+    while x.ndim > len(shape):
+        x = x.sum(0)
+    dims = tuple(i for i, d in enumerate(shape) if d == 1 and x.shape[i] != 1)
+    return x.sum(axis=dims, keepdims=True)
+
+
+def test_reshape_of_a_non_contiguous_view_is_a_reshape_alias():
+    y = lg.ones(3, 4, requires_grad=True)
+    assert y.t().reshape(4, 3).grad_fn.name() == "ReshapeAliasBackward0"
+    assert y.reshape(12).grad_fn.name() == "ViewBackward0"
+    assert y.t().reshape(12).grad_fn.name() == "UnsafeViewBackward0"
