@@ -396,9 +396,9 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     let new = match old {
         None => {
             if create_graph {
-                ops::copy_backwards_clone(&g)?
+                ops::copy_backwards_clone(&g, var)?
             } else {
-                kernels::contiguous(&g)?
+                kernels::layout::grad_copy(&g, var)?
             }
         }
         Some(old) => {

@@ -190,7 +190,7 @@ def tril(x, diagonal=0):
             [1., 1.]])
     """
     _int_arg("tril", "diagonal", diagonal)
-    return _c("TrilBackward0", lambda x: x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype), x)
+    return _c("TrilBackward0", lambda x: (x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype)).contiguous(), x)
 
 
 def triu(x, diagonal=0):
@@ -201,7 +201,7 @@ def triu(x, diagonal=0):
             [0., 1.]])
     """
     _int_arg("triu", "diagonal", diagonal)
-    return _c("TriuBackward0", lambda x: x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype), x)
+    return _c("TriuBackward0", lambda x: (x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype)).contiguous(), x)
 
 
 def flip(x, dims):
@@ -213,16 +213,29 @@ def flip(x, dims):
     if isinstance(dims, Tensor) or not isinstance(dims, (int, tuple, list)):
         raise TypeError(f"flip(): argument 'dims' (position 1) must be tuple of ints, not {type(dims).__name__}")
     dims = [dims] if isinstance(dims, int) else list(dims)
+    nd = max(x.dim(), 1)
+    for d in dims:
+        if not -nd <= d < nd:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
     wrapped = [d % x.dim() if x.dim() else 0 for d in dims]
     for d in wrapped:
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
 
+    # flipped in the input's memory order, so the result keeps its layout (as PyTorch's does)
+    order = _core._layout_order(x)
+    inverse = None if order is None else sorted(range(len(order)), key=order.__getitem__)
+
     def f(x):
+        if x.dim() == 0:
+            return x.clone()
+        if order is not None:
+            x = x.permute(*order)
         for d in dims:
+            d = d % x.dim() if order is None else order.index(d % x.dim())
             n = x.shape[d]
             x = x.index_select(d, _core._arange(float(n - 1), -1.0, -1.0, _core.int64))
-        return x
+        return x if order is None else x.permute(*inverse)
 
     return _c("FlipBackward0", f, x)
 

@@ -1,5 +1,6 @@
 //! CPU kernels: strided element loops, casts and copies, reductions and matrix products.
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
+pub mod layout;
 pub mod matmul;
 pub mod reduce;
 
@@ -173,8 +174,26 @@ fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
 }
 
 pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
+    let ord = {
+        let d = x.data();
+        host_only(&[&d])?;
+        if d.is_contiguous() {
+            None
+        } else {
+            layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])
+        }
+    };
+    match ord {
+        None => map1_rowmajor(x, f),
+        Some(st) => {
+            let shape = x.shape();
+            layout::run_with_strides(&shape, &st, &[x], |ins, _| map1_rowmajor(&ins[0], f))
+        }
+    }
+}
+
+fn map1_rowmajor<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
     let d = x.data();
-    host_only(&[&d])?;
     let n = d.numel();
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -203,8 +222,30 @@ pub fn map2<A: Element, B: Element, U: Element>(
     shape: &[usize],
     f: impl Fn(A, B) -> U + Sync,
 ) -> Result<Tensor> {
+    let ord = {
+        let (da, db) = (a.data(), b.data());
+        host_only(&[&da, &db])?;
+        if da.is_contiguous() && db.is_contiguous() {
+            None
+        } else {
+            layout::result_strides(shape, &[(&da.shape, &da.strides), (&db.shape, &db.strides)])
+        }
+    };
+    match ord {
+        None => map2_rowmajor(a, b, shape, f),
+        Some(st) => layout::run_with_strides(shape, &st, &[a, b], |ins, ps| {
+            map2_rowmajor(&ins[0], &ins[1], ps, f)
+        }),
+    }
+}
+
+fn map2_rowmajor<A: Element, B: Element, U: Element>(
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[usize],
+    f: impl Fn(A, B) -> U + Sync,
+) -> Result<Tensor> {
     let (da, db) = (a.data(), b.data());
-    host_only(&[&da, &db])?;
     let n = checked_numel(shape)?;
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -404,6 +445,12 @@ pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
     };
     copy_into(&out, x)?;
     Ok(out)
+}
+
+/// `cast` keeping `x`'s memory layout as PyTorch's elementwise results do (for dtype
+/// round trips inside ops, so their results keep the input's layout).
+pub fn cast_keep(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    layout::copy_with_layout(x, dtype)
 }
 
 pub fn contiguous(x: &Tensor) -> Result<Tensor> {

@@ -18,12 +18,12 @@ pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
     let a2 = if da == dt {
         a.clone()
     } else {
-        kernels::cast(a, dt)?
+        kernels::cast_keep(a, dt)?
     };
     let b2 = if db == dt {
         b.clone()
     } else {
-        kernels::cast(b, dt)?
+        kernels::cast_keep(b, dt)?
     };
     Ok((dt, a2, b2))
 }
@@ -32,7 +32,7 @@ fn cast_to(t: &Tensor, dt: DType) -> Result<Tensor> {
     if t.dtype() == dt {
         Ok(t.clone())
     } else {
-        kernels::cast(t, dt)
+        kernels::cast_keep(t, dt)
     }
 }
 
@@ -128,14 +128,14 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
     if matches!(dt, DType::Float16 | DType::BFloat16) {
         // Half types compute in float32 and round once, as PyTorch's CPU kernels do (a Python
         // number enters as a float32, not rounded to half first).
-        let wide = |t: &Tensor| kernels::cast(t, DType::Float32);
+        let wide = |t: &Tensor| kernels::cast_keep(t, DType::Float32);
         let r = binary_kernel(op, &wide(a)?, &wide(b)?, DType::Float32)?;
         let r = if r.dtype() == DType::Float32 {
             r
         } else {
-            kernels::cast(&r, DType::Float32)?
+            kernels::cast_keep(&r, DType::Float32)?
         };
-        return kernels::cast(&r, dt);
+        return kernels::cast_keep(&r, dt);
     }
     if true_div && !dt.is_differentiable() {
         dt = DType::Float32;
@@ -338,7 +338,11 @@ pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
 
 /// `x ** e` for tensors (PowBackward1); `s ** e` for a Python number s is PowBackward2.
 pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let out = pow_kernel(x, e)?;
+    let mut out = pow_kernel(x, e)?;
+    if x.data().wrapped_number && !out.is_contiguous() {
+        // PyTorch's pow(Scalar, Tensor) returns a row-major result whatever e's layout
+        out = kernels::contiguous(&out)?;
+    }
     if needs_grad(&[x, e]) {
         if x.data().wrapped_number {
             // d(s^e)/de = s^e ln s

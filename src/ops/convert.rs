@@ -6,7 +6,15 @@ use crate::kernels;
 
 /// `x.to(dtype)` as a new tensor (ToCopyBackward0); integer results are not recorded.
 pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    let out = kernels::cast(x, dtype)?;
+    to_dtype_impl(kernels::cast(x, dtype)?, x, dtype)
+}
+
+/// `x.to(dtype)` / `x.double()`: the copy keeps `x`'s layout (PyTorch's preserve_format).
+pub fn to_dtype_preserving(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    to_dtype_impl(kernels::layout::copy_with_layout(x, dtype)?, x, dtype)
+}
+
+fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
     if dtype.is_differentiable() && needs_grad(&[x]) {
         let src = x.dtype();
         // The gradient comes back in the source dtype (real part for a real source).
@@ -21,8 +29,17 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
     Ok(out)
 }
 
+/// A row-major copy (CloneBackward0), what `contiguous()` and reshape's copy need.
 pub fn clone(x: &Tensor) -> Result<Tensor> {
-    let out = kernels::contiguous(x)?;
+    clone_impl(kernels::contiguous(x)?, x)
+}
+
+/// `x.clone()`: a copy laid out like `x` (PyTorch's preserve_format).
+pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
+    clone_impl(kernels::layout::copy_with_layout(x, x.dtype())?, x)
+}
+
+fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
     if needs_grad(&[x]) {
         record(
             "CloneBackward0",
@@ -45,8 +62,8 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 }
 
 /// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
-pub fn copy_backwards_clone(x: &Tensor) -> Result<Tensor> {
-    let out = kernels::contiguous(x)?;
+pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
+    let out = kernels::layout::grad_copy(x, like)?;
     if needs_grad(&[x]) {
         record(
             "torch::autograd::CopyBackwards",

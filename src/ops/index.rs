@@ -373,11 +373,28 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = if crate::cuda::any_cuda(&[cond, &a2, &b2]) {
         crate::cuda::where_(cond, &a2, &b2)?
     } else {
-        let out = kernels::contiguous(&expand(&b2, &shape)?)?;
-        let c = expand(cond, &shape)?;
-        let av = kernels::contiguous(&expand(&a2, &shape)?)?;
-        kernels::copy_where(&out, &c, &av)?;
-        out
+        let rowmajor = |c: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]| -> Result<Tensor> {
+            let out = kernels::contiguous(&expand(b, shape)?)?;
+            let av = kernels::contiguous(&expand(a, shape)?)?;
+            kernels::copy_where(&out, &expand(c, shape)?, &av)?;
+            Ok(out)
+        };
+        let ord = if [cond, &a2, &b2].iter().all(|t| t.is_contiguous()) {
+            None
+        } else {
+            let ds = [cond.data(), a2.data(), b2.data()];
+            let ops: Vec<(&[usize], &[isize])> =
+                ds.iter().map(|d| (&d.shape[..], &d.strides[..])).collect();
+            kernels::layout::result_strides(&shape, &ops)
+        };
+        match ord {
+            None => rowmajor(cond, &a2, &b2, &shape)?,
+            Some(st) => {
+                kernels::layout::run_with_strides(&shape, &st, &[cond, &a2, &b2], |i, ps| {
+                    rowmajor(&i[0], &i[1], &i[2], ps)
+                })?
+            }
+        }
     };
     let _ = dt;
     if needs_grad(&[a, b]) {

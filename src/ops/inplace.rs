@@ -102,7 +102,7 @@ pub fn apply_inplace(
     } else {
         target.clone()
     };
-    let mut r = compute(&src)?;
+    let r = compute(&src)?;
     if r.shape() != tshape {
         return Err(Error::Runtime(format!(
             "output with shape {} doesn't match the broadcast shape {}",
@@ -118,7 +118,9 @@ pub fn apply_inplace(
                 tdt.scalar_type_name()
             )));
         }
-        r = to_dtype(&r, tdt)?;
+        // written in the target's dtype by the copy below; the op's own node stays the
+        // target's grad_fn (MulBackward0 for `x.mul_(double)`, as in PyTorch), the engine
+        // casts the gradients at its edges.
     }
     let base = target.base();
     kernels::copy_into(target, &r)?;

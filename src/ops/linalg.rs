@@ -14,11 +14,22 @@ fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
     }
     let (da, db) = (a.dtype(), b.dtype());
     if da != db {
-        return Err(Error::Runtime(format!(
-            "expected m1 and m2 to have the same dtype, but got: {} != {}",
-            da.cpp_name(),
-            db.cpp_name()
-        )));
+        // each kernel words it its own way (PyTorch)
+        let (na, nb) = (da.scalar_type_name(), db.scalar_type_name());
+        return Err(Error::Runtime(match op {
+            "dot" => {
+                format!("dot : expected both vectors to have same dtype, but found {na} and {nb}")
+            }
+            "addmv_impl_cpu" => format!(
+                "addmv input tensors must have the same dtype, but got {nb}, {na}, and {nb}"
+            ),
+            "bmm" => format!("expected scalar type {na} but found {nb}"),
+            _ => format!(
+                "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                da.cpp_name(),
+                db.cpp_name()
+            ),
+        }));
     }
     if da == DType::Bool {
         return Err(Error::Runtime(format!(
@@ -198,6 +209,11 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.ndim() != 3 || b.ndim() != 3 {
         return Err(Error::Runtime("batch1 must be a 3D tensor".into()));
     }
+    if a.dtype() != b.dtype() && (a.numel() == 0 || b.numel() == 0) && a.device() == b.device() {
+        // nothing to multiply: PyTorch returns zeros in the second operand's dtype, unchecked
+        let dt = b.dtype();
+        return bmm(&to_dtype(a, dt)?, &to_dtype(b, dt)?);
+    }
     common(a, b, "bmm")?;
     let (sa, sb) = (a.shape(), b.shape());
     if sa[0] != sb[0] || sa[2] != sb[1] {
@@ -243,13 +259,6 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return Err(Error::Runtime(format!(
             "both arguments to matmul need to be at least 1D, but they are {}D and {}D",
             na, nb
-        )));
-    }
-    if a.dtype() != b.dtype() {
-        return Err(Error::Runtime(format!(
-            "expected m1 and m2 to have the same dtype, but got: {} != {}",
-            a.dtype().cpp_name(),
-            b.dtype().cpp_name()
         )));
     }
     match (na, nb) {

@@ -35,7 +35,8 @@ fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
 
 pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "softmax")?;
-    let xf = floating(x)?;
+    // computed row-major: PyTorch's softmax kernels return a contiguous result
+    let xf = kernels::contiguous(&floating(x)?)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
         kernels::contiguous(&xf)?
@@ -66,7 +67,8 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 /// log_softmax along `dim` (LogSoftmaxBackward0).
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "log_softmax")?;
-    let xf = floating(x)?;
+    // computed row-major: PyTorch's softmax kernels return a contiguous result
+    let xf = kernels::contiguous(&floating(x)?)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
         kernels::contiguous(&xf)?
@@ -641,7 +643,8 @@ pub fn layer_norm(
         if let Some(b) = bias {
             y = add(&y, b)?;
         }
-        y.detached()
+        // PyTorch's layer norm kernel writes a row-major result
+        kernels::contiguous(&y)?.detached()
     };
     let mut inputs: Vec<&Tensor> = vec![x];
     if let Some(w) = weight {

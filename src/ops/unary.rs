@@ -9,7 +9,7 @@ fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
         Ok(x.clone())
     } else {
-        kernels::cast(x, DType::Float32)
+        kernels::cast_keep(x, DType::Float32)
     }
 }
 
@@ -23,7 +23,7 @@ macro_rules! float_fn {
         let x0: &Tensor = $x;
         let half = is_half(x0.dtype());
         let xf = if half {
-            kernels::cast(x0, DType::Float32)?
+            kernels::cast_keep(x0, DType::Float32)?
         } else {
             floating(x0)?
         };
@@ -38,7 +38,7 @@ macro_rules! float_fn {
             })
         };
         if half {
-            kernels::cast(&r, x0.dtype())?
+            kernels::cast_keep(&r, x0.dtype())?
         } else {
             r
         }
@@ -408,8 +408,8 @@ fn piecewise(
         }
         DType::Float32 => map1::<f32, f32>(x, f32f)?,
         DType::Float64 => map1::<f64, f64>(x, f64f)?,
-        d if is_half(d) => kernels::cast(
-            &map1::<f32, f32>(&kernels::cast(x, DType::Float32)?, f32f)?,
+        d if is_half(d) => kernels::cast_keep(
+            &map1::<f32, f32>(&kernels::cast_keep(x, DType::Float32)?, f32f)?,
             d,
         )?,
         _ => return super::clone(x),
@@ -474,8 +474,8 @@ pub fn erf(x: &Tensor) -> Result<Tensor> {
     let out = if xf.is_cuda() {
         crate::cuda::unary("erf", &xf)?
     } else {
-        kernels::cast(
-            &map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, libm::erf)?,
+        kernels::cast_keep(
+            &map1::<f64, f64>(&kernels::cast_keep(&xf, DType::Float64)?, libm::erf)?,
             xf.dtype(),
         )?
     };
@@ -505,7 +505,7 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
         DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.arg())?,
         _ => {
             let xf = floating(x)?;
-            let r = map1::<f64, f64>(&kernels::cast(&xf, DType::Float64)?, |v| {
+            let r = map1::<f64, f64>(&kernels::cast_keep(&xf, DType::Float64)?, |v| {
                 if v < 0.0 {
                     std::f64::consts::PI
                 } else if v.is_nan() {
@@ -514,7 +514,7 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
                     0.0
                 }
             })?;
-            kernels::cast(&r, xf.dtype())?
+            kernels::cast_keep(&r, xf.dtype())?
         }
     };
     if needs_grad(&[x]) {

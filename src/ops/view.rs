@@ -561,21 +561,81 @@ pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
 }
 
 /// Where `v` (a view) sits inside the contiguous layout of its base.
+///
+/// A row-major base gives the view's own strides. A base laid out otherwise (a permuted
+/// layout, as elementwise results of transposed inputs are) is mapped element by element from
+/// storage offsets to row-major positions; the view must be a strided window of those.
 pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
     let (bd, vd) = (base.data(), v.data());
-    if !bd.is_contiguous() {
-        return Err(Error::Runtime(
-            "in-place operations on a view of a non-contiguous tensor that requires grad are not supported".into(),
-        ));
-    }
     let offset = vd
         .offset
         .checked_sub(bd.offset)
         .ok_or_else(|| Error::Runtime("view outside its base".into()))?;
+    if bd.is_contiguous() {
+        return Ok(Region {
+            shape: vd.shape.clone(),
+            strides: vd.strides.clone(),
+            offset,
+        });
+    }
+    let unsupported = || {
+        Error::Runtime(
+            "in-place operations on a view of a non-contiguous tensor that requires grad are not supported".into(),
+        )
+    };
+    if vd.shape.contains(&0) {
+        // an empty window: nothing to map
+        return Ok(Region {
+            shape: vd.shape.clone(),
+            strides: vd.strides.clone(),
+            offset: 0,
+        });
+    }
+    if !kernels::layout::is_dense(&bd.shape, &bd.strides) {
+        return Err(unsupported());
+    }
+    // storage offset (relative to the base's) -> row-major position in the base
+    let mut dims: Vec<usize> = (0..bd.shape.len()).collect();
+    dims.sort_by_key(|&d| std::cmp::Reverse(bd.strides[d]));
+    let rowmajor = contiguous_strides(&bd.shape);
+    let logical = |o: isize| -> Option<isize> {
+        if o < 0 {
+            return None;
+        }
+        let (mut rem, mut l) = (o, 0isize);
+        for &d in &dims {
+            let st = bd.strides[d].max(1);
+            let i = rem / st;
+            if i >= bd.shape[d] as isize {
+                return None;
+            }
+            rem %= st;
+            l += i * rowmajor[d];
+        }
+        (rem == 0).then_some(l)
+    };
+    let o0 = offset as isize;
+    let l0 = logical(o0).ok_or_else(unsupported)?;
+    let mut lstrides: Strides = SmallVec::new();
+    for (k, &n) in vd.shape.iter().enumerate() {
+        lstrides.push(if n > 1 {
+            logical(o0 + vd.strides[k]).ok_or_else(unsupported)? - l0
+        } else {
+            0
+        });
+    }
+    // every element must sit where those strides say
+    let mut it =
+        crate::shape::MultiIndex::new(&vd.shape, [vd.strides.clone(), lstrides.clone()], [o0, l0]);
+    while let Some([o, l]) = it.next_offsets() {
+        if logical(o) != Some(l) {
+            return Err(unsupported());
+        }
+    }
     Ok(Region {
         shape: vd.shape.clone(),
-        strides: vd.strides.clone(),
-        offset,
+        strides: lstrides,
+        offset: l0 as usize,
     })
 }
 

@@ -203,6 +203,21 @@ fn _set_inference_mode(mode: bool) {
     grad_mode::set_inference_mode(mode)
 }
 
+/// The dims of `t` from outermost to innermost in memory, as PyTorch orders an elementwise
+/// result of `t`; None when that is the row-major order (ops written in Python use it to keep
+/// their input's layout).
+#[pyfunction]
+fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
+    let d = t.t.data();
+    if d.is_contiguous() {
+        return None;
+    }
+    let st = crate::kernels::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
+    let mut ord: Vec<usize> = (0..d.shape.len()).collect();
+    ord.sort_by_key(|&k| std::cmp::Reverse((st[k], d.shape[k])));
+    Some(ord)
+}
+
 /// Live backward nodes and tensor records: tests use it to prove memory comes back.
 #[pyfunction]
 fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -335,6 +350,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_inference_mode_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_inference_mode, m)?)?;
     m.add_function(wrap_pyfunction!(_arena_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
     m.add_function(wrap_pyfunction!(_factory_requires_grad, m)?)?;
     m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;

@@ -457,7 +457,7 @@ impl PyTensor {
 
     // ---- copies and conversions -----------------------------------------------------------
     fn clone<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::clone(&self.t))
+        out(py, ops::clone_preserving(&self.t))
     }
     fn contiguous<'py>(slf: &Bound<'py, Self>) -> R<'py> {
         let t = &slf.get().t;
@@ -499,7 +499,7 @@ impl PyTensor {
         if d == t.dtype() && !copy {
             return Ok(slf.clone().into_any());
         }
-        out(slf.py(), ops::to_dtype(t, d))
+        out(slf.py(), ops::to_dtype_preserving(t, d))
     }
     fn double<'py>(slf: &Bound<'py, Self>) -> R<'py> {
         to_dt(slf, DType::Float64)
@@ -672,7 +672,7 @@ fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {
     if t.dtype() == d {
         return Ok(slf.clone().into_any());
     }
-    out(slf.py(), ops::to_dtype(t, d))
+    out(slf.py(), ops::to_dtype_preserving(t, d))
 }
 
 fn inplace<'py>(

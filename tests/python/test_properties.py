@@ -1445,21 +1445,8 @@ def compare_with_torch(prog, dtype_of=None, rtol=1e-10):
         name = prog.steps[j][0] if kind == "step" else None
         layout = None
         if kind == "step":
-            # torch keeps the memory layout of non-contiguous inputs in elementwise ops (leafgrad
-            # makes them contiguous: test_known_bug_elementwise_layout); layouts are compared
-            # only where every tensor input is contiguous in both libraries.
-            args = prog.steps[j][1]
-            if all(lv[i].is_contiguous() and tv[i].is_contiguous() for i in args):
-                layout = "view" if OPS[name].view else "op"
+            layout = "view" if OPS[name].view else "op"
         da, db = _describe_tensor(a, layout, name), _describe_tensor(b, layout, name)
-        if kind == "step" and name in LAYOUT_DEPENDENT:
-            x = prog.steps[j][1][0]
-            if (
-                lv[x].is_contiguous() != tv[x].is_contiguous()
-            ):  # follows from the layout bug
-                for key in ("grad_fn", "is_leaf"):
-                    da.pop(key, None)
-                    db.pop(key, None)
         if (da.get("grad_fn"), db.get("grad_fn")) in GRAD_FN_EQUIVALENT:
             da["grad_fn"] = db["grad_fn"]
         assert da == db, f"v{k}: leafgrad {da} vs torch {db}"
@@ -1849,10 +1836,8 @@ def test_cumsum_output_layout():  # was a bug: strides (12, 1, 3) for shape (2, 
     assert y.is_contiguous() and y.stride() == (12, 4, 1)
 
 
-@bug(
-    "elementwise ops make non-contiguous inputs contiguous (torch keeps the input's layout)"
-)
-def test_known_bug_elementwise_layout():
+# was a bug: elementwise ops made non-contiguous inputs contiguous (torch keeps the layout)
+def test_elementwise_layout():
     x = lg.ones(2, 3, 4).transpose(0, 2)
     assert x.exp().stride() == (1, 4, 12)
     assert (x + 1).stride() == (1, 4, 12)
@@ -1962,3 +1947,70 @@ def test_reshape_of_a_non_contiguous_view_is_a_reshape_alias():
     assert y.t().reshape(4, 3).grad_fn.name() == "ReshapeAliasBackward0"
     assert y.reshape(12).grad_fn.name() == "ViewBackward0"
     assert y.t().reshape(12).grad_fn.name() == "UnsafeViewBackward0"
+
+
+# Result layouts measured on PyTorch (TensorIterator's rules): elementwise results keep the
+# memory order of their inputs; some kernels always write row-major results.
+LAYOUT_CASES = {
+    "exp": (lambda x: x.exp(), (1, 4, 12)),
+    "add_scalar": (lambda x: x + 1, (1, 4, 12)),
+    "add_same": (lambda x: x + x, (1, 4, 12)),
+    "first_operand_decides": (lambda x: x + lg.ones(4, 3, 2), (1, 4, 12)),
+    "contiguous_first": (lambda x: lg.ones(4, 3, 2) + x, (6, 2, 1)),
+    "broadcast": (lambda x: x * lg.ones(4, 1, 1), (1, 4, 12)),
+    "compare": (lambda x: x > 0, (1, 4, 12)),
+    "where": (lambda x: lg.where(x > 0, x, lg.tensor(0.0)), (1, 4, 12)),
+    "clone": (lambda x: x.clone(), (1, 4, 12)),
+    "double": (lambda x: x.double(), (1, 4, 12)),
+    "erf_via_double": (lambda x: x.erf(), (1, 4, 12)),
+    "flip": (lambda x: x.flip(0), (1, 4, 12)),
+    "contiguous": (lambda x: x.contiguous(), (6, 2, 1)),
+    "softmax": (lambda x: x.softmax(0), (6, 2, 1)),
+    "tril": (lambda x: x.tril(), (6, 2, 1)),
+    "layer_norm": (lambda x: lg.nn.functional.layer_norm(x, (2,)), (6, 2, 1)),
+    "scalar_pow": (lambda x: 2**x, (6, 2, 1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT_CASES))
+def test_result_layout_follows_pytorch(case):
+    fn, strides = LAYOUT_CASES[case]
+    x = lg.arange(24.0).reshape(2, 3, 4).transpose(0, 2)
+    y = fn(x)
+    assert y.stride() == strides
+    np.testing.assert_allclose(np.array(y.tolist()), np.array(fn(x.contiguous()).tolist()))
+
+
+def test_result_layout_of_non_dense_and_channels_last_inputs():
+    x = lg.ones(4, 6)[:, ::2].t()  # not dense: the result is dense in x's dim order
+    assert x.exp().stride() == (1, 3) and x.clone().stride() == (1, 3)
+    v = lg.ones(1, 2, 2, 1).permute(3, 2, 0, 1)  # channels-last
+    assert v.abs().stride() == (4, 1, 4, 2)
+    assert (v.abs() + lg.ones(2, 2, 2)).is_contiguous()
+
+
+def test_grad_of_a_dense_non_contiguous_leaf_has_its_layout():
+    w = lg.ones(4, 3).t().requires_grad_()
+    (w * 3).sum().backward()
+    assert w.grad.stride() == (1, 3)
+    x = lg.ones(3, 4, requires_grad=True)
+    x.t().exp().sum().backward()
+    assert x.grad.stride() == (4, 1)
+
+
+def test_inplace_on_a_view_of_a_permuted_result():
+    x = lg.arange(8.0).reshape(2, 2, 2).transpose(0, 1).requires_grad_()
+    y = x * 1  # laid out like x
+    y[1].mul_(10)
+    assert y.tolist() == (x * lg.tensor([[[1.0]], [[10.0]]])).tolist()
+    y.sum().backward()
+    assert x.grad.tolist() == [[[1.0, 1.0], [1.0, 1.0]], [[10.0, 10.0], [10.0, 10.0]]]
+
+
+def test_inplace_with_a_wider_operand_keeps_the_op_node():
+    x = lg.ones(2, 2, requires_grad=True) * 1
+    y = lg.ones(2, dtype=lg.float64, requires_grad=True)
+    x.mul_(y)
+    assert x.grad_fn.name() == "MulBackward0" and x.dtype == lg.float32
+    x.sum().backward()
+    assert y.grad.tolist() == [2.0, 2.0] and y.grad.dtype == lg.float64

@@ -1,0 +1,231 @@
+//! The memory layout of elementwise results, as PyTorch's TensorIterator chooses it: the
+//! result's dims are laid out in the order of its operands' strides, so `x.t().exp()` is
+//! transposed like `x.t()` (and elementwise loops over such inputs run contiguously).
+use crate::error::Result;
+use crate::tensor::{Tensor, TensorData};
+
+/// The strides PyTorch's TensorIterator gives an elementwise result of shape `shape`, or None
+/// for row-major. Operands are (shape, strides), broadcast to `shape` from the right.
+///
+/// Operands of the result's own shape take the fast paths: all row-major gives row-major, all
+/// channels-last (4-d) gives channels-last, all dense with equal strides gives those strides.
+/// Otherwise the dims are insertion-sorted by the operands' strides (innermost first): for a
+/// pair of dims the first operand with a strict stride order decides, a broadcast (stride-0)
+/// dim never decides, and equal strides put the smaller dim inside.
+pub fn result_strides(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<isize>> {
+    let nd = shape.len();
+    if nd <= 1 || shape.contains(&0) {
+        // (an empty result is row-major, as PyTorch's empty tensors are contiguous)
+        return None;
+    }
+    if operands.iter().all(|(s, _)| *s == shape) {
+        if operands.iter().all(|(s, st)| is_rowmajor(s, st)) {
+            return None;
+        }
+        if nd == 4 && operands.iter().all(|(s, st)| is_channels_last(s, st)) {
+            let (c, h, w) = (shape[1] as isize, shape[2] as isize, shape[3] as isize);
+            return Some(vec![h * w * c, 1, w * c, c]);
+        }
+        let (_, last) = operands[operands.len() - 1];
+        if operands
+            .iter()
+            .all(|(s, st)| is_dense(s, st) && *st == last)
+        {
+            return Some(last.to_vec());
+        }
+    }
+    let ord = order(shape, operands)?;
+    let mut strides = vec![0isize; nd];
+    let mut acc = 1isize;
+    for &d in ord.iter().rev() {
+        strides[d] = acc;
+        acc *= shape[d] as isize;
+    }
+    Some(strides)
+}
+
+/// Row-major, ignoring the strides of size-1 dims (PyTorch's `is_contiguous`).
+fn is_rowmajor(shape: &[usize], strides: &[isize]) -> bool {
+    let mut expect = 1isize;
+    for d in (0..shape.len()).rev() {
+        if shape[d] != 1 {
+            if strides[d] != expect {
+                return false;
+            }
+            expect *= shape[d] as isize;
+        }
+    }
+    true
+}
+
+/// 4-d channels-last (dims 1, 3, 2, 0 from the inside), ignoring size-1 dims.
+fn is_channels_last(shape: &[usize], strides: &[isize]) -> bool {
+    let mut expect = 1isize;
+    for d in [1, 3, 2, 0] {
+        if shape[d] != 1 {
+            if strides[d] != expect {
+                return false;
+            }
+            expect *= shape[d] as isize;
+        }
+    }
+    true
+}
+
+/// The dims of `shape` ordered from outermost to innermost by the operands' strides (PyTorch's
+/// `reorder_dimensions`), or None when that order is the row-major one.
+fn order(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<usize>> {
+    let nd = shape.len();
+    if nd <= 1 {
+        return None;
+    }
+    let strides: Vec<Vec<isize>> = operands
+        .iter()
+        .map(|(s, st)| {
+            let off = nd.saturating_sub(s.len());
+            (0..nd)
+                .map(|i| {
+                    if i < off {
+                        return 0;
+                    }
+                    let j = i - off;
+                    if s[j] == 1 && shape[i] != 1 {
+                        0
+                    } else {
+                        st[j]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    // 1: d0 goes outside d1; -1: inside; 0: no operand decides
+    let should_swap = |d0: usize, d1: usize| -> i32 {
+        for st in &strides {
+            let (s0, s1) = (st[d0], st[d1]);
+            if s0 == 0 || s1 == 0 {
+                continue;
+            }
+            if s0 < s1 {
+                return -1;
+            }
+            if s0 > s1 {
+                return 1;
+            }
+            if shape[d0] > shape[d1] {
+                return 1;
+            }
+        }
+        0
+    };
+    let mut perm: Vec<usize> = (0..nd).rev().collect(); // innermost first
+    for i in 1..nd {
+        let mut d1 = i;
+        for d0 in (0..i).rev() {
+            match should_swap(perm[d0], perm[d1]) {
+                c if c > 0 => {
+                    perm.swap(d0, d1);
+                    d1 = d0;
+                }
+                c if c < 0 => break,
+                _ => {}
+            }
+        }
+    }
+    perm.reverse(); // outermost first
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        None
+    } else {
+        Some(perm)
+    }
+}
+
+/// `t`'s memory seen with another shape and strides: no view relation, no history (for the
+/// kernels' own temporary operands and results).
+fn restrided(t: &Tensor, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
+    let d = t.data();
+    Tensor::from_data(TensorData {
+        storage: d.storage.clone(),
+        shape: shape.into(),
+        strides: strides.into(),
+        offset,
+        dtype: d.dtype,
+        version: d.version.clone(),
+        base: None,
+        wrapped_number: false,
+    })
+}
+
+/// Runs `kernel` over the operands broadcast to `shape`, with the dims permuted so that a
+/// row-major result of the permuted shape has the (dense) `strides`, and returns that result
+/// seen with `strides`.
+pub fn run_with_strides(
+    shape: &[usize],
+    strides: &[isize],
+    inputs: &[&Tensor],
+    kernel: impl FnOnce(&[Tensor], &[usize]) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let mut ord: Vec<usize> = (0..shape.len()).collect();
+    ord.sort_by_key(|&d| std::cmp::Reverse((strides[d], shape[d])));
+    let pshape: Vec<usize> = ord.iter().map(|&d| shape[d]).collect();
+    let permuted: Vec<Tensor> = inputs
+        .iter()
+        .map(|t| {
+            let (s, st, off) = {
+                let d = t.data();
+                (d.shape.clone(), d.strides.clone(), d.offset)
+            };
+            let b = crate::shape::broadcast_strides(&s, &st, shape);
+            let pst: Vec<isize> = ord.iter().map(|&d| b[d]).collect();
+            restrided(t, &pshape, &pst, off)
+        })
+        .collect();
+    let r = kernel(&permuted, &pshape)?;
+    // the result is row-major in `ord`, which is `strides` (size-1 dims may take any stride)
+    let off = r.data().offset;
+    Ok(restrided(&r, shape, strides, off))
+}
+
+/// A fresh tensor of `x`'s shape in `dtype`, laid out as PyTorch lays out an elementwise result
+/// of `x` (`clone()`, `to(dtype)`).
+pub fn copy_with_layout(x: &Tensor, dtype: crate::dtype::DType) -> Result<Tensor> {
+    let (shape, strides, cuda) = {
+        let d = x.data();
+        (d.shape.clone(), d.strides.clone(), d.storage.is_cuda())
+    };
+    let target = if cuda {
+        None
+    } else {
+        result_strides(&shape, &[(&shape, &strides)])
+    };
+    match target {
+        None => super::cast(x, dtype),
+        Some(st) => run_with_strides(&shape, &st, &[x], |ins, _| super::cast(&ins[0], dtype)),
+    }
+}
+
+/// Is the layout non-overlapping and dense (a permutation of a row-major layout)?
+pub fn is_dense(shape: &[usize], strides: &[isize]) -> bool {
+    let mut dims: Vec<usize> = (0..shape.len()).filter(|&d| shape[d] != 1).collect();
+    dims.sort_by_key(|&d| strides[d]);
+    let mut expect = 1isize;
+    for d in dims {
+        if strides[d] != expect {
+            return false;
+        }
+        expect *= shape[d] as isize;
+    }
+    true
+}
+
+/// The first `.grad` of `var`: a copy of `g` with `var`'s strides when `var` is dense but not
+/// row-major (PyTorch's layout contract for gradients), else row-major.
+pub fn grad_copy(g: &Tensor, var: &Tensor) -> Result<Tensor> {
+    let (shape, strides, cuda) = {
+        let d = var.data();
+        (d.shape.clone(), d.strides.clone(), d.storage.is_cuda())
+    };
+    if cuda || var.is_contiguous() || g.shape() != shape || !is_dense(&shape, &strides) {
+        return super::contiguous(g);
+    }
+    run_with_strides(&shape, &strides, &[g], |ins, _| super::contiguous(&ins[0]))
+}
