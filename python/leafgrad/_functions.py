@@ -15,6 +15,7 @@ __all__ = [
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "rsqrt", "complex", "trace", "tril", "triu", "erf", "addmm", "einsum",
+    "remainder", "fmod", "nonzero",
 ]
 
 
@@ -58,6 +59,29 @@ def pow(input, exponent):
     return exponent.__rpow__(input)
 
 
+def remainder(input, other):
+    """`input % other` with the sign of the divisor, as Python's % (RemainderBackward0).
+
+    >>> torch.remainder(torch.tensor([-3., 3.]), 2)
+    tensor([1., 1.])
+    >>> torch.remainder(5, torch.tensor([3, -3]))
+    tensor([ 2, -1])
+    """
+    if isinstance(input, Tensor):
+        return input.remainder(other)
+    return other.__rmod__(input)
+
+
+def fmod(input, other):
+    """The remainder of `input / other` with the sign of the dividend, as C's fmod
+    (FmodBackward0).
+
+    >>> torch.fmod(torch.tensor([-3., 3.]), 2)
+    tensor([-1.,  1.])
+    """
+    return input.fmod(other)
+
+
 def _unary(name):
     def f(input, *args, **kwargs):
         return getattr(input, name)(*args, **kwargs)
@@ -75,7 +99,7 @@ for _n in ["matmul", "mm", "bmm", "dot", "mv", "exp", "log", "sqrt", "sin", "cos
 del _n
 
 
-from ._core import cat, stack, where  # noqa: E402
+from ._core import cat, nonzero, stack, where  # noqa: E402
 from ._composites import complex, angle, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
 
 concat = concatenate = cat

@@ -202,6 +202,11 @@ def _norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     return self._norm(float(p), dim, keepdim)
 
 
+def _nonzero_method(self, *, as_tuple=False):
+    """The indices of the non-zero elements (see `torch.nonzero`)."""
+    return _core.nonzero(self, as_tuple=as_tuple)
+
+
 def _maximum_method(self, other):
     from ._composites import maximum
 
@@ -288,6 +293,7 @@ def _install():
     T.std = _std
     T.norm = _norm
     T.maximum = _maximum_method
+    T.nonzero = _nonzero_method
     T.minimum = _minimum_method
     from . import _composites as C
 

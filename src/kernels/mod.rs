@@ -450,6 +450,9 @@ pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
 /// `cast` keeping `x`'s memory layout as PyTorch's elementwise results do (for dtype
 /// round trips inside ops, so their results keep the input's layout).
 pub fn cast_keep(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    if x.is_contiguous() {
+        return cast(x, dtype);
+    }
     layout::copy_with_layout(x, dtype)
 }
 

@@ -377,18 +377,33 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
         }),
     };
     if needs_grad(&[x]) {
-        let name = if dt.is_complex() {
-            "SgnBackward0"
+        if dt.is_complex() {
+            // sgn(z) = z/|z| moves along the circle only:
+            // dz = (g - sgn · Re(conj(sgn) · g)) / |z|, and 0 at z = 0 (PyTorch's formula)
+            record(
+                "SgnBackward0",
+                &[x],
+                &[&out],
+                vec![save("self", x)?, save_output("result", &out, 0)],
+                Box::new(|s, g| {
+                    let (z, sg) = (&s[0], &s[1]);
+                    let u = mul(&conj(sg)?, &g[0])?;
+                    let re = mul_scalar(&add(&u, &conj(&u)?)?, 0.5)?;
+                    let a = abs(z)?;
+                    let d = div(&sub(&g[0], &mul(sg, &re)?)?, &a)?;
+                    let at_zero = compare(CmpOp::Eq, &a, &Tensor::wrapped_scalar(0.0f64))?;
+                    grads![where_(&at_zero, &Tensor::wrapped_scalar(0.0f64), &d)?]
+                }),
+            );
         } else {
-            "SignBackward0"
-        };
-        record(
-            name,
-            &[x],
-            &[&out],
-            vec![],
-            Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
-        );
+            record(
+                "SignBackward0",
+                &[x],
+                &[&out],
+                vec![],
+                Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
+            );
+        }
     }
     Ok(out)
 }

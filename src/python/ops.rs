@@ -85,6 +85,34 @@ impl PyTensor {
         let _ = modulo;
         binop!(py, other, |o| ops::pow(&o, &self.t))
     }
+    fn __mod__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::remainder(&self.t, &o))
+    }
+    fn __rmod__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        binop!(py, other, |o| ops::remainder(&o, &self.t))
+    }
+    fn remainder<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match operand(other) {
+            Some(o) => out(py, ops::remainder(&self.t, &o)),
+            None => {
+                let t = other.get_type().name()?;
+                Err(PyTypeError::new_err(format!(
+                    "remainder() received an invalid combination of arguments - got ({t}), but expected one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n * (Number other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n"
+                )))
+            }
+        }
+    }
+    fn fmod<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        match operand(other) {
+            Some(o) => out(py, ops::fmod(&self.t, &o)),
+            None => {
+                let t = other.get_type().name()?;
+                Err(PyTypeError::new_err(format!(
+                    "fmod() received an invalid combination of arguments - got ({t}), but expected one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n * (Number other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n"
+                )))
+            }
+        }
+    }
     fn __floordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         binop!(py, other, |o| ops::floor_divide(&self.t, &o))
     }

@@ -3,6 +3,7 @@
 use super::convert::{dims_arg, number, operand, shape_args};
 use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
+use crate::dtype::DType;
 use crate::ops;
 use crate::tensor::Tensor;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -432,22 +433,65 @@ fn stack<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> 
 /// tensor([1., 0., 3.])
 /// >>> torch.where(x > 0, x, 0.)
 /// tensor([1., 0., 3.])
+///
+/// With the condition alone it is `nonzero(condition, as_tuple=True)`:
+///
+/// >>> torch.where(torch.tensor([[0, 1], [1, 0]]))
+/// (tensor([0, 1]), tensor([1, 0]))
 #[pyfunction]
-#[pyo3(name = "where")]
+#[pyo3(name = "where", signature = (condition, input = None, other = None))]
 fn where_f<'py>(
     py: Python<'py>,
     condition: PyRef<'py, PyTensor>,
-    input: &Bound<'py, PyAny>,
-    other: &Bound<'py, PyAny>,
+    input: Option<&Bound<'py, PyAny>>,
+    other: Option<&Bound<'py, PyAny>>,
 ) -> R<'py> {
-    out(
-        py,
-        ops::where_(
-            &condition.t,
-            &tensor_or_number(input)?,
-            &tensor_or_number(other)?,
+    match (input, other) {
+        (Some(i), Some(o)) => out(
+            py,
+            ops::where_(&condition.t, &tensor_or_number(i)?, &tensor_or_number(o)?),
         ),
-    )
+        (None, None) => Ok(tuple_of(py, nonzero_cols(&condition.t).py()?)?.into_any()),
+        _ => Err(PyTypeError::new_err(
+            "where() takes a condition alone, or a condition, input and other",
+        )),
+    }
+}
+
+/// The indices of the non-zero elements, one index tensor per dim (a 0-d input counts as 1-d).
+fn nonzero_cols(t: &Tensor) -> crate::Result<Vec<Tensor>> {
+    let _g = crate::grad_mode::GradModeGuard::new(false);
+    let t = if t.ndim() == 0 {
+        ops::reshape(t, &[1])?
+    } else {
+        t.clone()
+    };
+    let mask = if t.dtype() == DType::Bool {
+        t
+    } else {
+        ops::compare(ops::CmpOp::Ne, &t, &Tensor::wrapped_scalar(0.0f64))?
+    };
+    ops::nonzero_split(&mask)
+}
+
+/// The indices of the non-zero elements: an `(n, ndim)` int64 tensor, or a tuple of `ndim`
+/// index tensors with `as_tuple=True`.
+///
+/// >>> torch.nonzero(torch.tensor([[0, 1], [1, 0]]))
+/// tensor([[0, 1],
+///         [1, 0]])
+#[pyfunction]
+#[pyo3(signature = (input, *, as_tuple = false))]
+pub(super) fn nonzero<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, as_tuple: bool) -> R<'py> {
+    let cols = nonzero_cols(&input.t).py()?;
+    if as_tuple {
+        return Ok(tuple_of(py, cols)?.into_any());
+    }
+    let n = cols.first().map(|c| c.numel()).unwrap_or(0) as i64;
+    if input.t.ndim() == 0 {
+        return out(py, Tensor::zeros(&[n as usize, 0], DType::Int64));
+    }
+    out(py, ops::stack(&cols, 1))
 }
 
 #[pyfunction]
@@ -687,6 +731,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cat, m)?)?;
     m.add_function(wrap_pyfunction!(stack, m)?)?;
     m.add_function(wrap_pyfunction!(where_f, m)?)?;
+    m.add_function(wrap_pyfunction!(nonzero, m)?)?;
     m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(_pool2d, m)?)?;

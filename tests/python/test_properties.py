@@ -2014,3 +2014,52 @@ def test_inplace_with_a_wider_operand_keeps_the_op_node():
     assert x.grad_fn.name() == "MulBackward0" and x.dtype == lg.float32
     x.sum().backward()
     assert y.grad.tolist() == [2.0, 2.0] and y.grad.dtype == lg.float64
+
+
+# ---------------------------------------------------------------- remainder, fmod, nonzero, sgn
+
+
+def test_remainder_and_fmod_values_and_gradients():
+    a = lg.tensor([-3.5, 3.5, -7.0, 7.0, 0.0, 5.0], dtype=lg.float64, requires_grad=True)
+    b = lg.tensor([2.0, -2.0, 3.0, 2.5, 1.0, -5.0], dtype=lg.float64, requires_grad=True)
+    an, bn = np.array(a.tolist()), np.array(b.tolist())
+    r = a % b
+    assert r.grad_fn.name() == "RemainderBackward1"
+    np.testing.assert_array_equal(r.tolist(), np.remainder(an, bn))
+    r.sum().backward()
+    assert a.grad.tolist() == [1.0] * 6
+    np.testing.assert_array_equal(b.grad.tolist(), -np.floor(an / bn))
+    f = lg.fmod(a, b)
+    assert f.grad_fn.name() == "FmodBackward1"
+    np.testing.assert_array_equal(f.tolist(), np.fmod(an, bn))
+    assert (a % 2).grad_fn.name() == "RemainderBackward0"
+    assert (lg.tensor([7, -7]) % lg.tensor([3, 3])).tolist() == [1, 2]
+    assert lg.tensor([7, -7]).fmod(3).tolist() == [1, -1]
+    assert lg.remainder(5, lg.tensor([3, -3])).tolist() == [2, -1]
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        lg.tensor([1]) % 0
+    with pytest.raises(RuntimeError, match="derivative for aten::remainder is not implemented"):
+        (5 % b).sum().backward()
+
+
+def test_where_with_the_condition_alone_and_nonzero():
+    rows, cols = lg.where(lg.tensor([[0, 1], [1, 0]]))
+    assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0]
+    assert [t.tolist() for t in lg.where(lg.tensor(3))] == [[0]]
+    assert lg.nonzero(lg.tensor([[0.0, 1.0], [2.0, 0.0]])).tolist() == [[0, 1], [1, 0]]
+    assert lg.tensor([0, 2, 3]).nonzero().tolist() == [[1], [2]]
+    assert tuple(lg.nonzero(lg.tensor(5)).shape) == (1, 0)
+    (m,) = lg.nonzero(lg.tensor([True, False]), as_tuple=True)
+    assert m.tolist() == [0]
+
+
+def test_sgn_of_complex_has_a_gradient():  # was a bug: SgnBackward0 returned zeros
+    z = lg.tensor([1 + 1j, 0j, 3 - 4j], dtype=lg.complex128, requires_grad=True)
+    g = lg.tensor([0.3 - 1j, 1 + 1j, -1 + 0.5j], dtype=lg.complex128)
+    z.sgn().backward(g)
+    zn, gn = np.array(z.tolist()), np.array(g.tolist())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = zn / np.abs(zn)
+        ref = (gn - s * np.real(np.conj(s) * gn)) / np.abs(zn)
+    ref[np.abs(zn) == 0] = 0
+    np.testing.assert_allclose(np.array(z.grad.tolist()), ref, atol=1e-12)
