@@ -229,3 +229,59 @@ pub fn grad_copy(g: &Tensor, var: &Tensor) -> Result<Tensor> {
     }
     run_with_strides(&shape, &strides, &[g], |ins, _| super::contiguous(&ins[0]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_major_operands_give_row_major_results() {
+        let s = [2usize, 3, 4];
+        assert_eq!(result_strides(&s, &[(&s, &[12, 4, 1])]), None);
+        // broadcasting row-major operands stays row-major
+        assert_eq!(
+            result_strides(&s, &[(&[3, 1][..], &[1, 1][..]), (&[4][..], &[1][..])]),
+            None
+        );
+        // empty results are row-major
+        assert_eq!(result_strides(&[2, 0], &[(&[2, 0], &[1, 2])]), None);
+    }
+
+    #[test]
+    fn a_permuted_operand_gives_its_order() {
+        // ones(2, 3, 4).transpose(0, 2): shape (4, 3, 2), strides (1, 4, 12)
+        let s = [4usize, 3, 2];
+        let t: &[isize] = &[1, 4, 12];
+        assert_eq!(result_strides(&s, &[(&s, t)]), Some(vec![1, 4, 12]));
+        // the first operand with a strict order decides
+        let c: &[isize] = &[6, 2, 1];
+        assert_eq!(
+            result_strides(&s, &[(&s, t), (&s, c)]),
+            Some(vec![1, 4, 12])
+        );
+        assert_eq!(result_strides(&s, &[(&s, c), (&s, t)]), None);
+    }
+
+    #[test]
+    fn non_dense_and_channels_last_layouts() {
+        // ones(4, 6)[:, ::2].t(): shape (3, 4), strides (2, 6) -> dense in that order
+        assert_eq!(
+            result_strides(&[3, 4], &[(&[3, 4], &[2, 6])]),
+            Some(vec![1, 3])
+        );
+        // channels-last (1, 2, 1, 2) with strides (1, 1, 4, 2)
+        let s = [1usize, 2, 1, 2];
+        assert_eq!(
+            result_strides(&s, &[(&s, &[1, 1, 4, 2])]),
+            Some(vec![4, 1, 4, 2])
+        );
+    }
+
+    #[test]
+    fn density() {
+        assert!(is_dense(&[4, 3], &[1, 4]));
+        assert!(is_dense(&[2, 1, 3], &[3, 100, 1]));
+        assert!(!is_dense(&[3, 4], &[2, 6]));
+        assert!(!is_dense(&[2, 2], &[0, 1]));
+    }
+}

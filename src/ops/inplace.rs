@@ -110,17 +110,15 @@ pub fn apply_inplace(
             fmt_shape(&r.shape())
         )));
     }
-    if r.dtype() != tdt {
-        if !can_cast(r.dtype(), tdt) {
-            return Err(Error::Runtime(format!(
-                "result type {} can't be cast to the desired output type {}",
-                r.dtype().scalar_type_name(),
-                tdt.scalar_type_name()
-            )));
-        }
-        // written in the target's dtype by the copy below; the op's own node stays the
-        // target's grad_fn (MulBackward0 for `x.mul_(double)`, as in PyTorch), the engine
-        // casts the gradients at its edges.
+    // A wider result is written in the target's dtype by the copy below; the op's own node
+    // stays the target's grad_fn (MulBackward0 for `x.mul_(double)`, as in PyTorch), and the
+    // engine casts the gradients at its edges.
+    if r.dtype() != tdt && !can_cast(r.dtype(), tdt) {
+        return Err(Error::Runtime(format!(
+            "result type {} can't be cast to the desired output type {}",
+            r.dtype().scalar_type_name(),
+            tdt.scalar_type_name()
+        )));
     }
     let base = target.base();
     kernels::copy_into(target, &r)?;
