@@ -336,24 +336,40 @@ impl Tensor {
 
     /// A tensor over the same storage with another layout (a view): shares the version counter.
     pub fn view_with(&self, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
-        let d = self.data();
-        let base = d.base.clone().unwrap_or_else(|| self.clone());
+        let base = self.data().base.clone().unwrap_or_else(|| self.clone());
         let inference = self.is_inference();
-        let t = Tensor::from_data(TensorData {
+        let t = self.relayout(shape, strides, offset, Some(base));
+        if inference {
+            // A view of an inference tensor is an inference tensor (PyTorch).
+            t.meta().is_inference = true;
+        }
+        t
+    }
+
+    /// This memory seen with another layout, for the kernels' own operands and results: no
+    /// view relation, no history.
+    pub fn restrided(&self, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
+        self.relayout(shape, strides, offset, None)
+    }
+
+    fn relayout(
+        &self,
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+        base: Option<Tensor>,
+    ) -> Tensor {
+        let d = self.data();
+        Tensor::from_data(TensorData {
             storage: d.storage.clone(),
             shape: shape.into(),
             strides: strides.into(),
             offset,
             dtype: d.dtype,
             version: d.version.clone(),
-            base: Some(base),
+            base,
             wrapped_number: false,
-        });
-        if inference {
-            // A view of an inference tensor is an inference tensor (PyTorch).
-            t.meta().is_inference = true;
-        }
-        t
+        })
     }
 
     /// Same storage, layout and version counter; no autograd history, not a view (`detach()`).

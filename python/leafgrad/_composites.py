@@ -37,8 +37,11 @@ def clamp_tensors(x, lo, hi):
 
 def _extreme(a, b, bigger):
     # Strict comparisons both ways: ties get (a + b) / 2, which splits the gradient in half as
-    # PyTorch does, and NaN (no comparison holds) propagates.
+    # PyTorch does, and NaN (no comparison holds) propagates. Integers and bools have no
+    # gradient and no NaN: a plain pick keeps their dtype.
     first = (a > b) if bigger else (a < b)
+    if not a.dtype.is_floating_point and not a.dtype.is_complex and not b.dtype.is_floating_point and not b.dtype.is_complex:
+        return _core.where(first, a, b)
     second = (b > a) if bigger else (b < a)
     return _core.where(first, a, _core.where(second, b, (a + b) / 2))
 

@@ -317,11 +317,7 @@ def _install():
     def squeeze(self, dim=None):
         """Drop dims of size 1: all, one, or a tuple of them (as PyTorch 2.0+)."""
         if isinstance(dim, (tuple, list)):
-            n = max(self.dim(), 1)
-            out = self
-            for d in sorted({d % n for d in dim}, reverse=True):
-                out = _squeeze_one(out, d)
-            return out
+            return self._squeeze_dims(list(dim))  # one SqueezeBackward2, as PyTorch
         return _squeeze_one(self, dim)
 
     T.squeeze = squeeze

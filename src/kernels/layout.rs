@@ -2,7 +2,7 @@
 //! result's dims are laid out in the order of its operands' strides, so `x.t().exp()` is
 //! transposed like `x.t()` (and elementwise loops over such inputs run contiguously).
 use crate::error::Result;
-use crate::tensor::{Tensor, TensorData};
+use crate::tensor::Tensor;
 
 /// The strides PyTorch's TensorIterator gives an elementwise result of shape `shape`, or None
 /// for row-major. Operands are (shape, strides), broadcast to `shape` from the right.
@@ -139,22 +139,6 @@ fn order(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<usize
     }
 }
 
-/// `t`'s memory seen with another shape and strides: no view relation, no history (for the
-/// kernels' own temporary operands and results).
-fn restrided(t: &Tensor, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
-    let d = t.data();
-    Tensor::from_data(TensorData {
-        storage: d.storage.clone(),
-        shape: shape.into(),
-        strides: strides.into(),
-        offset,
-        dtype: d.dtype,
-        version: d.version.clone(),
-        base: None,
-        wrapped_number: false,
-    })
-}
-
 /// Runs `kernel` over the operands broadcast to `shape`, with the dims permuted so that a
 /// row-major result of the permuted shape has the (dense) `strides`, and returns that result
 /// seen with `strides`.
@@ -176,13 +160,13 @@ pub fn run_with_strides(
             };
             let b = crate::shape::broadcast_strides(&s, &st, shape);
             let pst: Vec<isize> = ord.iter().map(|&d| b[d]).collect();
-            restrided(t, &pshape, &pst, off)
+            t.restrided(&pshape, &pst, off)
         })
         .collect();
     let r = kernel(&permuted, &pshape)?;
     // the result is row-major in `ord`, which is `strides` (size-1 dims may take any stride)
     let off = r.data().offset;
-    Ok(restrided(&r, shape, strides, off))
+    Ok(r.restrided(shape, strides, off))
 }
 
 /// A fresh tensor of `x`'s shape in `dtype`, laid out as PyTorch lays out an elementwise result

@@ -2,6 +2,7 @@
 //! its backward formula (written with these same ops, so `create_graph` records higher orders).
 pub mod arith;
 pub mod convert;
+pub mod divmod;
 pub mod index;
 pub mod inplace;
 pub mod join;
@@ -22,6 +23,7 @@ use smallvec::SmallVec;
 
 pub use arith::*;
 pub use convert::*;
+pub use divmod::*;
 pub use index::*;
 pub use inplace::*;
 pub use join::*;

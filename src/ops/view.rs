@@ -334,6 +334,39 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `squeeze(dims)` for a tuple of dims (SqueezeBackward2): the listed dims of size 1 go.
+pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let nd = x.ndim();
+    let mut wrapped: Vec<usize> = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, nd)?;
+        if wrapped.contains(&w) {
+            return Err(Error::Runtime(format!(
+                "dim {} appears multiple times in the list of dims",
+                w
+            )));
+        }
+        wrapped.push(w);
+    }
+    let old = x.shape();
+    let out = {
+        let td = x.data();
+        let keep: Vec<usize> = (0..nd)
+            .filter(|&i| !(wrapped.contains(&i) && td.shape[i] == 1))
+            .collect();
+        let sh: Vec<usize> = keep.iter().map(|&i| td.shape[i]).collect();
+        let st: Vec<isize> = keep.iter().map(|&i| td.strides[i]).collect();
+        x.view_with(&sh, &st, td.offset)
+    };
+    record_view(
+        "SqueezeBackward2",
+        x,
+        &out,
+        Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
+    );
+    Ok(out)
+}
+
 pub fn expand(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
     expand_i64(x, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
 }

@@ -452,6 +452,9 @@ impl PyTensor {
             Some(d) => out(py, ops::squeeze_dim(&self.t, d)),
         }
     }
+    fn _squeeze_dims<'py>(&self, py: Python<'py>, dims: Vec<i64>) -> R<'py> {
+        out(py, ops::squeeze_dims(&self.t, &dims))
+    }
     #[pyo3(signature = (*sizes))]
     fn expand<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
         out(py, ops::expand_i64(&self.t, &ints(sizes, "expand")?))

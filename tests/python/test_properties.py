@@ -2063,3 +2063,27 @@ def test_sgn_of_complex_has_a_gradient():  # was a bug: SgnBackward0 returned ze
         ref = (gn - s * np.real(np.conj(s) * gn)) / np.abs(zn)
     ref[np.abs(zn) == 0] = 0
     np.testing.assert_allclose(np.array(z.grad.tolist()), ref, atol=1e-12)
+
+
+def test_maximum_of_integers_keeps_the_dtype():  # was a bug: int maximum returned float32
+    assert lg.maximum(lg.tensor([1, 2]), lg.tensor([2, 1])).tolist() == [2, 2]
+    assert lg.maximum(lg.tensor([1, 2]), lg.tensor([2, 1])).dtype == lg.int64
+    assert lg.max(lg.tensor(3), lg.tensor([True, False])).dtype == lg.int64
+    m = lg.minimum(lg.tensor([1, 2], dtype=lg.uint8), lg.tensor([2, 1], dtype=lg.int32))
+    assert m.dtype == lg.int32 and m.tolist() == [1, 1]
+    assert lg.tensor([True]).maximum(lg.tensor([False])).tolist() == [True]
+
+
+def test_squeeze_of_a_tuple_of_dims():
+    x = lg.ones(2, 1, 3, 1, requires_grad=True)
+    y = x.squeeze((1, 3))
+    assert y.grad_fn.name() == "SqueezeBackward2" and tuple(y.shape) == (2, 3) and y._is_view()
+    y.sum().backward()
+    assert tuple(x.grad.shape) == (2, 1, 3, 1)
+    assert tuple(x.squeeze((0,)).shape) == (2, 1, 3, 1)
+    with pytest.raises(RuntimeError, match=r"^dim 1 appears multiple times in the list of dims$"):
+        x.squeeze((1, -3))
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-4, 3\], but got 4"):
+        x.squeeze((4,))
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times"):
+        lg.tensor(1.0).squeeze((0, -1))

@@ -1,0 +1,206 @@
+//! Division that rounds: floor division (`//`), `remainder` (`%`) and `fmod`.
+use super::arith::{cast_to, promote_pair};
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels::map2;
+use crate::shape::broadcast_shapes;
+
+/// `a // b`: floor division. Like PyTorch, a result from inputs that require grad has a
+/// `NotImplemented` node whose backward raises (floor division has no derivative there).
+pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = floor_divide_kernel(a, b)?;
+    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+        record(
+            "NotImplemented",
+            &[a, b],
+            &[&out],
+            vec![],
+            Box::new(|_, _| {
+                Err(Error::Runtime(
+                    "derivative for aten::floor_divide is not implemented".into(),
+                ))
+            }),
+        );
+    }
+    Ok(out)
+}
+
+fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (dt, a2, b2) = promote_pair(a, b)?;
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        let r = floor_divide_kernel(
+            &cast_to(&a2, DType::Float32)?,
+            &cast_to(&b2, DType::Float32)?,
+        )?;
+        return cast_to(&r, dt);
+    }
+    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    if crate::cuda::any_cuda(&[&a2, &b2]) && !matches!(dt, DType::Bool) && !dt.is_complex() {
+        if dt.is_differentiable() {
+            return crate::cuda::binary("floordiv", &a2, &b2, dt);
+        }
+        let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
+        if b3.to_vec::<i64>().contains(&0) {
+            return Err(Error::Runtime("ZeroDivisionError".into()));
+        }
+        return cast_to(
+            &crate::cuda::binary("floordiv", &a3, &b3, DType::Int64)?,
+            dt,
+        );
+    }
+    Ok(match dt {
+        DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
+        DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
+        DType::Bool | DType::Complex64 | DType::Complex128 => {
+            return Err(Error::Runtime(format!(
+                "\"div_floor_cpu\" not implemented for '{}'",
+                dt.scalar_type_name()
+            )))
+        }
+        dt => int_division(&a2, &b2, &shape, dt, |x, y| {
+            x.wrapping_div_euclid(y)
+                - if (x.wrapping_rem_euclid(y) != 0) && (y < 0) {
+                    1
+                } else {
+                    0
+                }
+        })?,
+    })
+}
+
+/// `a % b` / `torch.remainder` (RemainderBackward0): the sign of the divisor, as Python's %.
+pub fn remainder(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    modulo(a, b, true)
+}
+
+/// `torch.fmod` (FmodBackward0): the sign of the dividend, as C's fmod.
+pub fn fmod(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    modulo(a, b, false)
+}
+
+fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
+    let out = modulo_kernel(a, b, python_sign)?;
+    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+        let b_number = b.data().wrapped_number;
+        if a.data().wrapped_number {
+            // PyTorch has no derivative for remainder(Scalar, Tensor)
+            let what = if python_sign { "remainder" } else { "fmod" };
+            record(
+                "NotImplemented",
+                &[a, b],
+                &[&out],
+                vec![],
+                Box::new(move |_, _| {
+                    Err(Error::Runtime(format!(
+                        "derivative for aten::{what} is not implemented"
+                    )))
+                }),
+            );
+            return Ok(out);
+        }
+        // d(a mod b) = da - q db, with q the rounded quotient (floor for remainder, trunc for
+        // fmod); a Python-number divisor gets no gradient (the Scalar overload, ...Backward0).
+        let name = match (python_sign, b_number) {
+            (true, true) => "RemainderBackward0",
+            (true, false) => "RemainderBackward1",
+            (false, true) => "FmodBackward0",
+            (false, false) => "FmodBackward1",
+        };
+        record(
+            name,
+            &[a, b],
+            &[&out],
+            vec![save("self", a)?, save("other", b)?],
+            Box::new(move |s, g| {
+                if b_number {
+                    return Ok(vec![Some(g[0].clone()), None]);
+                }
+                let q = div(&s[0], &s[1])?;
+                let q = if python_sign {
+                    floor(&q)?
+                } else {
+                    trunc_toward_zero(&q)?
+                };
+                grads![g[0].clone(), mul(&neg(&g[0])?, &q)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Rounds toward zero (a constant for differentiation: floor and ceil have zero derivative).
+fn trunc_toward_zero(x: &Tensor) -> Result<Tensor> {
+    let neg_part = compare(CmpOp::Lt, x, &Tensor::wrapped_scalar(0.0f64))?;
+    crate::ops::where_(&neg_part, &ceil(x)?, &floor(x)?)
+}
+
+fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
+    let (dt, a2, b2) = promote_pair(a, b)?;
+    let what = if python_sign { "remainder" } else { "fmod" };
+    if crate::cuda::any_cuda(&[&a2, &b2]) {
+        return Err(crate::error::no_cuda_kernel(what));
+    }
+    if matches!(dt, DType::Float16 | DType::BFloat16) {
+        let r = modulo_kernel(
+            &cast_to(&a2, DType::Float32)?,
+            &cast_to(&b2, DType::Float32)?,
+            python_sign,
+        )?;
+        return cast_to(&r, dt);
+    }
+    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
+    macro_rules! float_mod {
+        ($T:ty) => {
+            map2::<$T, $T, $T>(&a2, &b2, &shape, move |x, y| {
+                let m = x % y; // C fmod
+                if python_sign && m != 0.0 && ((m < 0.0) != (y < 0.0)) {
+                    m + y
+                } else {
+                    m
+                }
+            })?
+        };
+    }
+    Ok(match dt {
+        DType::Float32 => float_mod!(f32),
+        DType::Float64 => float_mod!(f64),
+        DType::Bool | DType::Complex64 | DType::Complex128 => {
+            let kernel = if python_sign {
+                "remainder_cpu"
+            } else {
+                "fmod_cpu"
+            };
+            return Err(Error::NotImplemented(format!(
+                "\"{}\" not implemented for '{}'",
+                kernel,
+                dt.scalar_type_name()
+            )));
+        }
+        dt => int_division(&a2, &b2, &shape, dt, move |x, y| {
+            let m = x.wrapping_rem(y);
+            if python_sign && m != 0 && ((m < 0) != (y < 0)) {
+                m + y
+            } else {
+                m
+            }
+        })?,
+    })
+}
+
+/// An integer (or bool) division-like op computed in int64 and cast back to `dt`; a zero
+/// divisor is PyTorch's "ZeroDivisionError".
+fn int_division(
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[usize],
+    dt: DType,
+    f: impl Fn(i64, i64) -> i64 + Sync,
+) -> Result<Tensor> {
+    let a3 = cast_to(a, DType::Int64)?;
+    let b3 = cast_to(b, DType::Int64)?;
+    if b3.to_vec::<i64>().contains(&0) {
+        return Err(Error::Runtime("ZeroDivisionError".into()));
+    }
+    cast_to(&map2::<i64, i64, i64>(&a3, &b3, shape, f)?, dt)
+}
