@@ -163,6 +163,10 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     >>> torch.linspace(0, 1, steps=5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
+    dims = [(n, v.dim()) for n, v in (("start", start), ("end", end)) if isinstance(v, _core.Tensor)]
+    if any(d != 0 for _, d in dims):
+        got = " and ".join(f"{n} with {d} dimension(s)" for n, d in dims)
+        raise RuntimeError(f"linspace only supports 0-dimensional start and end tensors, but got {got}.")
     t = _core._linspace(builtins.float(start), builtins.float(end), builtins.int(steps), dtype or _core.float32)
     return _finish(t, requires_grad, device)
 

@@ -144,19 +144,29 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> Option<Tensor> {
     }
     // A numpy array operand is read as a tensor (a copy), so `t == array` and `t + array` stay
     // tensor operations, as in PyTorch.
-    let is_ndarray = obj
-        .get_type()
-        .name()
-        .map(|n| n == "ndarray")
-        .unwrap_or(false)
-        && obj.hasattr("__array_interface__").unwrap_or(false);
-    if is_ndarray {
+    if is_ndarray(obj) {
         // A C-contiguous copy, shared with a fresh tensor (the array itself stays untouched).
         let copy = obj.call_method1("copy", ("C",)).ok()?;
         let t = super::factory::from_numpy(obj.py(), &copy).ok()?;
         return t.cast::<PyTensor>().ok().map(|t| t.get().t.clone());
     }
     scalar_tensor(obj)
+}
+
+/// A numpy array (not a numpy scalar).
+pub fn is_ndarray(obj: &Bound<'_, PyAny>) -> bool {
+    // cheap type checks first: this runs for every operator's operand
+    if obj.is_instance_of::<PyTensor>()
+        || obj.is_instance_of::<pyo3::types::PyFloat>()
+        || obj.is_instance_of::<pyo3::types::PyInt>()
+    {
+        return false;
+    }
+    obj.get_type()
+        .name()
+        .map(|n| n == "ndarray")
+        .unwrap_or(false)
+        && obj.hasattr("__array_interface__").unwrap_or(false)
 }
 
 pub fn operand_or_type_error(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> PyResult<Tensor> {

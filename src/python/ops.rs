@@ -21,6 +21,51 @@ fn not_implemented(py: Python<'_>) -> R<'_> {
     Ok(py.NotImplemented().into_bound(py))
 }
 
+/// Arithmetic with a numpy array: PyTorch leaves it to numpy, which reads the tensor with
+/// `numpy()` (an error when it requires grad), computes with numpy's type promotion and wraps
+/// the result back into a tensor.
+macro_rules! arith {
+    ($self:expr, $py:expr, $other:expr, $dunder:literal, |$o:ident| $e:expr) => {
+        if super::convert::is_ndarray($other) {
+            numpy_arith(&$self.t, $py, $other, $dunder)
+        } else {
+            binop!($py, $other, |$o| $e)
+        }
+    };
+}
+
+fn numpy_arith<'py>(
+    t: &Tensor,
+    py: Python<'py>,
+    other: &Bound<'py, PyAny>,
+    dunder: &str,
+) -> R<'py> {
+    if t.requires_grad() {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+        ));
+    }
+    let arr = super::tensor::wrap(py, t.clone())?.call_method0("numpy")?;
+    let res = arr.call_method1(dunder, (other,))?;
+    if res.is(py.NotImplemented()) {
+        return Ok(res);
+    }
+    let res = py.import("numpy")?.call_method1("asarray", (res,))?;
+    super::factory::from_numpy(py, &res)
+}
+
+/// Reflected arithmetic and ordering comparisons with a numpy array are not PyTorch's (numpy
+/// defers to the tensor's `__array_priority__`, so Python raises its TypeError).
+macro_rules! no_ndarray {
+    ($py:expr, $other:expr, |$o:ident| $e:expr) => {
+        if super::convert::is_ndarray($other) {
+            not_implemented($py)
+        } else {
+            binop!($py, $other, |$o| $e)
+        }
+    };
+}
+
 macro_rules! binop {
     ($py:expr, $other:expr, |$o:ident| $e:expr) => {
         match operand($other) {
@@ -38,29 +83,29 @@ fn ints(args: &Bound<'_, PyTuple>, f: &str) -> PyResult<Vec<i64>> {
 impl PyTensor {
     // ---- operators --------------------------------------------------------------------------
     fn __add__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::add(&self.t, &o))
+        arith!(self, py, other, "__add__", |o| ops::add(&self.t, &o))
     }
     fn __radd__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::add(&self.t, &o))
+        no_ndarray!(py, other, |o| ops::add(&self.t, &o))
     }
     fn __sub__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::sub(&self.t, &o))
+        arith!(self, py, other, "__sub__", |o| ops::sub(&self.t, &o))
     }
     fn __rsub__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::rsub(&self.t, &o))
+        no_ndarray!(py, other, |o| ops::rsub(&self.t, &o))
     }
     fn __mul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::mul(&self.t, &o))
+        arith!(self, py, other, "__mul__", |o| ops::mul(&self.t, &o))
     }
     fn __rmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::mul(&self.t, &o))
+        no_ndarray!(py, other, |o| ops::mul(&self.t, &o))
     }
     fn __truediv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::div(&self.t, &o))
+        arith!(self, py, other, "__truediv__", |o| ops::div(&self.t, &o))
     }
     fn __rtruediv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         // s / x is recorded as reciprocal(x) * s
-        binop!(py, other, |o| ops::reciprocal(&self.t)
+        no_ndarray!(py, other, |o| ops::reciprocal(&self.t)
             .and_then(|r| ops::mul(&r, &o)))
     }
     fn __pow__<'py>(
@@ -70,6 +115,9 @@ impl PyTensor {
         modulo: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
         let _ = modulo;
+        if super::convert::is_ndarray(other) {
+            return numpy_arith(&self.t, py, other, "__pow__");
+        }
         match operand(other) {
             Some(o) if o.data().wrapped_number => out(py, ops::pow_scalar(&self.t, &o)),
             Some(o) => out(py, ops::pow(&self.t, &o)),
@@ -83,13 +131,13 @@ impl PyTensor {
         modulo: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
         let _ = modulo;
-        binop!(py, other, |o| ops::pow(&o, &self.t))
+        no_ndarray!(py, other, |o| ops::pow(&o, &self.t))
     }
     fn __mod__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::remainder(&self.t, &o))
+        arith!(self, py, other, "__mod__", |o| ops::remainder(&self.t, &o))
     }
     fn __rmod__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::remainder(&o, &self.t))
+        no_ndarray!(py, other, |o| ops::remainder(&o, &self.t))
     }
     fn remainder<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match operand(other) {
@@ -114,10 +162,12 @@ impl PyTensor {
         }
     }
     fn __floordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::floor_divide(&self.t, &o))
+        arith!(self, py, other, "__floordiv__", |o| ops::floor_divide(
+            &self.t, &o
+        ))
     }
     fn __rfloordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::floor_divide(&o, &self.t))
+        no_ndarray!(py, other, |o| ops::floor_divide(&o, &self.t))
     }
     #[pyo3(signature = (min = None, max = None))]
     fn clamp<'py>(
@@ -150,6 +200,9 @@ impl PyTensor {
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
             Ok(o) => out(py, ops::matmul(&self.t, &o.get().t)),
+            Err(_) if super::convert::is_ndarray(other) => {
+                numpy_arith(&self.t, py, other, "__matmul__")
+            }
             Err(_) => not_implemented(py),
         }
     }
@@ -175,16 +228,16 @@ impl PyTensor {
         binop!(py, other, |o| ops::compare(CmpOp::Ne, &self.t, &o))
     }
     fn __lt__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::compare(CmpOp::Lt, &self.t, &o))
+        no_ndarray!(py, other, |o| ops::compare(CmpOp::Lt, &self.t, &o))
     }
     fn __le__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::compare(CmpOp::Le, &self.t, &o))
+        no_ndarray!(py, other, |o| ops::compare(CmpOp::Le, &self.t, &o))
     }
     fn __gt__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::compare(CmpOp::Gt, &self.t, &o))
+        no_ndarray!(py, other, |o| ops::compare(CmpOp::Gt, &self.t, &o))
     }
     fn __ge__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        binop!(py, other, |o| ops::compare(CmpOp::Ge, &self.t, &o))
+        no_ndarray!(py, other, |o| ops::compare(CmpOp::Ge, &self.t, &o))
     }
     fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = operand_or_type_error(other, "add_", "other")?;

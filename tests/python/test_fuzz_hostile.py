@@ -1480,3 +1480,41 @@ if (
     __name__ == "__main__"
 ):  # pragma: no cover - manual exploration: python test_fuzz_hostile.py SEED N 1
     child_main(sys.argv[1:4] + ["/tmp/fuzz-calls.log", "/tmp/fuzz-findings.json"])
+
+
+# was a difference found by the long fuzz run: PyTorch leaves arithmetic with numpy arrays to
+# numpy (numpy's promotion, an error for tensors that require grad, TypeError when reflected)
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_numpy_array_arithmetic_follows_numpy():
+    t = torch.ones(2)
+    assert (t * np.ones(2, dtype=np.int32)).dtype == torch.float64
+    assert isinstance(t @ np.ones(2), torch.Tensor)
+    assert (t == np.ones(2)).dtype == torch.bool
+    with pytest.raises(TypeError):
+        np.ones(2) - t
+    with pytest.raises(TypeError):
+        t < np.ones(2)
+    r = torch.ones(2, requires_grad=True)
+    for f in (lambda: r - np.ones(2), lambda: r ** np.ones(2), lambda: r @ np.ones(2), lambda: r % np.ones(2)):
+        with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad"):
+            f()
+    assert (r == np.ones(2)).tolist() == [True, True]
+
+
+@pytest.mark.parametrize(
+    "start, end, got",
+    [
+        ("[1.]", "2", "start with 1 dimension(s)"),
+        ("1.", "[2.]", "start with 0 dimension(s) and end with 1 dimension(s)"),
+        ("2", "[2.]", "end with 1 dimension(s)"),
+    ],
+)
+def test_linspace_refuses_non_scalar_tensors(start, end, got):
+    def arg(v):
+        return torch.tensor(eval(v)) if ("[" in v or "." in v) else int(v)
+
+    with pytest.raises(RuntimeError) as e:
+        torch.linspace(arg(start), arg(end), 3)
+    assert str(e.value) == (
+        f"linspace only supports 0-dimensional start and end tensors, but got {got}."
+    )
