@@ -102,6 +102,10 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     """
     if isinstance(size, Tensor):
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not Tensor")
+    if isinstance(fill_value, Tensor):
+        if fill_value.dim() != 0:
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
+        fill_value = fill_value.item()  # read as a Python number, as PyTorch's Scalar argument
     if dtype is None:
         dtype = _value_dtype(fill_value)
     return _finish(_core._full(tuple(size), fill_value, dtype), requires_grad, device)

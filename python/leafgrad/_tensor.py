@@ -312,6 +312,17 @@ def _install():
 
     T.clamp = clamp
     T.clip = clamp
+    _clamp_numbers_ = T.clamp_
+
+    def clamp_(self, min=None, max=None):
+        """In place; tensor bounds record ClampBackward0 as `clamp` does."""
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            bounds = [b for b in (min, max) if isinstance(b, Tensor)]
+            return _core._inplace_apply(self, lambda s: C.clamp_tensors(s, min, max), bounds)
+        return _clamp_numbers_(self, min, max)
+
+    T.clamp_ = clamp_
+    T.clip_ = clamp_
     _squeeze_one = T.squeeze
 
     def squeeze(self, dim=None):

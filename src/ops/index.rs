@@ -278,6 +278,13 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     }
     let d = wrap_dim(dim, x.ndim())?;
     let idx = reshape(index, &[-1])?;
+    let size = x.shape()[d] as i64;
+    if matches!(idx.dtype(), DType::Int64 | DType::Int32 | DType::UInt8)
+        && idx.to_vec::<i64>().iter().any(|&i| i < 0 || i >= size)
+    {
+        // index_select does not wrap negative indices (PyTorch)
+        return Err(Error::Index("index out of range in self".into()));
+    }
     let (plan, shape) = advanced_plan(&x.shape(), &[d], &[idx])?;
     take(x, &plan, &shape, "IndexSelectBackward0")
 }
@@ -297,6 +304,19 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             return Err(Error::Runtime(format!(
                 "Size does not match at dimension {} expected index {} to be no larger than self {} apart from dimension {}",
                 k, crate::shape::fmt_shape(&is), crate::shape::fmt_shape(&xs), d
+            )));
+        }
+    }
+    if matches!(index.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        // gather does not wrap negative indices, and reports them as a RuntimeError (PyTorch)
+        if let Some(&i) = index
+            .to_vec::<i64>()
+            .iter()
+            .find(|&&i| i < 0 || i >= xs[d] as i64)
+        {
+            return Err(Error::Runtime(format!(
+                "index {} is out of bounds for dimension {} with size {}",
+                i, d, xs[d]
             )));
         }
     }

@@ -450,10 +450,25 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
             x.dtype().scalar_type_name()
         )));
     }
-    let dims_v: Vec<i64> = reduce_dims(x.ndim(), dims)?
-        .iter()
-        .map(|&d| d as i64)
-        .collect();
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    if (p < 0.0 || p.is_infinite()) && rd.iter().any(|&d| shape[d] == 0) {
+        let ps = if p.is_infinite() {
+            if p > 0.0 {
+                "inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else if p.fract() == 0.0 {
+            format!("{}", p as i64)
+        } else {
+            format!("{}", p)
+        };
+        return Err(Error::Runtime(format!(
+            "linalg.vector_norm cannot compute the {ps} norm on an empty tensor because the operation does not have an identity"
+        )));
+    }
+    let dims_v: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let a = abs(x)?;
@@ -528,38 +543,18 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     let shape = x.shape();
     let d = wrap_dim(dim, shape.len())?;
     let c = kernels::cast(x, work)?;
-    if shape.is_empty() {
-        return kernels::cast(
+    let out = if shape.is_empty() {
+        // the running sum of one number is that number (still CumsumBackward0 in PyTorch)
+        kernels::cast(
             &c,
             if dt.is_differentiable() {
                 dt
             } else {
                 DType::Int64
             },
-        );
-    }
-    let n = shape[d];
-    let inner: usize = shape[d + 1..].iter().product();
-    let outer: usize = shape[..d].iter().product();
-    let out = if c.is_cuda() {
-        crate::cuda::scan("sum", &c, d, reverse, false)?
+        )?
     } else {
-        crate::with_numeric!(work, T, {
-            let v = c.to_vec::<T>();
-            let mut o = v.clone();
-            for a in 0..outer {
-                for i in 0..inner {
-                    let mut acc = T::default();
-                    for step in 0..n {
-                        let k = if reverse { n - 1 - step } else { step };
-                        let idx = (a * n + k) * inner + i;
-                        acc += v[idx];
-                        o[idx] = acc;
-                    }
-                }
-            }
-            Tensor::from_vec(o, &shape)?
-        })
+        cumsum_kernel(&c, &shape, d, work, reverse)?
     };
     let out = if dt.is_differentiable() && work != dt {
         kernels::cast(&out, dt)?
@@ -576,5 +571,38 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
             Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
         );
     }
+    Ok(out)
+}
+
+fn cumsum_kernel(
+    c: &Tensor,
+    shape: &[usize],
+    d: usize,
+    work: DType,
+    reverse: bool,
+) -> Result<Tensor> {
+    let n = shape[d];
+    let inner: usize = shape[d + 1..].iter().product();
+    let outer: usize = shape[..d].iter().product();
+    let out = if c.is_cuda() {
+        crate::cuda::scan("sum", c, d, reverse, false)?
+    } else {
+        crate::with_numeric!(work, T, {
+            let v = c.to_vec::<T>();
+            let mut o = v.clone();
+            for a in 0..outer {
+                for i in 0..inner {
+                    let mut acc = T::default();
+                    for step in 0..n {
+                        let k = if reverse { n - 1 - step } else { step };
+                        let idx = (a * n + k) * inner + i;
+                        acc += v[idx];
+                        o[idx] = acc;
+                    }
+                }
+            }
+            Tensor::from_vec(o, shape)?
+        })
+    };
     Ok(out)
 }

@@ -2,7 +2,7 @@
 use super::*;
 use crate::dtype::{DType, Element};
 use crate::kernels::{self, map1};
-use crate::{grads, with_float, with_numeric};
+use crate::{grads, with_float};
 
 /// Integer and bool inputs of float functions compute in the default float dtype.
 fn floating(x: &Tensor) -> Result<Tensor> {
@@ -207,7 +207,19 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     let out = if x.is_cuda() {
         crate::cuda::unary("neg", x)?
     } else {
-        with_numeric!(dt, T, { map1::<T, T>(x, |v| T::default() - v)? })
+        // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
+        match dt {
+            DType::Float32 => map1::<f32, f32>(x, |v| -v)?,
+            DType::Float64 => map1::<f64, f64>(x, |v| -v)?,
+            DType::Float16 => map1::<half::f16, half::f16>(x, |v| -v)?,
+            DType::BFloat16 => map1::<half::bf16, half::bf16>(x, |v| -v)?,
+            DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| -v)?,
+            DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| -v)?,
+            DType::Int64 => map1::<i64, i64>(x, |v| v.wrapping_neg())?,
+            DType::Int32 => map1::<i32, i32>(x, |v| v.wrapping_neg())?,
+            DType::UInt8 => map1::<u8, u8>(x, |v| v.wrapping_neg())?,
+            DType::Bool => return Err(Error::Runtime("neg of a bool tensor".into())),
+        }
     };
     if needs_grad(&[x]) {
         // d(-x) = -dx

@@ -415,6 +415,15 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
                 }
             }
         }
+        if sh
+            .iter()
+            .try_fold(1i64, |acc, &n| acc.checked_mul(n as i64))
+            .is_none()
+        {
+            return Err(Error::Runtime(
+                "numel: integer multiplication overflow".into(),
+            ));
+        }
         (d.shape.clone(), x.view_with(&sh, &st, d.offset))
     };
     record_view(

@@ -664,6 +664,31 @@ fn _composite<'py>(
     out(py, ops::composite(name, &ins, func))
 }
 
+/// `target.op_(...)` for an op written in Python: `f(snapshot of target)` is written into
+/// `target` as an in-place op (its node becomes target's grad_fn; views update their base).
+#[pyfunction]
+fn _inplace_apply<'py>(
+    target: &Bound<'py, PyTensor>,
+    f: Py<PyAny>,
+    others: Vec<PyRef<'py, PyTensor>>,
+) -> PyResult<Bound<'py, PyTensor>> {
+    let py = target.py();
+    let os: Vec<Tensor> = others.iter().map(|t| t.t.clone()).collect();
+    let refs: Vec<&Tensor> = os.iter().collect();
+    ops::apply_inplace(&target.get().t, &refs, |s| {
+        (|| -> PyResult<Tensor> {
+            let r = f.call1(py, (wrap(py, s.clone())?,))?;
+            let r = r.bind(py);
+            r.cast::<PyTensor>()
+                .map(|t| t.get().t.clone())
+                .map_err(|_| PyTypeError::new_err("an in-place op must compute a Tensor"))
+        })()
+        .map_err(super::stash)
+    })
+    .py()?;
+    Ok(target.clone())
+}
+
 /// `torch.add(a, b, out=out)` and friends: into `out`'s memory when the layouts allow it.
 #[pyfunction]
 fn _binary_out<'py>(
@@ -732,6 +757,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stack, m)?)?;
     m.add_function(wrap_pyfunction!(where_f, m)?)?;
     m.add_function(wrap_pyfunction!(nonzero, m)?)?;
+    m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(_pool2d, m)?)?;

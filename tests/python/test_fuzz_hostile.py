@@ -1518,3 +1518,36 @@ def test_linspace_refuses_non_scalar_tensors(start, end, got):
     assert str(e.value) == (
         f"linspace only supports 0-dimensional start and end tensors, but got {got}."
     )
+
+
+# each was a difference found by the long differential fuzz run
+def test_long_fuzz_findings():
+    x = torch.tensor(2.0, requires_grad=True)
+    assert x.cumsum(0).grad_fn.name() == "CumsumBackward0"  # was: the graph was dropped
+    y = torch.tensor([[1.0, 5.0, -2.0]]) * 1
+    lo = torch.tensor(2.0, requires_grad=True)
+    y.clamp_(lo, torch.tensor([2.5, 4.0, 6.0]))  # was: tensor bounds read as numbers
+    assert y.grad_fn.name() == "ClampBackward0"
+    y.sum().backward()
+    assert lo.grad.item() == 2.0
+    assert torch.full((0,), torch.tensor(3)).dtype == torch.int64
+    with pytest.raises(TypeError, match="must be Number, not Tensor"):
+        torch.full((2,), torch.tensor([3.0]))
+    with pytest.raises(RuntimeError, match=r"^index -1 is out of bounds for dimension 0 with size 3$"):
+        torch.tensor([1.0, 2.0, 3.0]).gather(0, torch.tensor([-1]))
+    with pytest.raises(IndexError, match=r"^index out of range in self$"):
+        torch.ones(2, 3).index_select(0, torch.tensor([-1]))
+    for p, text in [(-1, "-1"), (float("inf"), "inf"), (float("-inf"), "-inf")]:
+        with pytest.raises(RuntimeError, match=f"cannot compute the {text} norm on an empty tensor"):
+            torch.ones(0).norm(p)
+    with pytest.raises(RuntimeError, match=r"^numel: integer multiplication overflow$"):
+        torch.ones(1, 3).expand(2**62, 3)
+
+
+def test_negation_of_zero_and_of_the_smallest_integer():
+    assert str(-torch.tensor(0.0)) == "tensor(-0.)"
+    assert (-torch.tensor([-(2**63)])).tolist() == [-(2**63)]  # wraps, as PyTorch
+    assert (-torch.tensor([1], dtype=torch.uint8)).tolist() == [255]
+    x = torch.ones(0, 3, requires_grad=True)
+    loss = F.cross_entropy(x, torch.ones(0, 3))  # the mean over no positions
+    assert math.isnan(loss.item()) and loss.grad_fn.name() == "NegBackward0"

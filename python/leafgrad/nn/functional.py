@@ -137,6 +137,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             t = t * weight.reshape(shape)
         if reduction == "none":
             return -(t.sum(class_dim))
+        if reduction == "mean" and input.numel() == 0:
+            # the mean over no positions is NaN (PyTorch: NegBackward0 on top)
+            return -_composites.div_scalar(t.sum(), float("nan"))
         total = -(t.sum())
         if reduction == "sum":
             return total
