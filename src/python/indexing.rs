@@ -217,6 +217,9 @@ pub(super) fn set_index(
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let items = parse_index(index)?;
+    let int_index = items
+        .iter()
+        .any(|i| matches!(i, Idx::Tensor(ix) if ix.dtype() != DType::Bool));
     let ix = {
         let _g = GradModeGuard::new(false);
         apply_basic(t, items, true)?.py()?
@@ -224,6 +227,21 @@ pub(super) fn set_index(
     let number = value.is_instance_of::<pyo3::types::PyFloat>()
         || value.is_instance_of::<pyo3::types::PyInt>()
         || value.is_instance_of::<pyo3::types::PyComplex>();
+    if number {
+        // a number the tensor's dtype cannot hold is refused, as PyTorch's fill does
+        if value.is_instance_of::<pyo3::types::PyInt>() && value.extract::<i64>().is_err() {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "Overflow when unpacking long long",
+            ));
+        }
+        let v = super::convert::number(value)?;
+        if int_index && v.im != 0.0 && !t.dtype().is_complex() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "index_fill_(): Converting complex Scalar to non-complex type is not supported",
+            ));
+        }
+        crate::dtype::check_fill_value(v, t.dtype()).py()?;
+    }
     let v = match operand(value) {
         Some(v) => v,
         None => super::factory::from_data(value, Some(t.dtype()))?,

@@ -1551,3 +1551,17 @@ def test_negation_of_zero_and_of_the_smallest_integer():
     x = torch.ones(0, 3, requires_grad=True)
     loss = F.cross_entropy(x, torch.ones(0, 3))  # the mean over no positions
     assert math.isnan(loss.item()) and loss.grad_fn.name() == "NegBackward0"
+
+
+def test_assigning_numbers_the_dtype_cannot_hold_and_empty_stride_overflow():
+    x = torch.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match=r"^index_fill_\(\): Converting complex Scalar"):
+        x[torch.tensor([[0], [1]])] = 1j  # was: silently wrote 0
+    with pytest.raises(RuntimeError, match=r"^value cannot be converted to type int64_t without overflow$"):
+        x[0:2] = 1j
+    with pytest.raises(ValueError, match=r"^Overflow when unpacking long long$"):
+        x[1] = 2**70
+    assert x.tolist() == [1, 2, 3]
+    with pytest.raises(RuntimeError, match=r"^Stride calculation overflowed$"):
+        torch.empty(0, 2**62, 3, 3)
+    assert tuple(torch.zeros(2**62, 0).shape) == (2**62, 0)
