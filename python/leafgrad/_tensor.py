@@ -51,7 +51,14 @@ def _values(self):
 
 
 def _tolist(self):
-    return _values(self).tolist()
+    try:
+        values = _values(self)
+    except ValueError as e:
+        if self.numel() == 0 and "too big" in str(e):
+            # nested empty lists too many to build: PyTorch runs out of memory here
+            raise MemoryError(f"tolist() of a tensor of shape {tuple(self.shape)}") from None
+        raise
+    return values.tolist()
 
 
 def _repr(self, *, tensor_contents=None):

@@ -567,12 +567,36 @@ pub fn clamp_scalar(
     x: &Tensor,
     min: Option<f64>,
     max: Option<f64>,
-    float_bound: bool,
+    kind: BoundKind,
 ) -> Result<Tensor> {
-    if float_bound && !x.dtype().is_differentiable() && (min.is_some() || max.is_some()) {
+    let bounded = min.is_some() || max.is_some();
+    if kind == BoundKind::Float && !x.dtype().is_differentiable() && bounded {
         return clamp(&to_dtype(x, DType::Float32)?, min, max);
     }
+    if x.dtype() == DType::Bool && bounded {
+        if kind == BoundKind::Bool {
+            let kernel = match (min.is_some(), max.is_some()) {
+                (true, true) => "clamp_scalar_cpu",
+                (true, false) => "clamp_min_scalar_cpu",
+                _ => "clamp_max_scalar_cpu",
+            };
+            return Err(Error::NotImplemented(format!(
+                "\"{kernel}\" not implemented for 'Bool'"
+            )));
+        }
+        if kind == BoundKind::Int {
+            return clamp(&to_dtype(x, DType::Int64)?, min, max);
+        }
+    }
     clamp(x, min, max)
+}
+
+/// The widest kind of Python number among clamp's bounds (for type promotion).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BoundKind {
+    Bool,
+    Int,
+    Float,
 }
 
 /// clamp(x, min, max) with Python-number bounds (ClampBackward1): gradient passes where the

@@ -247,7 +247,9 @@ pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
     let total = x.shape().get(d).copied().unwrap_or(0);
     if total == 0 && x.ndim() > 0 {
         // An empty dim still gives `chunks` (empty) pieces, through split_with_sizes (PyTorch).
-        return split_sizes(x, &vec![0; chunks], dim, "SplitWithSizesBackward0");
+        let mut sizes = crate::kernels::alloc_vec::<usize>(chunks)?;
+        sizes.resize(chunks, 0);
+        return split_sizes(x, &sizes, dim, "SplitWithSizesBackward0");
     }
     split(x, total.div_ceil(chunks).max(1), dim)
 }

@@ -176,8 +176,8 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> R<'py> {
-        let (lo, hi, float_bound) = clamp_bounds(min, max)?;
-        out(py, ops::clamp_scalar(&self.t, lo, hi, float_bound))
+        let (lo, hi, kind) = clamp_bounds(min, max)?;
+        out(py, ops::clamp_scalar(&self.t, lo, hi, kind))
     }
     #[pyo3(signature = (min = None, max = None))]
     fn clip<'py>(
@@ -194,8 +194,8 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
-        let (lo, hi, float_bound) = clamp_bounds(min, max)?;
-        inplace(slf, &[], |s| ops::clamp_scalar(s, lo, hi, float_bound))
+        let (lo, hi, kind) = clamp_bounds(min, max)?;
+        inplace(slf, &[], |s| ops::clamp_scalar(s, lo, hi, kind))
     }
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
@@ -731,24 +731,30 @@ fn no_bool_arg(t: &Tensor, f: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// clamp's Python-number bounds, and whether one is a float (which promotes integer tensors).
+/// clamp's Python-number bounds, and the widest kind of number among them (which promotes
+/// integer or bool tensors, as PyTorch's type promotion with a scalar does).
 fn clamp_bounds(
     min: Option<Bound<'_, PyAny>>,
     max: Option<Bound<'_, PyAny>>,
-) -> PyResult<(Option<f64>, Option<f64>, bool)> {
-    let mut float_bound = false;
+) -> PyResult<(Option<f64>, Option<f64>, ops::BoundKind)> {
+    let mut kind = ops::BoundKind::Bool;
     let mut get = |b: Option<Bound<'_, PyAny>>| -> PyResult<Option<f64>> {
         match b.filter(|b| !b.is_none()) {
             None => Ok(None),
             Some(b) => {
-                float_bound |= b.is_instance_of::<pyo3::types::PyFloat>();
+                if b.is_instance_of::<pyo3::types::PyFloat>() {
+                    kind = ops::BoundKind::Float;
+                } else if !b.is_instance_of::<pyo3::types::PyBool>() && kind == ops::BoundKind::Bool
+                {
+                    kind = ops::BoundKind::Int;
+                }
                 Ok(Some(b.extract::<f64>()?))
             }
         }
     };
     let lo = get(min)?;
     let hi = get(max)?;
-    Ok((lo, hi, float_bound))
+    Ok((lo, hi, kind))
 }
 
 fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {

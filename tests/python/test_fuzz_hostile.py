@@ -1565,3 +1565,20 @@ def test_assigning_numbers_the_dtype_cannot_hold_and_empty_stride_overflow():
     with pytest.raises(RuntimeError, match=r"^Stride calculation overflowed$"):
         torch.empty(0, 2**62, 3, 3)
     assert tuple(torch.zeros(2**62, 0).shape) == (2**62, 0)
+
+
+def test_clamp_of_bools_promotes_like_pytorch():
+    b = torch.tensor([True, False])
+    assert b.clamp(1, 2).dtype == torch.int64 and b.clamp(1, 2).tolist() == [1, 1]
+    assert b.clamp(0.5).dtype == torch.float32
+    with pytest.raises(NotImplementedError, match=r'^"clamp_max_scalar_cpu" not implemented'):
+        b.clamp(max=True)
+    with pytest.raises(NotImplementedError, match=r'^"clamp_scalar_cpu" not implemented'):
+        b.clamp(False, True)
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        b.clone().clamp_(1, 2)
+    assert len(torch.ones(0, 3).chunk(5, 0)) == 5
+    with pytest.raises(RuntimeError):  # was: a Rust panic (capacity overflow)
+        torch.ones(0, 3).chunk(2**62, 0)
+    with pytest.raises(MemoryError):
+        torch.zeros(2**62, 0).tolist()
