@@ -139,6 +139,14 @@ fn order(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<usize
     }
 }
 
+/// The dims from outermost to innermost in memory for dense `strides` (size-1 dims, whose
+/// strides are arbitrary, sorted by size among equal strides).
+pub fn dims_by_stride(shape: &[usize], strides: &[isize]) -> Vec<usize> {
+    let mut ord: Vec<usize> = (0..shape.len()).collect();
+    ord.sort_by_key(|&d| std::cmp::Reverse((strides[d], shape[d])));
+    ord
+}
+
 /// Runs `kernel` over the operands broadcast to `shape`, with the dims permuted so that a
 /// row-major result of the permuted shape has the (dense) `strides`, and returns that result
 /// seen with `strides`.
@@ -148,8 +156,7 @@ pub fn run_with_strides(
     inputs: &[&Tensor],
     kernel: impl FnOnce(&[Tensor], &[usize]) -> Result<Tensor>,
 ) -> Result<Tensor> {
-    let mut ord: Vec<usize> = (0..shape.len()).collect();
-    ord.sort_by_key(|&d| std::cmp::Reverse((strides[d], shape[d])));
+    let ord = dims_by_stride(shape, strides);
     let pshape: Vec<usize> = ord.iter().map(|&d| shape[d]).collect();
     let permuted: Vec<Tensor> = inputs
         .iter()

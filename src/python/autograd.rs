@@ -213,9 +213,7 @@ fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
         return None;
     }
     let st = crate::kernels::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
-    let mut ord: Vec<usize> = (0..d.shape.len()).collect();
-    ord.sort_by_key(|&k| std::cmp::Reverse((st[k], d.shape[k])));
-    Some(ord)
+    Some(crate::kernels::layout::dims_by_stride(&d.shape, &st))
 }
 
 /// Live backward nodes and tensor records: tests use it to prove memory comes back.

@@ -54,6 +54,21 @@ fn numpy_arith<'py>(
     super::factory::from_numpy(py, &res)
 }
 
+/// The `other` of a `(Tensor other)` / `(Number other)` method, or PyTorch's argument-parser
+/// TypeError naming the type it got.
+fn tensor_or_number(other: &Bound<'_, PyAny>, fname: &str) -> PyResult<Tensor> {
+    operand(other).ok_or_else(|| {
+        let t = other
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        PyTypeError::new_err(format!(
+            "{fname}() received an invalid combination of arguments - got ({t}), but expected one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n * (Number other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n"
+        ))
+    })
+}
+
 /// Reflected arithmetic and ordering comparisons with a numpy array are not PyTorch's (numpy
 /// defers to the tensor's `__array_priority__`, so Python raises its TypeError).
 macro_rules! no_ndarray {
@@ -140,26 +155,12 @@ impl PyTensor {
         no_ndarray!(py, other, |o| ops::remainder(&o, &self.t))
     }
     fn remainder<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        match operand(other) {
-            Some(o) => out(py, ops::remainder(&self.t, &o)),
-            None => {
-                let t = other.get_type().name()?;
-                Err(PyTypeError::new_err(format!(
-                    "remainder() received an invalid combination of arguments - got ({t}), but expected one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n * (Number other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n"
-                )))
-            }
-        }
+        let o = tensor_or_number(other, "remainder")?;
+        out(py, ops::remainder(&self.t, &o))
     }
     fn fmod<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-        match operand(other) {
-            Some(o) => out(py, ops::fmod(&self.t, &o)),
-            None => {
-                let t = other.get_type().name()?;
-                Err(PyTypeError::new_err(format!(
-                    "fmod() received an invalid combination of arguments - got ({t}), but expected one of:\n * (Tensor other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n * (Number other)\n      didn't match because some of the arguments have invalid types: (!{t}!)\n"
-                )))
-            }
-        }
+        let o = tensor_or_number(other, "fmod")?;
+        out(py, ops::fmod(&self.t, &o))
     }
     fn __floordiv__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         arith!(self, py, other, "__floordiv__", |o| ops::floor_divide(
