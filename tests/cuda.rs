@@ -51,12 +51,26 @@ fn kernel_table_is_consistent() {
         );
     }
     // Every dtype the backend stores can be filled and copied to every other.
-    for (dt, t) in cuda::TYPES {
+    for (dt, t) in cuda::storage_types() {
         assert_eq!(cuda::type_name(dt).unwrap(), t);
         assert!(names.contains(&format!("fill_{t}").as_str()));
+        for (_, d) in cuda::storage_types() {
+            assert!(names.contains(&format!("copy_{t}_{d}").as_str()));
+        }
     }
     assert_eq!(cuda::type_name(DType::Float16).unwrap(), "f16");
-    assert!(cuda::type_name(DType::Complex64).is_err());
+    assert_eq!(cuda::type_name(DType::Complex128).unwrap(), "c128");
+    // Complex numbers have their own arithmetic, reductions and scatter-add.
+    for op in [
+        "binary_mul",
+        "binary_div",
+        "unary_exp",
+        "unary_abs",
+        "reduce_sum",
+        "put_add",
+    ] {
+        assert!(names.contains(&format!("{op}_c64").as_str()), "{op}_c64");
+    }
 }
 
 #[test]

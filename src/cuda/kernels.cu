@@ -163,11 +163,24 @@ BINARY_INT(long long, i64)
 // divisor is refused on the host). Integer ops on int64: the host converts narrower types.
 BINARY(floordiv, float, f32, float, floorf(a / b))
 BINARY(floordiv, double, f64, double, floor(a / b))
+// (b == -1 is negation, wrapping at the smallest int64 like the CPU kernel, where C's division
+// would overflow.)
 __device__ __forceinline__ long long floordiv_i64(long long a, long long b) {
+    if (b == -1) return (long long)(0ull - (unsigned long long)a);
     long long q = a / b;
     return q - (((a % b) != 0) && ((a < 0) != (b < 0)));
 }
 BINARY(floordiv, long long, i64, long long, floordiv_i64(a, b))
+// remainder: the sign of the divisor (Python's %); fmod: the sign of the dividend (C's fmod).
+template <typename T> __device__ __forceinline__ T python_mod(T m, T b) {
+    return (m != (T)0 && ((m < (T)0) != (b < (T)0))) ? m + b : m;
+}
+__device__ __forceinline__ float m_fmod(float a, float b) { return fmodf(a, b); }
+__device__ __forceinline__ double m_fmod(double a, double b) { return fmod(a, b); }
+__device__ __forceinline__ long long m_fmod(long long a, long long b) { return b == -1 ? 0 : a % b; }
+#define MODULO(T, tn) \
+    BINARY(fmod, T, tn, T, m_fmod(a, b)) BINARY(remainder, T, tn, T, python_mod(m_fmod(a, b), b))
+MODULO(float, f32) MODULO(double, f64) MODULO(long long, i64)
 // a ** b for integers (b >= 0, checked on the host), wrapping like the CPU kernel.
 __device__ __forceinline__ long long ipow_i64(long long base, long long e) {
     long long acc = 1;
@@ -331,9 +344,12 @@ SCAN(prod, double, f64, *, 1.0)
 struct h16 { unsigned short x; };
 struct b16 { unsigned short x; };
 
+// (The host emulation used by the tests, LEAFGRAD_HOST_EMULATION, supplies these three.)
+#ifndef LEAFGRAD_HOST_EMULATION
 __device__ __forceinline__ float h2f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short f2h(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 __device__ __forceinline__ unsigned short d2h(double d) { unsigned short h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+#endif
 __device__ __forceinline__ float b2f(unsigned short b) { return __uint_as_float(((unsigned int)b) << 16); }
 // float to bfloat16, rounding to nearest even; NaN stays a (quiet) NaN.
 __device__ __forceinline__ unsigned short f2b(float f) {
@@ -387,3 +403,159 @@ COPY_VIA_DOUBLE(h16, f16, h16, f16) COPY_VIA_DOUBLE(b16, bf16, b16, bf16)
 FILL(unsigned short, f16) FILL(unsigned short, bf16)
 TAKE_PUT(unsigned short, f16) TAKE_PUT(unsigned short, bf16)
 WHERE(unsigned short, f16) WHERE(unsigned short, bf16)
+
+
+// ---- complex64 / complex128 -------------------------------------------------------------------
+// `cx<R>`: a complex number as two R (float: complex64 "c64", double: complex128 "c128"), the
+// layout of std::complex and of PyTorch's complex tensors. A plain struct (no constructors), so
+// it may live in shared memory; `mkc` builds one. Conversions to and from the other dtypes go
+// through the real part, as the CPU backend's (complex to bool: either part non-zero).
+template <typename R> struct cx { R re, im; };
+typedef cx<float> c64;
+typedef cx<double> c128;
+
+MATH1(sinh) MATH1(cosh) MATH1(tan)
+__device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
+__device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
+__device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
+__device__ __forceinline__ double m_hypot(double a, double b) { return hypot(a, b); }
+__device__ __forceinline__ float m_copysign(float a, float b) { return copysignf(a, b); }
+__device__ __forceinline__ double m_copysign(double a, double b) { return copysign(a, b); }
+
+template <typename R> __device__ __forceinline__ cx<R> mkc(R re, R im) { cx<R> z; z.re = re; z.im = im; return z; }
+template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) { return mkc(a.re + b.re, a.im + b.im); }
+template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a, cx<R> b) { return mkc(a.re - b.re, a.im - b.im); }
+template <typename R> __device__ __forceinline__ cx<R> operator-(cx<R> a) { return mkc(-a.re, -a.im); }
+template <typename R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
+    return mkc(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+template <typename R> __device__ __forceinline__ bool operator==(cx<R> a, cx<R> b) { return a.re == b.re && a.im == b.im; }
+template <typename R> __device__ __forceinline__ bool operator!=(cx<R> a, cx<R> b) { return !(a == b); }
+// Division scaled by the larger part of the divisor (Smith's method, as PyTorch's c10::complex):
+// no overflow in |b|², and a zero divisor divides each part by zero ((1+1j)/0 = inf+infj).
+template <typename R> __device__ __forceinline__ cx<R> operator/(cx<R> a, cx<R> b) {
+    R c = b.re, d = b.im;
+    if (c == (R)0 && d == (R)0) return mkc(a.re / m_fabs(c), a.im / m_fabs(d));
+    if (m_fabs(c) >= m_fabs(d)) {
+        R rat = d / c, scl = (R)1 / (c + d * rat);
+        return mkc((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+    }
+    R rat = c / d, scl = (R)1 / (d + c * rat);
+    return mkc((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}
+
+template <typename R> __device__ __forceinline__ R c_abs(cx<R> z) { return m_hypot(z.re, z.im); }
+template <typename R> __device__ __forceinline__ cx<R> c_exp(cx<R> z) {
+    R e = m_exp(z.re);
+    if (z.im == (R)0) return mkc(e, z.im);  // exp of a real number stays real (and exact)
+    return mkc(e * m_cos(z.im), e * m_sin(z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_log(cx<R> z) {
+    return mkc(m_log(c_abs(z)), m_atan2(z.im, z.re));
+}
+// The principal square root, without cancellation: t = sqrt((|re| + |z|) / 2).
+template <typename R> __device__ __forceinline__ cx<R> c_sqrt(cx<R> z) {
+    if (z.re == (R)0 && z.im == (R)0) return mkc((R)0, z.im);
+    R t = m_sqrt((m_fabs(z.re) + c_abs(z)) / (R)2);
+    if (z.re >= (R)0) return mkc(t, z.im / ((R)2 * t));
+    return mkc(m_fabs(z.im) / ((R)2 * t), m_copysign(t, z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_sin(cx<R> z) {
+    return mkc(m_sin(z.re) * m_cosh(z.im), m_cos(z.re) * m_sinh(z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_cos(cx<R> z) {
+    return mkc(m_cos(z.re) * m_cosh(z.im), -(m_sin(z.re) * m_sinh(z.im)));
+}
+// Kahan's tanh: stable for large |re| (where sinh and cosh overflow).
+template <typename R> __device__ __forceinline__ cx<R> c_tanh(cx<R> z) {
+    if (m_fabs(z.re) > (R)22) {
+        R e = m_exp((R)-2 * m_fabs(z.re));
+        return mkc(m_copysign((R)1, z.re), (R)4 * m_sin(z.im) * m_cos(z.im) * e);
+    }
+    R t = m_tan(z.im), beta = (R)1 + t * t, s = m_sinh(z.re), rho = m_sqrt((R)1 + s * s);
+    R den = (R)1 + beta * s * s;
+    return mkc(beta * rho * s / den, t / den);
+}
+template <typename R> __device__ __forceinline__ cx<R> c_one() { return mkc((R)1, (R)0); }
+template <typename R> __device__ __forceinline__ cx<R> c_sigmoid(cx<R> z) { return c_one<R>() / (c_one<R>() + c_exp(-z)); }
+// z ** w = exp(w log z); 0 ** 0 = 1 and 0 ** w = 0 otherwise, as the CPU backend.
+template <typename R> __device__ __forceinline__ cx<R> c_pow(cx<R> z, cx<R> w) {
+    if (z.re == (R)0 && z.im == (R)0) return (w.re == (R)0 && w.im == (R)0) ? c_one<R>() : z;
+    return c_exp(w * c_log(z));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_sgn(cx<R> z) {
+    R n = c_abs(z);
+    return n == (R)0 ? z : mkc(z.re / n, z.im / n);
+}
+
+// Conversions. To complex: the value as the real part. From complex: the real part (bool: either
+// part non-zero). Between complex types: each part.
+template <typename R, typename S> __device__ __forceinline__ cx<R> to_cx(S x) { return mkc((R)todbl(x), (R)0); }
+template <> __device__ __forceinline__ c64 to_cx<float, c64>(c64 x) { return x; }
+template <> __device__ __forceinline__ c64 to_cx<float, c128>(c128 x) { return mkc((float)x.re, (float)x.im); }
+template <> __device__ __forceinline__ c128 to_cx<double, c64>(c64 x) { return mkc((double)x.re, (double)x.im); }
+template <> __device__ __forceinline__ c128 to_cx<double, c128>(c128 x) { return x; }
+template <typename D, typename R> __device__ __forceinline__ D from_cx(cx<R> z) { return fromdbl<D>((double)z.re); }
+template <> __device__ __forceinline__ bool from_cx<bool, float>(c64 z) { return z.re != 0.0f || z.im != 0.0f; }
+template <> __device__ __forceinline__ bool from_cx<bool, double>(c128 z) { return z.re != 0.0 || z.im != 0.0; }
+
+#define COPY_TO_CX(S, sn) \
+    extern "C" __global__ void copy_##sn##_c64(Strided L, c64* out, const S* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = to_cx<float, S>(in[o[1]]); } \
+    } \
+    extern "C" __global__ void copy_##sn##_c128(Strided L, c128* out, const S* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = to_cx<double, S>(in[o[1]]); } \
+    }
+#define COPY_FROM_CX(D, dn) \
+    extern "C" __global__ void copy_c64_##dn(Strided L, D* out, const c64* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = from_cx<D, float>(in[o[1]]); } \
+    } \
+    extern "C" __global__ void copy_c128_##dn(Strided L, D* out, const c128* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = from_cx<D, double>(in[o[1]]); } \
+    }
+#define REAL_STORAGE(M) ALL_TYPES(M) M(h16, f16) M(b16, bf16)
+REAL_STORAGE(COPY_TO_CX)
+REAL_STORAGE(COPY_FROM_CX)
+COPY_TO_CX(c64, c64)
+COPY_TO_CX(c128, c128)
+
+#define CX_TYPES(M) M(c64, c64, float) M(c128, c128, double)
+#define CX_STORAGE(T, tn, R) FILL(T, tn) WHERE(T, tn) TAKE_PUT(T, tn)
+CX_TYPES(CX_STORAGE)
+
+// Accumulating scatter: each part atomically (an index may repeat).
+#define CX_PUT_ADD(T, tn, R) \
+    extern "C" __global__ void put_add_##tn(long long n, T* out, const long long* idx, const T* vals) { \
+        GRID_LOOP(i, n) { atomicAdd(&out[idx[i]].re, vals[i].re); atomicAdd(&out[idx[i]].im, vals[i].im); } \
+    }
+CX_TYPES(CX_PUT_ADD)
+
+// Unary: same dtype, except abs and angle (the real dtype). Real angle: 0, π below 0, NaN kept.
+#define UNARY_TO(name, T, tn, O, expr) \
+    extern "C" __global__ void unary_##name##_##tn(Strided L, O* out, const T* in) { \
+        GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); T v = in[o[1]]; out[o[0]] = (expr); } \
+    }
+#define UNARY_CX(T, tn, R) \
+    UNARY(exp, T, tn, c_exp(v)) UNARY(log, T, tn, c_log(v)) UNARY(sqrt, T, tn, c_sqrt(v)) \
+    UNARY(sin, T, tn, c_sin(v)) UNARY(cos, T, tn, c_cos(v)) UNARY(tanh, T, tn, c_tanh(v)) \
+    UNARY(sigmoid, T, tn, c_sigmoid(v)) UNARY(reciprocal, T, tn, c_one<R>() / v) \
+    UNARY(neg, T, tn, -v) UNARY(conj, T, tn, mkc(v.re, -v.im)) UNARY(sgn, T, tn, c_sgn(v)) \
+    UNARY_TO(abs, T, tn, R, c_abs(v)) UNARY_TO(angle, T, tn, R, m_atan2(v.im, v.re))
+CX_TYPES(UNARY_CX)
+UNARY(angle, float, f32, v < 0.0f ? 3.14159265358979323846f : (is_nan(v) ? v : 0.0f))
+UNARY(angle, double, f64, v < 0.0 ? 3.14159265358979323846 : (is_nan(v) ? v : 0.0))
+
+#define BINARY_CX(T, tn, R) \
+    ARITH(T, tn) BINARY(div, T, tn, T, a / b) BINARY(pow, T, tn, T, c_pow(a, b)) \
+    BINARY(eq, T, tn, bool, a == b) BINARY(ne, T, tn, bool, a != b)
+CX_TYPES(BINARY_CX)
+
+#define REDUCE_CX(T, tn, R) \
+    REDUCE(sum, T, tn, T, mkc((R)0, (R)0), acc + v, a + v) \
+    REDUCE(prod, T, tn, T, c_one<R>(), acc * v, a * v)
+CX_TYPES(REDUCE_CX)
+
+SCAN(sum, c64, c64, +, mkc(0.0f, 0.0f))
+SCAN(sum, c128, c128, +, mkc(0.0, 0.0))
+SCAN(prod, c64, c64, *, c_one<float>())
+SCAN(prod, c128, c128, *, c_one<double>())

@@ -30,10 +30,32 @@ pub const TYPES: [(DType, &str); 6] = [
 /// float16 and bfloat16: stored, moved and converted on the device, computed in float32.
 pub const HALF_TYPES: [(DType, &str); 2] = [(DType::Float16, "f16"), (DType::BFloat16, "bf16")];
 
+/// complex64 and complex128: stored as (re, im) pairs, computed by their own kernels.
+pub const COMPLEX_TYPES: [(DType, &str); 2] =
+    [(DType::Complex64, "c64"), (DType::Complex128, "c128")];
+
 /// Every dtype a CUDA tensor can hold.
 pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
-    TYPES.into_iter().chain(HALF_TYPES)
+    TYPES.into_iter().chain(HALF_TYPES).chain(COMPLEX_TYPES)
 }
+
+/// The complex kernels beyond storage (fill, copy, where, take, put): unary, binary,
+/// reductions, scans and the accumulating scatter.
+const COMPLEX_UNARY: [&str; 13] = [
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "reciprocal",
+    "neg",
+    "conj",
+    "sgn",
+    "abs",
+    "angle",
+];
 
 const FLOAT_UNARY: [&str; 16] = [
     "exp",
@@ -88,6 +110,8 @@ pub fn kernel_table() -> Vec<(String, usize)> {
     k.push(("unary_bnot_i64".into(), 3));
     for (op, types) in [
         ("floordiv", &["f32", "f64", "i64"][..]),
+        ("remainder", &["f32", "f64", "i64"][..]),
+        ("fmod", &["f32", "f64", "i64"][..]),
         ("ipow", &["i64"][..]),
         ("band", &["i64"][..]),
         ("bor", &["i64"][..]),
@@ -131,6 +155,22 @@ pub fn kernel_table() -> Vec<(String, usize)> {
     }
     for t in ["f32", "f64", "i64"] {
         k.push((format!("scan_sum_{t}"), 6));
+    }
+    for t in ["f32", "f64"] {
+        k.push((format!("unary_angle_{t}"), 3));
+    }
+    for (_, t) in COMPLEX_TYPES {
+        for op in COMPLEX_UNARY {
+            k.push((format!("unary_{op}_{t}"), 3));
+        }
+        for op in ["add", "sub", "mul", "div", "pow", "eq", "ne"] {
+            k.push((format!("binary_{op}_{t}"), 7));
+        }
+        for op in ["sum", "prod"] {
+            k.push((format!("reduce_{op}_{t}"), 5));
+            k.push((format!("scan_{op}_{t}"), 6));
+        }
+        k.push((format!("put_add_{t}"), 4));
     }
     k
 }

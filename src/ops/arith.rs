@@ -412,7 +412,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         return cast_to(&r, dt);
     }
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
-    if crate::cuda::any_cuda(&[&a, &b]) && matches!(dt, DType::Float32 | DType::Float64) {
+    if crate::cuda::any_cuda(&[&a, &b]) && dt.is_differentiable() {
         return crate::cuda::binary("pow", &a, &b, dt);
     }
     Ok(match dt {
@@ -505,7 +505,8 @@ pub enum CmpOp {
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(a, b)?;
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
-    if crate::cuda::any_cuda(&[&a, &b]) && !dt.is_complex() {
+    let cuda = crate::cuda::any_cuda(&[&a, &b]);
+    if cuda && (!dt.is_complex() || matches!(op, CmpOp::Eq | CmpOp::Ne)) {
         let name = match op {
             CmpOp::Eq => "eq",
             CmpOp::Ne => "ne",
@@ -534,13 +535,14 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 )
             }
             _ => Err(Error::Runtime(format!(
-                "\"{}_cpu\" not implemented for '{}'",
+                "\"{}_{}\" not implemented for '{}'",
                 match op {
                     CmpOp::Lt => "lt",
                     CmpOp::Le => "le",
                     CmpOp::Gt => "gt",
                     _ => "ge",
                 },
+                if cuda { "cuda" } else { "cpu" },
                 dt.scalar_type_name()
             ))),
         };

@@ -138,9 +138,6 @@ fn trunc_toward_zero(x: &Tensor) -> Result<Tensor> {
 fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
     let what = if python_sign { "remainder" } else { "fmod" };
-    if crate::cuda::any_cuda(&[&a2, &b2]) {
-        return Err(crate::error::no_cuda_kernel(what));
-    }
     if matches!(dt, DType::Float16 | DType::BFloat16) {
         let r = modulo_kernel(
             &cast_to(&a2, DType::Float32)?,
@@ -148,6 +145,18 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
             python_sign,
         )?;
         return cast_to(&r, dt);
+    }
+    let cuda = crate::cuda::any_cuda(&[&a2, &b2]);
+    if cuda && matches!(dt, DType::Float32 | DType::Float64) {
+        return crate::cuda::binary(what, &a2, &b2, dt);
+    }
+    if cuda && !matches!(dt, DType::Bool) && !dt.is_complex() {
+        // integers run on int64 (a zero divisor is refused first, as on the CPU)
+        let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
+        if b3.to_vec::<i64>().contains(&0) {
+            return Err(Error::Runtime("ZeroDivisionError".into()));
+        }
+        return cast_to(&crate::cuda::binary(what, &a3, &b3, DType::Int64)?, dt);
     }
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
     macro_rules! float_mod {
@@ -166,14 +175,10 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
         DType::Float32 => float_mod!(f32),
         DType::Float64 => float_mod!(f64),
         DType::Bool | DType::Complex64 | DType::Complex128 => {
-            let kernel = if python_sign {
-                "remainder_cpu"
-            } else {
-                "fmod_cpu"
-            };
             return Err(Error::NotImplemented(format!(
-                "\"{}\" not implemented for '{}'",
-                kernel,
+                "\"{}_{}\" not implemented for '{}'",
+                what,
+                if cuda { "cuda" } else { "cpu" },
                 dt.scalar_type_name()
             )));
         }

@@ -240,7 +240,9 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     if !dt.is_complex() {
         return Ok(x.clone());
     }
-    let out = if dt == DType::Complex64 {
+    let out = if x.is_cuda() {
+        crate::cuda::unary("conj", x)?
+    } else if dt == DType::Complex64 {
         map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())?
     } else {
         map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())?
@@ -330,10 +332,10 @@ pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tens
 pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
-        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
-        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
         DType::Bool => x.detached(),
         _ if x.is_cuda() => crate::cuda::unary("abs", x)?,
+        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
+        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
             map1::<T, T>(x, move |v| if v < z { z - v } else { v })?
@@ -356,6 +358,8 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 pub fn sgn(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
+        DType::Bool => x.detached(),
+        _ if x.is_cuda() => crate::cuda::unary(if dt.is_complex() { "sgn" } else { "sign" }, x)?,
         DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| {
             let n = v.norm();
             if n == 0.0 {
@@ -372,8 +376,6 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
                 v / n
             }
         })?,
-        DType::Bool => x.detached(),
-        _ if x.is_cuda() => crate::cuda::unary("sign", x)?,
         _ => with_real_numeric!(dt, T, {
             let z = T::default();
             let one = <T as Element>::from_f64(1.0);
@@ -528,6 +530,7 @@ pub fn erf(x: &Tensor) -> Result<Tensor> {
 /// The argument of a complex number (AngleBackward0); 0 or π for reals.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     let out = match x.dtype() {
+        _ if x.is_cuda() => crate::cuda::unary("angle", &floating(x)?)?,
         DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.arg())?,
         DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.arg())?,
         _ => {

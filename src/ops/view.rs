@@ -689,24 +689,7 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
             "view_as_real is only supported for complex tensors".into(),
         ));
     }
-    let out = {
-        let d = x.data();
-        let mut shape = d.shape.clone();
-        shape.push(2);
-        let mut strides: Strides = d.strides.iter().map(|s| s * 2).collect();
-        strides.push(1);
-        let base = d.base.clone().unwrap_or_else(|| x.clone());
-        Tensor::from_data(crate::tensor::TensorData {
-            storage: d.storage.clone(),
-            shape,
-            strides,
-            offset: d.offset * 2,
-            dtype: dt.to_real(),
-            version: d.version.clone(),
-            base: Some(base),
-            wrapped_number: false,
-        })
-    };
+    let out = real_pairs(x);
     record_view(
         "ViewAsRealBackward0",
         x,
@@ -716,22 +699,38 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Real pairs `[..., 2]` back to a complex tensor (a copy; ViewAsComplexBackward0).
+/// The storage of complex `x` as real pairs `[..., 2]` (a view, not recorded).
+fn real_pairs(x: &Tensor) -> Tensor {
+    let d = x.data();
+    let mut shape = d.shape.clone();
+    shape.push(2);
+    let mut strides: Strides = d.strides.iter().map(|s| s * 2).collect();
+    strides.push(1);
+    let base = d.base.clone().unwrap_or_else(|| x.clone());
+    Tensor::from_data(crate::tensor::TensorData {
+        storage: d.storage.clone(),
+        shape,
+        strides,
+        offset: d.offset * 2,
+        dtype: d.dtype.to_real(),
+        version: d.version.clone(),
+        base: Some(base),
+        wrapped_number: false,
+    })
+}
+
+/// Real pairs `[..., 2]` back to a complex tensor (a copy; ViewAsComplexBackward0), on `x`'s
+/// device.
 pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
-    crate::cuda::host_only(&[x], "complex tensors")?;
     let shape = x.shape();
     if shape.last() != Some(&2) {
         return Err(Error::Runtime(
             "Tensor must have a last dimension of size 2".into(),
         ));
     }
-    let v = x.to_vec::<f64>();
-    let c: Vec<num_complex::Complex64> = v
-        .chunks(2)
-        .map(|p| num_complex::Complex64::new(p[0], p[1]))
-        .collect();
     let cdt = x.dtype().to_complex();
-    let out = kernels::cast(&Tensor::from_vec(c, &shape[..shape.len() - 1])?, cdt)?;
+    let out = Tensor::zeros_on(&shape[..shape.len() - 1], cdt, x.device())?;
+    kernels::copy_into(&real_pairs(&out), &x.detached())?;
     if needs_grad(&[x]) {
         record(
             "ViewAsComplexBackward0",

@@ -463,15 +463,86 @@ def test_argmax_and_index_assignment():
     assert acc.grad.tolist() == [4.0, 0.0, 2.0]  # repeated index: gradients add up
 
 
+CV = [[1 + 2j, -0.5 + 1j, 3 - 1j], [0.25 - 2j, 2 + 0j, -1 - 1j]]
+
+COMPLEX = {
+    "exp": lambda x: x.exp(),
+    "log": lambda x: x.log(),
+    "sqrt": lambda x: x.sqrt(),
+    "rsqrt": lambda x: x.rsqrt(),
+    "sin": lambda x: x.sin(),
+    "cos": lambda x: x.cos(),
+    "tanh": lambda x: x.tanh(),
+    "sigmoid": lambda x: x.sigmoid(),
+    "reciprocal": lambda x: x.reciprocal(),
+    "abs": lambda x: x.abs(),
+    "angle": lambda x: x.angle(),
+    "sgn": lambda x: x.sgn(),
+    "conj": lambda x: x.conj() * 1,
+    "neg": lambda x: -x,
+    "square": lambda x: x.square(),
+    "pow_scalar": lambda x: x**2,
+    "pow_tensor": lambda x: x ** (x * 0.5),
+    "mul_scalar": lambda x: x * (2 - 1j),
+    "div": lambda x: x / (x.conj() + 1),
+    "sum": lambda x: x.sum(),
+    "sum_dim": lambda x: x.sum(0),
+    "mean": lambda x: x.mean(1),
+    "prod": lambda x: x.prod(),
+    "prod_dim": lambda x: x.prod(1),
+    "cumsum": lambda x: x.cumsum(1),
+    "mm": lambda x: x @ x.t(),
+    "mv": lambda x: x @ x[0],
+    "bmm": lambda x: torch.bmm(x.unsqueeze(0), x.t().unsqueeze(0)),
+    "linear": lambda x: torch.nn.functional.linear(x, x, x[0, :2]),
+    "real_imag": lambda x: x.real * 2 + x.imag,
+    "view_as_real": lambda x: torch.view_as_real(x) * 2,
+    "complex": lambda x: torch.complex(x.real, x.imag) * x,
+    "from_real": lambda x: x.abs().to(x.dtype) * x,
+    "var": lambda x: x.var(1),
+    "std": lambda x: x.std(),
+    "norm": lambda x: x.norm(),
+    "where": lambda x: torch.where(x.real > 0, x, x * 2),
+    "index": lambda x: x[torch.tensor([1, 0, 1]).to(x.device)],
+    "cat": lambda x: torch.cat([x, x * 1j]),
+    "transpose": lambda x: x.t().contiguous() * 1,
+    "masked_fill": lambda x: x.masked_fill(x.real < 0, 1j),
+}
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", sorted(COMPLEX))
+def test_complex_op_matches_cpu(name, dtype):
+    dt = getattr(torch, dtype)
+    f = COMPLEX[name]
+    c, g = _pair(CV, dt)
+    yc, yg = f(c), f(g)
+    assert yg.device == torch.device("cuda", 0) and yg.dtype == yc.dtype and yg.shape == yc.shape
+    tol = 1e-5 if dtype == "complex64" else 1e-10
+    assert torch.allclose(yg.cpu(), yc, rtol=tol, atol=tol), (yg, yc)
+    assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
+
+    def loss(y):
+        w = torch.arange(y.numel(), dtype=torch.float64).reshape(y.shape).to(y.device) / 7 + 0.25
+        if y.is_complex():
+            return (y.real * w).sum() + (y.imag * w * 0.5).sum()
+        return (y * w).sum()
+
+    loss(yc).backward()
+    loss(yg).backward()
+    assert g.grad.device == g.device and g.grad.dtype == c.grad.dtype
+    assert torch.allclose(g.grad.cpu(), c.grad, rtol=tol, atol=tol), (g.grad, c.grad)
+
+
 @leafgrad_only
 @needs_gpu
-def test_ops_without_cuda_kernels_say_so():
-    for f in [
-        lambda: torch.ones(2, device="cuda", dtype=torch.complex64),
-        lambda: torch.ones(2, device="cuda").to(torch.complex128),
-    ]:
-        with pytest.raises(NotImplementedError, match="no CUDA kernel"):
-            f()
+def test_complex_errors_name_the_cuda_kernel():
+    z = torch.ones(2, dtype=torch.complex64, device="cuda")
+    with pytest.raises(RuntimeError, match="\"lt_cuda\" not implemented for 'ComplexFloat'"):
+        z < z
+    with pytest.raises(NotImplementedError, match="\"remainder_cuda\" not implemented for 'ComplexFloat'"):
+        torch.remainder(z, z)
 
 
 @leafgrad_only
@@ -526,6 +597,65 @@ VALUES = {
 }
 
 
+COMPLEX_DTYPES = ["complex64", "complex128"]
+
+
+def _re_im_sum(y):
+    return (y.real + 2 * y.imag).sum()
+
+
+def _complex_kernels_against_the_cpu():
+    for name in COMPLEX_DTYPES:
+        dt = getattr(torch, name)
+        c = torch.tensor([[1 + 2j, -0.5 + 1j, 3 - 1j], [0.25 - 2j, 2 + 0j, 0j]], dtype=dt)
+        other = torch.tensor([[0.5 + 1j, 1 - 1j, 2 + 0.5j], [1 + 1j, -1 + 2j, 0.5 - 0.5j]], dtype=dt)
+        g, og = c.cuda(), other.cuda()
+        unary = {
+            "fill": lambda x: x.clone().fill_(1 - 2j),
+            "where": lambda x: torch.where(x.real > 0, x, x.flip(1)),
+            "take": lambda x: x[torch.tensor([1, 0]).to(x.device)],
+            "put": _put,
+            "sum": lambda x: x.sum(1),
+            "prod": lambda x: x.prod(1),
+            "cumsum": lambda x: x.cumsum(1),
+            "neg": lambda x: -x,
+            "conj": lambda x: x.conj(),
+            "sgn": lambda x: x.sgn(),
+            "abs": lambda x: x.abs(),
+            "angle": lambda x: x.angle(),
+            "log": lambda x: (x + 1).log(),
+            "reciprocal": lambda x: (x + 1).reciprocal(),
+        }
+        for fn in ["exp", "sqrt", "sin", "cos", "tanh", "sigmoid"]:
+            unary[fn] = lambda x, fn=fn: getattr(x, fn)()
+        binary = {
+            "add": lambda x, y: x + y,
+            "sub": lambda x, y: x - y,
+            "mul": lambda x, y: x * y,
+            "div": lambda x, y: x / y,
+            "pow": lambda x, y: x**y,
+            "eq": lambda x, y: x == y,
+            "ne": lambda x, y: x != y,
+            "matmul": lambda x, y: x @ y.t(),
+        }
+        for key, f in unary.items():
+            _same(f(g), f(c), (name, key))
+        for key, f in binary.items():
+            _same(f(g, og), f(c, other), (name, key))
+        for to in DTYPES + COMPLEX_DTYPES:
+            _same(g.to(getattr(torch, to)), c.to(getattr(torch, to)), (name, "to", to))
+        xg = g.clone().requires_grad_()
+        _re_im_sum(xg[torch.tensor([0, 0, 1], device="cuda")]).backward()
+        xc = c.clone().requires_grad_()
+        _re_im_sum(xc[torch.tensor([0, 0, 1])]).backward()
+        _same(xg.grad, xc.grad, (name, "put_add"))
+        pg = g.clone().requires_grad_()
+        _re_im_sum(pg.prod(1)).backward()
+        pc = c.clone().requires_grad_()
+        _re_im_sum(pc.prod(1)).backward()
+        _same(pg.grad, pc.grad, (name, "prod grad at zero"))
+
+
 def _put(x):
     y = x.clone()
     y[torch.tensor([0, 1]).to(x.device), torch.tensor([2, 0]).to(x.device)] = x[1, :2].clone()
@@ -535,7 +665,9 @@ def _put(x):
 def _same(g, c, what):
     g = g.cpu()
     assert g.dtype == c.dtype and g.shape == c.shape, what
-    if c.dtype.is_floating_point:
+    if c.dtype.is_complex:
+        assert torch.allclose(g, c, rtol=1e-5, atol=1e-6, equal_nan=True), (what, g, c)
+    elif c.dtype.is_floating_point:
         # half types: GPU and CPU float32 math may differ by an ulp before the one rounding
         tol = 1e-2 if c.dtype in (torch.float16, torch.bfloat16) else 1e-6
         assert torch.allclose(g.double(), c.double(), rtol=tol, atol=tol, equal_nan=True), (what, g, c)
@@ -592,6 +724,8 @@ def test_every_kernel_runs_against_the_cpu():
                     "sub": lambda x, y: x - y,
                     "mul": lambda x, y: x * y,
                     "floordiv": lambda x, y: x // y,
+                    "remainder": lambda x, y: x % -y if x.dtype != torch.uint8 else x % y,
+                    "fmod": lambda x, y: torch.fmod(x, y),
                 }
             )
             if name != "uint8":
@@ -618,7 +752,7 @@ def test_every_kernel_runs_against_the_cpu():
                 }
             )
         if dt.is_floating_point:
-            for fn in ["exp", "sin", "cos", "tanh", "sigmoid", "erf", "floor", "ceil", "round"]:
+            for fn in ["exp", "sin", "cos", "tanh", "sigmoid", "erf", "floor", "ceil", "round", "angle"]:
                 unary[fn] = lambda x, fn=fn: getattr(x, fn)()
             unary.update(
                 {
@@ -633,7 +767,7 @@ def test_every_kernel_runs_against_the_cpu():
             _same(f(g), f(c), (name, key))
         for key, f in binary.items():
             _same(f(g, og), f(c, other), (name, key))
-        for to in DTYPES:
+        for to in DTYPES + COMPLEX_DTYPES:
             _same(g.to(getattr(torch, to)), c.to(getattr(torch, to)), (name, "to", to))
         if dt.is_floating_point:
             # put_add: the gradient of indexing with a repeated index
@@ -648,6 +782,7 @@ def test_every_kernel_runs_against_the_cpu():
             pc = c.clone().requires_grad_()
             pc.prod(1).sum().backward()
             _same(pg.grad, pc.grad, (name, "prod grad at zero"))
+    _complex_kernels_against_the_cpu()
     after = dict(torch._core._cuda_launch_counts())
     ran = {k for k in after if after[k] > before.get(k, 0)}
     table = {k for k, _ in torch._core._cuda_kernels()}

@@ -19,7 +19,13 @@ pub fn unary(op: &str, x: &Tensor) -> Result<Tensor> {
     let d = dev(i)?;
     let (shape, dt) = (x.shape(), x.dtype());
     let name = format!("unary_{op}_{}", type_name(dt)?);
-    let out = empty(&shape, dt, Device::Cuda(i))?;
+    // |z| and arg z of complex numbers are real.
+    let out_dt = if dt.is_complex() && matches!(op, "abs" | "angle") {
+        dt.to_real()
+    } else {
+        dt
+    };
+    let out = empty(&shape, out_dt, Device::Cuda(i))?;
     if out.numel() == 0 {
         return Ok(out);
     }

@@ -18,6 +18,18 @@ pub(super) struct Strided {
 // SAFETY: plain old data with the C layout of the kernels' struct.
 unsafe impl DeviceRepr for Strided {}
 
+/// Mirrors `cx<R>` in kernels.cu: a complex scalar argument (re, im).
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(super) struct Cx<R> {
+    pub(super) re: R,
+    pub(super) im: R,
+}
+// SAFETY: two floats or two doubles, the C layout of the kernels' `cx<float>` / `cx<double>`.
+unsafe impl DeviceRepr for Cx<f32> {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for Cx<f64> {}
+
 /// The layout of up to 4 operands over `shape`: each operand's strides (already broadcast to
 /// `shape`) and offset. Size-1 dims are dropped; more than 8 remaining dims are refused.
 pub(super) fn strided(shape: &[usize], ops: &[(&[isize], usize)]) -> Result<Strided> {
@@ -85,6 +97,8 @@ pub(super) enum Arg {
     U16(u16),
     U8(u8),
     B(bool),
+    C64(Cx<f32>),
+    C128(Cx<f64>),
 }
 
 /// How many times each kernel was launched in this process (tests check coverage with it).
@@ -118,6 +132,8 @@ pub(super) fn launch(d: &'static Dev, name: &str, cfg: LaunchConfig, args: &[Arg
             Arg::U16(v) => b.arg(v),
             Arg::U8(v) => b.arg(v),
             Arg::B(v) => b.arg(v),
+            Arg::C64(v) => b.arg(v),
+            Arg::C128(v) => b.arg(v),
         };
     }
     // SAFETY: the argument list matches the kernel's parameters (count checked against the
@@ -136,7 +152,12 @@ pub(super) fn scalar_arg(dt: DType, v: Complex64) -> Arg {
         DType::UInt8 => Arg::U8(v.re as i64 as u8),
         DType::Float16 => Arg::U16(half::f16::from_f64(v.re).to_bits()),
         DType::BFloat16 => Arg::U16(half::bf16::from_f64(v.re).to_bits()),
-        _ => Arg::B(v.re != 0.0 || v.im != 0.0),
+        DType::Complex64 => Arg::C64(Cx {
+            re: v.re as f32,
+            im: v.im as f32,
+        }),
+        DType::Complex128 => Arg::C128(Cx { re: v.re, im: v.im }),
+        DType::Bool => Arg::B(v.re != 0.0 || v.im != 0.0),
     }
 }
 

@@ -37,7 +37,10 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         ));
     }
     let dt = a.dtype();
-    if !matches!(dt, DType::Float32 | DType::Float64) {
+    if !matches!(
+        dt,
+        DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128
+    ) {
         return Err(no_cuda_kernel(&format!(
             "matrix products of {} tensors",
             dt.name()
@@ -92,7 +95,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         })
         .as_ref()
         .map_err(|e| Error::Runtime(format!("cuBLAS could not start: {e}")))?;
-    use cudarc::cublas::sys::cublasOperation_t as Op;
+    use cudarc::cublas::sys::{self as blas_sys, cublasOperation_t as Op};
     let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
     // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: cuBLAS gets (B, A) and n, m swapped.
     // SAFETY: pointers, leading dimensions and batch strides describe live device memory.
@@ -118,6 +121,60 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 (m * n) as i64,
                 batch32,
             ),
+            DType::Complex64 => {
+                let (one, zero) = (
+                    blas_sys::float2 { x: 1.0, y: 0.0 },
+                    blas_sys::float2 { x: 0.0, y: 0.0 },
+                );
+                blas_sys::cublasCgemmStridedBatched(
+                    *blas.handle(),
+                    op(tb),
+                    op(ta),
+                    n32,
+                    m32,
+                    k32,
+                    &one,
+                    pb as *const blas_sys::cuComplex,
+                    ldb,
+                    stride_b,
+                    pa as *const blas_sys::cuComplex,
+                    lda,
+                    stride_a,
+                    &zero,
+                    pc as *mut blas_sys::cuComplex,
+                    n32,
+                    (m * n) as i64,
+                    batch32,
+                )
+                .result()
+            }
+            DType::Complex128 => {
+                let (one, zero) = (
+                    blas_sys::double2 { x: 1.0, y: 0.0 },
+                    blas_sys::double2 { x: 0.0, y: 0.0 },
+                );
+                blas_sys::cublasZgemmStridedBatched(
+                    *blas.handle(),
+                    op(tb),
+                    op(ta),
+                    n32,
+                    m32,
+                    k32,
+                    &one,
+                    pb as *const blas_sys::cuDoubleComplex,
+                    ldb,
+                    stride_b,
+                    pa as *const blas_sys::cuDoubleComplex,
+                    lda,
+                    stride_a,
+                    &zero,
+                    pc as *mut blas_sys::cuDoubleComplex,
+                    n32,
+                    (m * n) as i64,
+                    batch32,
+                )
+                .result()
+            }
             _ => cudarc::cublas::result::dgemm_strided_batched(
                 *blas.handle(),
                 op(tb),
