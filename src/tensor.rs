@@ -409,23 +409,25 @@ impl Tensor {
         t
     }
 
-    /// Elements in logical order as `T` (converting from the stored dtype).
-    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+    /// Elements in logical order as `T` (converting from the stored dtype), copied to the host;
+    /// the copy's failure (device memory, an allocation) is the error.
+    pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
         if self.is_cuda() {
-            return match crate::cuda::to_device(self, crate::device::Device::Cpu) {
-                Ok(h) => h.to_vec(),
-                // A failed device-to-host copy leaves the driver's error to the next call.
-                Err(_) => Vec::new(),
-            };
+            return crate::cuda::to_device(self, crate::device::Device::Cpu)?.try_to_vec();
         }
-        let c = crate::kernels::cast(self, T::DTYPE).expect("a copy of an existing tensor");
+        let c = crate::kernels::cast(self, T::DTYPE)?;
         let d = c.data();
         // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
-        unsafe {
-            d.contiguous_slice::<T>()
-                .expect("cast is contiguous")
-                .to_vec()
-        }
+        unsafe { d.contiguous_slice::<T>() }
+            .map(|s| s.to_vec())
+            .ok_or_else(|| Error::Runtime("internal error: a cast is not contiguous".into()))
+    }
+
+    /// [`Tensor::try_to_vec`] for tensors whose copy cannot fail in practice (small host
+    /// tensors in examples and tests): an empty vector if it does. The library itself uses
+    /// `try_to_vec`.
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        self.try_to_vec().unwrap_or_default()
     }
 
     /// The single element as a complex number (real dtypes have im = 0).

@@ -506,7 +506,7 @@ pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
         let r = crate::cuda::where_(&crate::ops::expand(mask, &t.shape())?, &v, t)?;
         return copy_into(t, &r);
     }
-    let m = contiguous(&crate::ops::expand(mask, &t.shape())?)?.to_vec::<bool>();
+    let m = contiguous(&crate::ops::expand(mask, &t.shape())?)?.try_to_vec::<bool>()?;
     let d = t.data();
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
@@ -528,11 +528,11 @@ pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
         let r = crate::cuda::where_(cond, &s, out)?;
         return copy_into(out, &r);
     }
-    let m = contiguous(cond)?.to_vec::<bool>();
+    let m = contiguous(cond)?.try_to_vec::<bool>()?;
     let src = cast(src, out.dtype())?;
     let d = out.data();
     crate::with_dtype!(d.dtype, T, {
-        let s = src.to_vec::<T>();
+        let s = src.try_to_vec::<T>()?;
         // SAFETY: T matches dtype; out is contiguous with numel elements from offset.
         let o = unsafe { &mut d.storage.slice_mut::<T>()[d.offset..d.offset + d.numel()] };
         for ((o, &b), &v) in o.iter_mut().zip(&m).zip(&s) {

@@ -98,7 +98,7 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
             BinOp::Div => {
                 if !dt.is_differentiable() {
                     let zero = T::default();
-                    if b.to_vec::<T>().contains(&zero) {
+                    if b.try_to_vec::<T>()?.contains(&zero) {
                         return Err(Error::Runtime("ZeroDivisionError".into()));
                     }
                 }
@@ -461,7 +461,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         dt => {
             let a = cast_to(&a, DType::Int64)?;
             let b = cast_to(&b, DType::Int64)?;
-            if b.to_vec::<i64>().iter().any(|&v| v < 0) {
+            if b.try_to_vec::<i64>()?.iter().any(|&v| v < 0) {
                 return Err(Error::Runtime(
                     "Integers to negative integer powers are not allowed.".into(),
                 ));

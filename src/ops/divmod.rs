@@ -41,7 +41,7 @@ fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             return crate::cuda::binary("floordiv", &a2, &b2, dt);
         }
         let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
-        if b3.to_vec::<i64>().contains(&0) {
+        if b3.try_to_vec::<i64>()?.contains(&0) {
             return Err(Error::Runtime("ZeroDivisionError".into()));
         }
         return cast_to(
@@ -153,7 +153,7 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     if cuda && !matches!(dt, DType::Bool) && !dt.is_complex() {
         // integers run on int64 (a zero divisor is refused first, as on the CPU)
         let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
-        if b3.to_vec::<i64>().contains(&0) {
+        if b3.try_to_vec::<i64>()?.contains(&0) {
             return Err(Error::Runtime("ZeroDivisionError".into()));
         }
         return cast_to(&crate::cuda::binary(what, &a3, &b3, DType::Int64)?, dt);
@@ -204,7 +204,7 @@ fn int_division(
 ) -> Result<Tensor> {
     let a3 = cast_to(a, DType::Int64)?;
     let b3 = cast_to(b, DType::Int64)?;
-    if b3.to_vec::<i64>().contains(&0) {
+    if b3.try_to_vec::<i64>()?.contains(&0) {
         return Err(Error::Runtime("ZeroDivisionError".into()));
     }
     cast_to(&map2::<i64, i64, i64>(&a3, &b3, shape, f)?, dt)

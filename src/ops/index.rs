@@ -17,7 +17,7 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
     } else {
         let src = kernels::contiguous(x)?;
         crate::with_dtype!(src.dtype(), T, {
-            let v = src.to_vec::<T>();
+            let v = src.try_to_vec::<T>()?;
             let mut o = kernels::alloc_vec::<T>(plan.len())?;
             o.extend(plan.iter().map(|&i| v[i]));
             Tensor::from_vec(o, shape)?
@@ -46,7 +46,7 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
     } else {
         let d = out.data();
         crate::with_numeric_or_bool!(src.dtype(), T, {
-            let v = src.to_vec::<T>();
+            let v = src.try_to_vec::<T>()?;
             // SAFETY: T matches dtype; plan entries index a buffer of numel(shape) elements.
             let o = unsafe { d.storage.slice_mut::<T>() };
             for (&i, &x) in plan.iter().zip(&v) {
@@ -82,7 +82,7 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
     } else {
         let d = out.data();
         crate::with_dtype!(x.dtype(), T, {
-            let v = vals.to_vec::<T>();
+            let v = vals.try_to_vec::<T>()?;
             // SAFETY: T matches dtype; plan entries index the contiguous copy.
             let o = unsafe { d.storage.slice_mut::<T>() };
             for (&i, &e) in plan.iter().zip(&v) {
@@ -160,7 +160,7 @@ fn index_values(idx: &Tensor, size: usize, dim: usize) -> Result<Vec<usize>> {
             "tensors used as indices must be long, int, byte or bool tensors".into(),
         ));
     }
-    idx.to_vec::<i64>()
+    idx.try_to_vec::<i64>()?
         .into_iter()
         .map(|i| {
             let j = if i < 0 { i + size as i64 } else { i };
@@ -179,7 +179,7 @@ fn index_values(idx: &Tensor, size: usize, dim: usize) -> Result<Vec<usize>> {
 /// The positions of true elements of a bool mask, one long tensor per mask dim.
 pub fn nonzero_split(mask: &Tensor) -> Result<Vec<Tensor>> {
     let shape = mask.shape();
-    let v = mask.to_vec::<bool>();
+    let v = mask.try_to_vec::<bool>()?;
     let st = contiguous_strides(&shape);
     let mut cols: Vec<Vec<i64>> = vec![Vec::new(); shape.len()];
     for (flat, &b) in v.iter().enumerate() {
@@ -280,7 +280,7 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let idx = reshape(index, &[-1])?;
     let size = x.shape()[d] as i64;
     if matches!(idx.dtype(), DType::Int64 | DType::Int32 | DType::UInt8)
-        && idx.to_vec::<i64>().iter().any(|&i| i < 0 || i >= size)
+        && idx.try_to_vec::<i64>()?.iter().any(|&i| i < 0 || i >= size)
     {
         // index_select does not wrap negative indices (PyTorch)
         return Err(Error::Index("index out of range in self".into()));
@@ -310,7 +310,7 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     if matches!(index.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
         // gather does not wrap negative indices, and reports them as a RuntimeError (PyTorch)
         if let Some(&i) = index
-            .to_vec::<i64>()
+            .try_to_vec::<i64>()?
             .iter()
             .find(|&&i| i < 0 || i >= xs[d] as i64)
         {

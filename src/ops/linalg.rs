@@ -105,7 +105,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         crate::cuda::reduce("sum", &p, &[0], false)?
     } else {
         with_numeric!(ka.dtype(), T, {
-            let v = p.to_vec::<T>();
+            let v = p.try_to_vec::<T>()?;
             let mut acc = T::default();
             for x in v {
                 acc += x;

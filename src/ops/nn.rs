@@ -137,7 +137,7 @@ pub fn nll_loss(
             fmt_shape(&ts)
         )));
     }
-    let tv = target.to_vec::<i64>();
+    let tv = target.try_to_vec::<i64>()?;
     let w: Vec<f64> = match weight {
         Some(w) => {
             if w.numel() != c {
@@ -147,7 +147,7 @@ pub fn nll_loss(
                     fmt_shape(&w.shape())
                 )));
             }
-            w.to_vec::<f64>()
+            w.try_to_vec::<f64>()?
         }
         None => vec![1.0; c],
     };
@@ -472,7 +472,7 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         a.dilation.1,
         a.ceil_mode,
     )?;
-    let v = kernels::contiguous(&x4)?.to_vec::<f64>();
+    let v = kernels::contiguous(&x4)?.try_to_vec::<f64>()?;
     let mut plan = Vec::with_capacity(n * c * ho * wo);
     for nc in 0..n * c {
         for oy in 0..ho {
@@ -585,7 +585,7 @@ pub fn embedding(weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
             indices.dtype().legacy_type_name().trim_start_matches("torch.")
         )));
     }
-    let iv = indices.to_vec::<i64>();
+    let iv = indices.try_to_vec::<i64>()?;
     let d = ws[1];
     let mut plan = Vec::with_capacity(iv.len() * d);
     for &i in &iv {

@@ -65,7 +65,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
         )));
     }
     let idx = argmax(x, Some(d as i64), true, is_max)?;
-    let picked = idx.to_vec::<i64>();
+    let picked = idx.try_to_vec::<i64>()?;
     let plan = dim_plan(&shape, d, &picked);
     let mut vshape = shape.clone();
     if keepdim {
@@ -212,7 +212,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
                     g2 = unsqueeze(&g2, rd[0] as i64)?;
                 }
                 let has_zero = x
-                    .to_vec::<num_complex::Complex64>()
+                    .try_to_vec::<num_complex::Complex64>()?
                     .iter()
                     .any(|v| v.norm() == 0.0);
                 if !has_zero {
@@ -588,7 +588,7 @@ fn cumsum_kernel(
         crate::cuda::scan("sum", c, d, reverse, false)?
     } else {
         crate::with_numeric!(work, T, {
-            let v = c.to_vec::<T>();
+            let v = c.try_to_vec::<T>()?;
             let mut o = v.clone();
             for a in 0..outer {
                 for i in 0..inner {

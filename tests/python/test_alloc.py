@@ -242,3 +242,16 @@ def test_overflowing_broadcast_message():  # was a bug: usize::MAX bytes were re
     assert rc == 0, err
     assert result["outcome"] == "RuntimeError"
     assert "18446744073709551615" not in result["message"], result["message"]
+
+
+@pytest.mark.skipif(USING_TORCH, reason="leafgrad's index plans (PyTorch sizes its buffers differently)")
+@pytest.mark.parametrize(
+    "stmt, nbytes",
+    [
+        # the mask's host copy (2**40 bools) was an `expect` that panicked when it failed
+        ("torch.zeros(1).expand(2**40)[torch.ones(1, dtype=torch.bool).expand(2**40)]", TB),
+        ("torch.zeros(3)[torch.zeros(1, dtype=torch.int64).expand(2**38)]", 8 * 2**38),
+    ],
+)
+def test_huge_index_tensors_raise_runtime_error(stmt, nbytes):
+    check(stmt, nbytes)
