@@ -22,3 +22,6 @@ cargo clippy -q --all-targets --features python -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -q --no-deps
 cargo test -q
 .venv/bin/python -m pytest -q tests/python "$@"
+# Again with the CUDA host emulation as the device (LEAFGRAD_CUDA_EMULATION=1: the CUDA backend
+# with host memory and its kernels compiled for the host), so the GPU tests run without a GPU.
+LEAFGRAD_CUDA_EMULATION=1 .venv/bin/python -m pytest -q tests/python "$@"

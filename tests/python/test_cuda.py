@@ -67,10 +67,40 @@ def test_imports_where_no_cuda_library_exists(tmp_path):
         "print(leafgrad.cuda.unavailable_reason() is not None or leafgrad.cuda.device_count() > 0)\n"
     )
     env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path), CUDA_VISIBLE_DEVICES="")
+    env.pop("LEAFGRAD_CUDA_EMULATION", None)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].startswith("False")
     assert "Panic" not in r.stderr
+
+
+@leafgrad_only
+def test_host_emulation_is_a_named_test_device(tmp_path):
+    code = (
+        "import leafgrad as torch\n"
+        "print(torch.cuda.is_available(), torch.cuda.get_device_name(), torch.cuda.unavailable_reason())\n"
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "y = (x.cuda() * 3).sum(); y.backward(); print(y.device, x.grad.tolist())\n"
+    )
+    env = dict(os.environ, LEAFGRAD_CUDA_EMULATION="1", LEAFGRAD_CACHE_DIR=str(tmp_path / "cache"))
+    if shutil.which("c++") is None and shutil.which("g++") is None and shutil.which("clang++") is None:
+        pytest.skip("no C++ compiler")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    first, second = r.stdout.splitlines()
+    assert first == "True leafgrad CUDA host emulation (LEAFGRAD_CUDA_EMULATION=1) None"
+    assert second == "cuda:0 [3.0, 3.0]"
+    # without a compiler the emulated device is unavailable, with the reason
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env.update(CXX=str(empty / "none"), PATH=str(empty), LEAFGRAD_CACHE_DIR=str(tmp_path / "other"))
+    code = "import leafgrad as torch\nprint(torch.cuda.is_available(), torch.cuda.unavailable_reason())\n"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == (
+        "False the CUDA host emulation could not compile the kernels: "
+        "no C++ compiler found ($CXX, c++, g++, clang++)"
+    )
 
 
 def test_device_attributes_on_cpu():
@@ -741,6 +771,9 @@ def test_every_kernel_runs_against_the_cpu():
                     }
                 )
         else:
+            # argmax refuses bools (as PyTorch); max/min along a dim use the same kernels
+            unary["argmax"] = lambda x: x.max(1).indices
+            unary["argmin"] = lambda x: x.min(1).indices
             unary["not"] = lambda x: ~x
             binary.update(
                 {

@@ -113,13 +113,16 @@ pub fn launch_counts() -> Result<Vec<(String, u64)>> {
 }
 
 pub(super) fn launch(d: &'static Dev, name: &str, cfg: LaunchConfig, args: &[Arg]) -> Result<()> {
-    let f = function(d, name, args.len())?;
-    *LAUNCHES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(name.to_string())
-        .or_insert(0) += 1;
+    let key = table_entry(name, args.len())?;
+    let d = match d {
+        Dev::Gpu(g) => g,
+        Dev::Emu(e) => {
+            count_launch(name);
+            return e.launch(key, cfg, args);
+        }
+    };
+    let f = function(d, key)?;
+    count_launch(name);
     let mut b = d.stream.launch_builder(&f);
     for a in args {
         match a {
@@ -140,6 +143,35 @@ pub(super) fn launch(d: &'static Dev, name: &str, cfg: LaunchConfig, args: &[Arg
     // table, types by construction at each call site); pointers address live device memory.
     unsafe { b.launch(cfg) }.map_err(derr)?;
     Ok(())
+}
+
+impl Arg {
+    /// The address of the argument's value (what a launch passes for each parameter).
+    pub(super) fn value_ptr(&self) -> *const std::ffi::c_void {
+        use std::ffi::c_void;
+        match self {
+            Arg::L(v) => v as *const Strided as *const c_void,
+            Arg::P(v) => v as *const u64 as *const c_void,
+            Arg::F32(v) => v as *const f32 as *const c_void,
+            Arg::F64(v) => v as *const f64 as *const c_void,
+            Arg::I64(v) => v as *const i64 as *const c_void,
+            Arg::I32(v) => v as *const i32 as *const c_void,
+            Arg::U16(v) => v as *const u16 as *const c_void,
+            Arg::U8(v) => v as *const u8 as *const c_void,
+            Arg::B(v) => v as *const bool as *const c_void,
+            Arg::C64(v) => v as *const Cx<f32> as *const c_void,
+            Arg::C128(v) => v as *const Cx<f64> as *const c_void,
+        }
+    }
+}
+
+fn count_launch(name: &str) {
+    *LAUNCHES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(name.to_string())
+        .or_insert(0) += 1;
 }
 
 /// A scalar of dtype `dt` as a kernel argument.

@@ -87,6 +87,27 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         i32::try_from(v).map_err(|_| Error::Runtime("matrix too large for cuBLAS".into()))
     };
     let (m32, n32, k32, batch32) = (int(m)?, int(n)?, int(k)?, int(batch)?);
+    let d = match d {
+        Dev::Gpu(g) => g,
+        Dev::Emu(_) => {
+            // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ, as for cuBLAS below.
+            let g = emulation::Gemm {
+                ta: tb,
+                tb: ta,
+                m: n,
+                n: m,
+                k,
+                a: (pb, ldb as usize, stride_b as usize),
+                b: (pa, lda as usize, stride_a as usize),
+                c: (pc, n, m * n),
+                batch,
+            };
+            // SAFETY: the same pointers, leading dimensions and strides cuBLAS would get,
+            // addressing the emulated device's host memory.
+            unsafe { g.run(dt) }?;
+            return Ok(out);
+        }
+    };
     need_library("cublas", "nvidia-cublas-cu12")?;
     let blas = d
         .blas

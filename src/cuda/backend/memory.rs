@@ -31,7 +31,15 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
     let storage = if nbytes == 0 {
         // SAFETY: a zero-byte buffer is never dereferenced.
         unsafe { Storage::device_memory(0, 0, device, Box::new(())) }
+    } else if let Dev::Emu(_) = d {
+        let (ptr, keep) = emulation::alloc(nbytes)?;
+        ALLOCATED.fetch_add(nbytes, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: `keep` owns `nbytes` of host memory at `ptr` and is kept by the storage.
+        unsafe { Storage::device_memory(ptr, nbytes, device, keep) }
     } else {
+        let Dev::Gpu(d) = d else {
+            unreachable!("the emulation is handled above")
+        };
         // SAFETY: every caller writes the whole buffer before reading it.
         let buf: CudaSlice<u8> = unsafe { d.stream.alloc::<u8>(nbytes) }.map_err(|e| {
             Error::Runtime(format!(
@@ -63,7 +71,6 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
             let out = empty(&c.shape(), c.dtype(), device)?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
-                let d = dev(i)?;
                 let cd = c.data();
                 // SAFETY: `c` is contiguous host memory of nbytes from its offset.
                 let host = unsafe {
@@ -71,6 +78,14 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
                         cd.storage.as_ptr().add(cd.offset * c.dtype().size()),
                         nbytes,
                     )
+                };
+                let d = match dev(i)? {
+                    Dev::Gpu(g) => g,
+                    Dev::Emu(_) => {
+                        // SAFETY: the emulated destination holds nbytes of host memory.
+                        unsafe { emulation::copy(base(&out), host.as_ptr() as u64, nbytes) };
+                        return Ok(out);
+                    }
                 };
                 d.ctx.bind_to_thread().map_err(derr)?;
                 // SAFETY: the destination holds nbytes; pageable host memory is consumed
@@ -85,12 +100,20 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
             let out = Tensor::zeros(&c.shape(), c.dtype())?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
-                let d = dev(i)?;
                 let (od, cd) = (out.data(), c.data());
                 // SAFETY: `out` is a fresh contiguous host buffer of nbytes.
                 let host = unsafe { std::slice::from_raw_parts_mut(od.storage.as_ptr(), nbytes) };
-                d.ctx.bind_to_thread().map_err(derr)?;
                 let src = cd.storage.device_ptr() + (cd.offset * c.dtype().size()) as u64;
+                let d = match dev(i)? {
+                    Dev::Gpu(g) => g,
+                    Dev::Emu(_) => {
+                        // SAFETY: the emulated source holds nbytes of host memory from there.
+                        unsafe { emulation::copy(host.as_mut_ptr() as u64, src, nbytes) };
+                        drop((od, cd));
+                        return Ok(out);
+                    }
+                };
+                d.ctx.bind_to_thread().map_err(derr)?;
                 // SAFETY: the source holds nbytes from its offset; we wait for the copy.
                 unsafe { dresult::memcpy_dtoh_async(host, src, d.stream.cu_stream()) }
                     .map_err(derr)?;

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod compute;
+mod emulation;
 mod index;
 mod launch;
 mod linalg;

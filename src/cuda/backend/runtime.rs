@@ -6,12 +6,21 @@ use super::*;
 /// What the hand-made driver probe found.
 pub struct Driver {
     pub count: usize,
+    /// The host emulation (`LEAFGRAD_CUDA_EMULATION=1`) stands in for the driver.
+    pub(super) emulated: bool,
 }
 
 pub(super) type CuInit = unsafe extern "C" fn(u32) -> i32;
 pub(super) type CuDeviceGetCount = unsafe extern "C" fn(*mut i32) -> i32;
 
 pub(super) fn probe() -> std::result::Result<Driver, String> {
+    if emulation::requested() {
+        emulation::prepare()?;
+        return Ok(Driver {
+            count: 1,
+            emulated: true,
+        });
+    }
     // SAFETY: loading the driver library runs its initialisers, which is what it is for; the
     // two symbols have these C signatures in every CUDA version.
     unsafe {
@@ -46,7 +55,10 @@ pub(super) fn probe() -> std::result::Result<Driver, String> {
         }
         // Keep the library loaded for the life of the process (cudarc loads it again by name).
         std::mem::forget(lib);
-        Ok(Driver { count: n as usize })
+        Ok(Driver {
+            count: n as usize,
+            emulated: false,
+        })
     }
 }
 
@@ -84,7 +96,13 @@ pub(super) fn derr(e: impl std::fmt::Debug) -> Error {
     Error::Runtime(format!("CUDA error: {e:?}"))
 }
 
-pub(super) struct Dev {
+/// A device: a GPU through cudarc, or the host emulation of one (a test device).
+pub(super) enum Dev {
+    Gpu(Gpu),
+    Emu(emulation::Emu),
+}
+
+pub(super) struct Gpu {
     pub(super) ctx: Arc<CudaContext>,
     pub(super) stream: Arc<CudaStream>,
     pub(super) module: OnceLock<std::result::Result<Arc<CudaModule>, String>>,
@@ -104,29 +122,39 @@ pub(super) fn dev(i: usize) -> Result<&'static Dev> {
         .get(i)
         .ok_or_else(|| Error::Runtime(format!("CUDA error: invalid device ordinal {i}")))?;
     slot.get_or_init(|| {
+        if driver().is_ok_and(|d| d.emulated) {
+            return Ok(Dev::Emu(emulation::Emu));
+        }
         let ctx = CudaContext::new(i).map_err(|e| format!("{e:?}"))?;
         // One stream per device: every op is ordered on it, so no per-buffer events.
         // SAFETY: nothing has been allocated on this context yet.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
-        Ok(Dev {
+        Ok(Dev::Gpu(Gpu {
             ctx,
             stream,
             module: OnceLock::new(),
             funcs: Mutex::new(HashMap::new()),
             blas: OnceLock::new(),
-        })
+        }))
     })
     .as_ref()
     .map_err(|e| Error::Runtime(format!("CUDA error: {e}")))
 }
 
 pub fn synchronize(i: usize) -> Result<()> {
-    dev(i)?.stream.synchronize().map_err(derr)
+    match dev(i)? {
+        Dev::Gpu(g) => g.stream.synchronize().map_err(derr),
+        // emulated launches run to completion before they return
+        Dev::Emu(_) => Ok(()),
+    }
 }
 
 pub fn properties(i: usize) -> Result<(String, (i32, i32), usize)> {
-    let d = dev(i)?;
+    let d = match dev(i)? {
+        Dev::Gpu(g) => g,
+        Dev::Emu(_) => return Ok((emulation::NAME.into(), (0, 0), 0)),
+    };
     Ok((
         d.ctx.name().map_err(derr)?,
         d.ctx.compute_capability().map_err(derr)?,
@@ -207,7 +235,16 @@ pub fn compile_cubin(arch: &str) -> Result<Vec<u8>> {
 /// $XDG_CACHE_HOME/leafgrad, else ~/.cache/leafgrad.
 pub(super) fn cache_path(arch: &str) -> Option<std::path::PathBuf> {
     use std::hash::{Hash, Hasher};
-    let dir = std::env::var_os("LEAFGRAD_CACHE_DIR")
+    let dir = cache_dir()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    SOURCE.hash(&mut h);
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    Some(dir.join(format!("kernels-{:016x}-{arch}.cubin", h.finish())))
+}
+
+/// $LEAFGRAD_CACHE_DIR, else $XDG_CACHE_HOME/leafgrad, else ~/.cache/leafgrad.
+pub(super) fn cache_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("LEAFGRAD_CACHE_DIR")
         .map(std::path::PathBuf::from)
         .or_else(|| {
             std::env::var_os("XDG_CACHE_HOME").map(|d| std::path::Path::new(&d).join("leafgrad"))
@@ -215,16 +252,12 @@ pub(super) fn cache_path(arch: &str) -> Option<std::path::PathBuf> {
         .or_else(|| {
             std::env::var_os("HOME")
                 .map(|d| std::path::Path::new(&d).join(".cache").join("leafgrad"))
-        })?;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    SOURCE.hash(&mut h);
-    env!("CARGO_PKG_VERSION").hash(&mut h);
-    Some(dir.join(format!("kernels-{:016x}-{arch}.cubin", h.finish())))
+        })
 }
 
 /// The kernels for this device: from the disk cache, else compiled to CUBIN (and cached), else
 /// (an NVRTC that does not know the architecture) PTX for the driver to compile.
-pub(super) fn load_kernels(d: &'static Dev) -> std::result::Result<Arc<CudaModule>, String> {
+pub(super) fn load_kernels(d: &'static Gpu) -> std::result::Result<Arc<CudaModule>, String> {
     let (major, minor) = d.ctx.compute_capability().map_err(|e| format!("{e:?}"))?;
     let sm = format!("sm_{major}{minor}");
     let path = cache_path(&sm);
@@ -255,14 +288,16 @@ pub(super) fn load_kernels(d: &'static Dev) -> std::result::Result<Arc<CudaModul
         .map_err(|e| format!("CUDA could not load leafgrad's kernels: {e:?}"))
 }
 
-pub(super) fn module(d: &'static Dev) -> Result<&'static Arc<CudaModule>> {
+pub(super) fn module(d: &'static Gpu) -> Result<&'static Arc<CudaModule>> {
     d.module
         .get_or_init(|| load_kernels(d))
         .as_ref()
         .map_err(|e| Error::Runtime(e.clone()))
 }
 
-pub(super) fn function(d: &'static Dev, name: &str, nargs: usize) -> Result<CudaFunction> {
+/// The table's entry for kernel `name` (a name that lives as long as the process), checked
+/// against the number of arguments it is launched with.
+pub(super) fn table_entry(name: &str, nargs: usize) -> Result<&'static str> {
     static TABLE: OnceLock<HashMap<String, usize>> = OnceLock::new();
     let table = TABLE.get_or_init(|| kernel_table().into_iter().collect());
     let (key, want) = table
@@ -273,9 +308,11 @@ pub(super) fn function(d: &'static Dev, name: &str, nargs: usize) -> Result<Cuda
             "internal error: kernel {name} takes {want} parameters, launched with {nargs}"
         )));
     }
+    Ok(key.as_str())
+}
+
+pub(super) fn function(d: &'static Gpu, key: &'static str) -> Result<CudaFunction> {
     let mut funcs = d.funcs.lock().unwrap_or_else(|e| e.into_inner());
-    // The table's keys live as long as the process: use them as the cache's keys.
-    let key: &'static str = leak_arch(key);
     if let Some(f) = funcs.get(key) {
         return Ok(f.clone());
     }
