@@ -820,3 +820,18 @@ def test_every_kernel_runs_against_the_cpu():
     ran = {k for k in after if after[k] > before.get(k, 0)}
     table = {k for k, _ in torch._core._cuda_kernels()}
     assert not (table - ran), f"kernels no op here launched: {sorted(table - ran)}"
+
+
+@needs_gpu
+def test_modules_built_on_the_device():
+    # device= in a module's constructor makes its parameters there (leaves), initialised there
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(3, 2, device="cuda")
+    assert lin.weight.device == torch.device("cuda", 0) and lin.bias.is_cuda
+    assert lin.weight.is_leaf and lin.weight.requires_grad and lin.weight.grad_fn is None
+    for m in (torch.nn.Conv2d(1, 2, 3, device="cuda"), torch.nn.LayerNorm(4, device="cuda"),
+              torch.nn.Embedding(5, 2, device="cuda")):
+        assert all(p.is_cuda and p.is_leaf for p in m.parameters())
+    y = lin(torch.ones(4, 3, device="cuda")).sum()
+    y.backward()
+    assert lin.weight.grad.is_cuda and lin.weight.grad.tolist() == [[4.0] * 3] * 2

@@ -16,10 +16,11 @@ __all__ = [
 
 
 def _empty(shape, dtype=None, device=None):
-    from ..._device import check_device
+    """A parameter's tensor before its initialisation, made on `device` (the init then runs
+    there, as PyTorch's: in place on a GPU, a no-op on the meta device)."""
+    from ..._factories import empty
 
-    check_device(device)
-    return _core._full(tuple(shape), 0, dtype or _default_dtype())
+    return empty(tuple(shape), dtype=dtype or _default_dtype(), device=device)
 
 
 def _default_dtype():
