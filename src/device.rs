@@ -1,4 +1,5 @@
-//! Where a tensor's memory lives: host memory or one CUDA device.
+//! Where a tensor's memory lives: host memory, one CUDA device, or nowhere (the meta device:
+//! shape and dtype without data).
 use crate::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -7,17 +8,23 @@ pub enum Device {
     Cpu,
     /// A CUDA device by ordinal.
     Cuda(usize),
+    /// PyTorch's `meta` device: tensors with a shape and dtype and no memory.
+    Meta,
 }
 
 impl Device {
     pub fn is_cuda(self) -> bool {
         matches!(self, Device::Cuda(_))
     }
+    pub fn is_meta(self) -> bool {
+        self == Device::Meta
+    }
     /// PyTorch's spelling: `cpu`, `cuda:0`.
     pub fn name(self) -> String {
         match self {
             Device::Cpu => "cpu".into(),
             Device::Cuda(i) => format!("cuda:{i}"),
+            Device::Meta => "meta".into(),
         }
     }
     /// Parse `cpu`, `cuda`, `cuda:N` (a bare `cuda` is device 0).
@@ -25,6 +32,7 @@ impl Device {
         match s.split_once(':') {
             None if s == "cpu" => Ok(Device::Cpu),
             None if s == "cuda" => Ok(Device::Cuda(0)),
+            None if s == "meta" => Ok(Device::Meta),
             Some(("cuda", i)) => i
                 .parse()
                 .map(Device::Cuda)

@@ -39,6 +39,18 @@ pub fn no_cuda_kernel(what: &str) -> Error {
     ))
 }
 
+/// Computing on meta tensors (PyTorch runs ops shape-only there; leafgrad does not yet).
+pub fn no_meta_kernel() -> Error {
+    Error::NotImplemented(
+        "leafgrad computes nothing on meta tensors yet: they can be created, moved, viewed and printed, but an op on one raises (PyTorch returns a meta tensor of the result's shape)".into(),
+    )
+}
+
+/// PyTorch's error for reading the data of a meta tensor.
+pub fn meta_has_no_data() -> Error {
+    Error::NotImplemented("Cannot copy out of meta tensor; no data!".into())
+}
+
 pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 pub const LEAF_INPLACE: &str =
     "a leaf Variable that requires grad is being used in an in-place operation.";

@@ -114,6 +114,21 @@ impl Storage {
     pub fn is_cuda(&self) -> bool {
         self.device.is_cuda()
     }
+    /// Storage of a meta tensor: a device and no memory (`as_ptr` is null, as PyTorch's
+    /// `data_ptr()` of a meta tensor is 0).
+    pub fn meta() -> Storage {
+        Storage {
+            ptr: std::ptr::null_mut(),
+            nbytes: 0,
+            owner: Owner::Foreign(Box::new(())),
+            version: AtomicU32::new(0),
+            device: crate::device::Device::Meta,
+        }
+    }
+    /// Whether the memory is host memory that CPU loops may read.
+    pub fn is_host(&self) -> bool {
+        self.device == crate::device::Device::Cpu
+    }
     /// The device address of CUDA memory.
     pub fn device_ptr(&self) -> u64 {
         self.ptr as usize as u64
@@ -134,9 +149,10 @@ impl Storage {
     #[inline]
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice_mut<T: Element>(&self) -> &mut [T] {
-        if self.device.is_cuda() {
-            // Device memory is never host-addressable: a CPU kernel reached with a CUDA tensor
-            // (a missed device check) sees no elements rather than reading a device address.
+        if !self.is_host() {
+            // Device memory is never host-addressable (and meta tensors have none): a CPU
+            // kernel reached with one (a missed device check) sees no elements rather than
+            // reading a device address.
             return &mut [];
         }
         std::slice::from_raw_parts_mut(self.ptr as *mut T, self.nbytes / std::mem::size_of::<T>())
@@ -145,7 +161,7 @@ impl Storage {
     /// `T` must match the tensor's dtype.
     #[inline]
     pub unsafe fn slice<T: Element>(&self) -> &[T] {
-        if self.device.is_cuda() {
+        if !self.is_host() {
             return &[];
         }
         std::slice::from_raw_parts(self.ptr as *const T, self.nbytes / std::mem::size_of::<T>())

@@ -39,6 +39,9 @@ impl TensorData {
     /// # Safety
     /// `T` must match `dtype`.
     pub unsafe fn contiguous_slice<T: Element>(&self) -> Option<&[T]> {
+        if !self.storage.is_host() {
+            return None;
+        }
         if self.is_contiguous() {
             let n = self.numel();
             if n == 0 {
@@ -179,6 +182,9 @@ impl Tensor {
         dtype: DType,
         device: crate::device::Device,
     ) -> Result<Tensor> {
+        if device.is_meta() {
+            return Tensor::on_meta(shape, dtype);
+        }
         if device.is_cuda() {
             let t = crate::cuda::empty(shape, dtype, device)?;
             crate::cuda::fill(&t, Complex64::new(0.0, 0.0))?;
@@ -195,6 +201,9 @@ impl Tensor {
         dtype: DType,
         device: crate::device::Device,
     ) -> Result<Tensor> {
+        if device.is_meta() {
+            return Tensor::on_meta(shape, dtype);
+        }
         if device.is_cuda() {
             let t = crate::cuda::empty(shape, dtype, device)?;
             crate::cuda::fill(&t, value)?;
@@ -202,6 +211,14 @@ impl Tensor {
         } else {
             Tensor::full(shape, value, dtype)
         }
+    }
+
+    /// A tensor on the meta device: its shape and dtype, no memory.
+    pub fn on_meta(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        crate::kernels::checked_numel(shape)?
+            .checked_mul(dtype.size())
+            .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
+        Ok(Tensor::from_storage(Storage::meta(), shape, dtype))
     }
 
     pub fn full(shape: &[usize], value: Complex64, dtype: DType) -> Result<Tensor> {
@@ -412,6 +429,9 @@ impl Tensor {
     /// Elements in logical order as `T` (converting from the stored dtype), copied to the host;
     /// the copy's failure (device memory, an allocation) is the error.
     pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        if self.device().is_meta() {
+            return Err(crate::error::meta_has_no_data());
+        }
         if self.is_cuda() {
             return crate::cuda::to_device(self, crate::device::Device::Cpu)?.try_to_vec();
         }
@@ -441,6 +461,11 @@ impl Tensor {
         }
         if self.is_cuda() {
             return crate::cuda::to_device(self, crate::device::Device::Cpu)?.item();
+        }
+        if self.device().is_meta() {
+            return Err(Error::Runtime(
+                "Tensor.item() cannot be called on meta tensors".into(),
+            ));
         }
         let d = self.data();
         Ok(crate::with_dtype!(d.dtype, T, {

@@ -78,6 +78,8 @@ def check_device(d):
                 f"CUDA error: invalid device ordinal (cuda:{index} was asked for; {cuda.device_count()} device(s) found)"
             )
         return device("cuda", index)
+    if d.type == "meta":
+        return device("meta")
     if d.type != "cpu":
-        raise RuntimeError(f"leafgrad supports only the 'cpu' and 'cuda' devices, got '{d}'")
+        raise RuntimeError(f"leafgrad supports only the 'cpu', 'cuda' and 'meta' devices, got '{d}'")
     return d

@@ -22,12 +22,20 @@ def _check_args(fn, dtype=None, requires_grad=False):
 
 def _finish(t, requires_grad, device):
     d = check_device(device)
-    if d is not None and d.type == "cuda":
+    if d is not None and d.type in ("cuda", "meta"):
         # Made on the host, then copied over: still a leaf (no graph is recorded).
         t = _core._move(t, str(d))
     if requires_grad:
         _core._factory_requires_grad(t, True)
     return t
+
+
+def _filled(shape, value, dtype, device):
+    """`_core._full`, except that a meta tensor is made without building its values."""
+    d = check_device(device)
+    if d is not None and d.type == "meta":
+        return _core._meta(list(shape), dtype or _core._full((), value, None).dtype)
+    return _core._full(shape, value, dtype)
 
 
 def _is_ndarray(x):
@@ -108,7 +116,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
         fill_value = fill_value.item()  # read as a Python number, as PyTorch's Scalar argument
     if dtype is None:
         dtype = _value_dtype(fill_value)
-    return _finish(_core._full(tuple(size), fill_value, dtype), requires_grad, device)
+    return _finish(_filled(tuple(size), fill_value, dtype, device), requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
@@ -120,7 +128,7 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
     >>> torch.zeros((2,), dtype=torch.int64)
     tensor([0, 0])
     """
-    return _finish(_core._full(_shape(size), 0, dtype or _core.float32), requires_grad, device)
+    return _finish(_filled(_shape(size), 0, dtype or _core.float32, device), requires_grad, device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
@@ -130,7 +138,7 @@ def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
     tensor([[1., 1.],
             [1., 1.]], requires_grad=True)
     """
-    return _finish(_core._full(_shape(size), 1, dtype or _core.float32), requires_grad, device)
+    return _finish(_filled(_shape(size), 1, dtype or _core.float32, device), requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_format=None):
@@ -139,7 +147,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_
     >>> torch.empty(2, 3).shape
     torch.Size([2, 3])
     """
-    return _finish(_core._full(_shape(size), 0, dtype or _core.float32), requires_grad, device)
+    return _finish(_filled(_shape(size), 0, dtype or _core.float32, device), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
@@ -219,8 +227,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 def _like(fill, name, doc):
     def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
         _check_args(name, dtype, requires_grad)
-        return _finish(_core._full(tuple(input.shape), fill, dtype or input.dtype), requires_grad,
-                       input.device if device is None else device)
+        dev = input.device if device is None else device
+        return _finish(_filled(tuple(input.shape), fill, dtype or input.dtype, dev), requires_grad, dev)
 
     make.__name__ = make.__qualname__ = name
     make.__doc__ = doc
@@ -253,7 +261,7 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     tensor([[0.5000, 0.5000],
             [0.5000, 0.5000]])
     """
-    return _finish(_core._full(tuple(input.shape), fill_value, dtype or input.dtype), requires_grad, device)
+    return _finish(_filled(tuple(input.shape), fill_value, dtype or input.dtype, device), requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):

@@ -18,7 +18,7 @@ class _NumpyView:
 def _numpy(self, *, force=False):
     import numpy as np
 
-    if self.is_cuda and not force:
+    if (self.is_cuda or self.is_meta) and not force:
         raise TypeError(
             f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
         )
@@ -43,6 +43,8 @@ def _array(self, dtype=None, copy=None):
 
 def _values(self):
     """The values as a numpy array, whatever the dtype (bfloat16 has no numpy type) or device."""
+    if self.is_meta:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
     if self.is_cuda:
         return _values(self.detach()._to_copy(self.dtype, "cpu"))
     if self.dtype is _core.bfloat16:
@@ -63,6 +65,13 @@ def _tolist(self):
 
 def _repr(self, *, tensor_contents=None):
     gf = self.grad_fn
+    if self.is_meta:
+        return _tensor_str.format_meta(
+            tuple(self.shape),
+            self.dtype._name,
+            grad_fn=None if gf is None else type(gf).__name__,
+            requires_grad=self.requires_grad,
+        )
     return _tensor_str.format_tensor(
         _values(self),
         self.dtype._name,
@@ -350,8 +359,8 @@ def _install():
     T.cuda = _cuda
     T.uniform_ = _uniform_
     T.normal_ = _normal_
-    T.device = property(lambda self: CPU if not self.is_cuda else device(self._device))
-    T.is_meta = property(lambda self: False)
+    T.device = property(lambda self: CPU if self._device == "cpu" else device(self._device))
+    T.is_meta = property(lambda self: self._device == "meta")
     T.__module__ = "leafgrad"
 
 

@@ -287,6 +287,22 @@ def _add_suffixes(text, suffixes, indent):
     return "".join(parts)
 
 
+def format_meta(shape, dtype, *, grad_fn=None, requires_grad=False) -> str:
+    """The repr of a meta tensor (no values): its size always, its dtype unless float32.
+
+    >>> torch._tensor_str.format_meta((2, 3), "int64")
+    "tensor(..., device='meta', size=(2, 3), dtype=torch.int64)"
+    """
+    suffixes = ["device='meta'", "size=" + str(tuple(shape))]
+    if dtype != "float32":
+        suffixes.append("dtype=torch." + dtype)
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes("tensor(...", suffixes, len("tensor("))
+
+
 def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None) -> str:
     """Full repr text, e.g. 'tensor([1., 2.], dtype=torch.float64, grad_fn=<MulBackward0>)'.
 

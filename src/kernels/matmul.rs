@@ -5,6 +5,7 @@ use crate::tensor::Tensor;
 
 /// `a @ b` for 2-D `a` [m, k] and `b` [k, n] of the same dtype; returns a contiguous [m, n].
 pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
+    super::no_meta(&[a, b])?;
     if crate::cuda::any_cuda(&[a, b]) {
         return crate::cuda::mm(a, b);
     }

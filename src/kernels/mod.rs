@@ -165,10 +165,22 @@ fn fill_par<U: Element>(
     unsafe { out.set_len(n) };
 }
 
-/// The error of a CPU loop reached with device memory (an op without a CUDA kernel).
+/// The error of a CPU loop reached with device memory (an op without a CUDA kernel) or with a
+/// meta tensor (no memory at all).
 fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
+    if ts.iter().any(|d| d.storage.device.is_meta()) {
+        return Err(crate::error::no_meta_kernel());
+    }
     if ts.iter().any(|d| d.storage.is_cuda()) {
         return Err(crate::error::no_cuda_kernel("this operation"));
+    }
+    Ok(())
+}
+
+/// [`host_only`] for tensors: an op that reads host memory directly refuses meta tensors.
+pub fn no_meta(ts: &[&Tensor]) -> Result<()> {
+    if ts.iter().any(|t| t.device().is_meta()) {
+        return Err(crate::error::no_meta_kernel());
     }
     Ok(())
 }
@@ -343,6 +355,13 @@ pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
 /// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place.
 pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     let (dd, ds) = (dst.data(), src.data());
+    if ds.storage.device.is_meta() && !dd.storage.device.is_meta() {
+        return Err(crate::error::meta_has_no_data());
+    }
+    if dd.storage.device.is_meta() {
+        // nothing to write (as PyTorch's copy_ into a meta tensor)
+        return Ok(());
+    }
     if dd.storage.is_cuda() || ds.storage.is_cuda() {
         drop((dd, ds));
         return crate::cuda::copy_into(dst, src);
@@ -450,6 +469,10 @@ pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
         let d = x.data();
         (d.shape.clone(), d.storage.device)
     };
+    if device.is_meta() {
+        // a meta tensor's copy is a meta tensor: shape and dtype, no data
+        return Tensor::on_meta(&shape, dtype);
+    }
     let out = if device.is_cuda() {
         crate::cuda::empty(&shape, dtype, device)?
     } else {
@@ -473,6 +496,9 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
+    if t.device().is_meta() {
+        return Ok(()); // no values to set (PyTorch's fill_ of a meta tensor)
+    }
     let d = t.data();
     if d.storage.is_cuda() {
         drop(d);
@@ -501,6 +527,7 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
 
 /// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
 pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
+    no_meta(&[t, mask])?;
     if crate::cuda::any_cuda(&[t, mask]) {
         let v = Tensor::full(&[], value, t.dtype())?;
         let r = crate::cuda::where_(&crate::ops::expand(mask, &t.shape())?, &v, t)?;
@@ -523,6 +550,7 @@ pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
 
 /// `out = where(cond, src, out)` for contiguous `out` and `src` of out's shape and dtype.
 pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+    no_meta(&[out, cond, src])?;
     if crate::cuda::any_cuda(&[out, cond, src]) {
         let s = cast(src, out.dtype())?;
         let r = crate::cuda::where_(cond, &s, out)?;
@@ -553,7 +581,7 @@ pub fn map2_into<T: Element>(
     f: impl Fn(T, T) -> T + Sync,
 ) -> bool {
     let (da, db, dout) = (a.data(), b.data(), out.data());
-    if da.storage.is_cuda() || db.storage.is_cuda() || dout.storage.is_cuda() {
+    if !da.storage.is_host() || !db.storage.is_host() || !dout.storage.is_host() {
         return false;
     }
     if da.shape != dout.shape || db.shape != dout.shape || !dout.is_contiguous() {

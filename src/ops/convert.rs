@@ -81,7 +81,12 @@ pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
 pub fn to_copy(x: &Tensor, dtype: DType, device: crate::device::Device) -> Result<Tensor> {
     crate::cuda::check(device)?;
     let src_dev = x.device();
-    let out = if src_dev == device {
+    let out = if device.is_meta() {
+        // Only the shape and dtype travel (a no-op copy when x is already a meta tensor).
+        Tensor::on_meta(&x.shape(), dtype)?
+    } else if src_dev.is_meta() {
+        return Err(crate::error::meta_has_no_data());
+    } else if src_dev == device {
         kernels::cast(x, dtype)?
     } else if x.dtype() == dtype {
         crate::cuda::to_device(x, device)?

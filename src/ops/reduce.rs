@@ -48,6 +48,7 @@ fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
 
 /// The sum kernel: integer and bool inputs sum to int64.
 fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    kernels::no_meta(&[x])?;
     let shape = out_shape(&x.shape(), dims, keepdim);
     if x.is_cuda() {
         return crate::cuda::reduce("sum", x, dims, keepdim);

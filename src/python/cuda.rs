@@ -59,11 +59,27 @@ fn _cuda_synchronize(py: Python<'_>, i: usize) -> PyResult<()> {
 fn _move(py: Python<'_>, t: &Bound<'_, PyTensor>, device: &str) -> PyResult<Py<PyAny>> {
     let d = Device::parse(device).py()?;
     crate::cuda::check(d).py()?;
-    let r = crate::cuda::to_device(&t.get().t, d).py()?;
+    let r = if d.is_meta() {
+        crate::Tensor::on_meta(&t.get().t.shape(), t.get().t.dtype()).py()?
+    } else {
+        crate::cuda::to_device(&t.get().t, d).py()?
+    };
     Ok(wrap(py, r)?.unbind())
 }
 
+/// A new meta tensor (shape and dtype, no memory): factories' `device="meta"`.
+#[pyfunction]
+fn _meta(
+    py: Python<'_>,
+    shape: Vec<usize>,
+    dtype: PyRef<'_, super::convert::PyDType>,
+) -> PyResult<Py<PyAny>> {
+    let t = crate::Tensor::on_meta(&shape, dtype.d).py()?;
+    Ok(wrap(py, t)?.unbind())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_meta, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_status, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_device_properties, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_kernels, m)?)?;

@@ -126,6 +126,11 @@ pub fn export(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
             "Can't export tensors that require gradient, use tensor.detach()",
         ));
     }
+    if t.device().is_meta() {
+        return Err(PyRuntimeError::new_err(
+            "a meta tensor has no data to share through DLPack",
+        ));
+    }
     let d = t.data();
     let shape: Vec<i64> = d.shape.iter().map(|&s| s as i64).collect();
     let strides: Vec<i64> = d.strides.iter().map(|&s| s as i64).collect();
@@ -140,6 +145,7 @@ pub fn export(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
             device_type: CUDA,
             device_id: i as i32,
         },
+        crate::device::Device::Meta => unreachable!("refused above"),
     };
     drop(d);
     if let crate::device::Device::Cuda(i) = t.device() {
@@ -317,10 +323,13 @@ impl PyTensor {
         }
         export(py, &self.t)
     }
-    fn __dlpack_device__(&self) -> (i32, i32) {
+    fn __dlpack_device__(&self) -> PyResult<(i32, i32)> {
         match self.t.device() {
-            crate::device::Device::Cpu => (CPU, 0),
-            crate::device::Device::Cuda(i) => (CUDA, i as i32),
+            crate::device::Device::Cpu => Ok((CPU, 0)),
+            crate::device::Device::Cuda(i) => Ok((CUDA, i as i32)),
+            crate::device::Device::Meta => Err(PyRuntimeError::new_err(
+                "a meta tensor has no data to share through DLPack",
+            )),
         }
     }
 }

@@ -264,6 +264,13 @@ pub fn from_numpy<'py>(py: Python<'py>, array: &Bound<'py, PyAny>) -> PyResult<B
 #[pyfunction]
 fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, PyDict>> {
     let d = t.t.data();
+    if !d.storage.is_host() {
+        // Only host memory can be handed to numpy (callers copy CUDA tensors first).
+        return Err(PyTypeError::new_err(format!(
+            "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
+            if d.storage.device.is_meta() { "meta" } else { "cuda" }
+        )));
+    }
     let typestr = match d.dtype {
         DType::Bool => "|b1",
         DType::UInt8 => "|u1",

@@ -306,7 +306,11 @@ impl PyTensor {
         }
         let (gdev, tdev) = (g.device(), self.t.device());
         if gdev != tdev {
-            let kind = |d: crate::device::Device| if d.is_cuda() { "cuda" } else { "cpu" };
+            let kind = |d: crate::device::Device| match d {
+                crate::device::Device::Cuda(_) => "cuda",
+                crate::device::Device::Meta => "meta",
+                crate::device::Device::Cpu => "cpu",
+            };
             return Err(PyRuntimeError::new_err(format!(
                 "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. Please ensure that the gradient and the tensor are on the same device",
                 kind(gdev),

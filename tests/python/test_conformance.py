@@ -22,9 +22,7 @@ SPEC_VS_INSTALLED_TORCH = {
 }
 
 # Behaviour leafgrad does not have yet, each named in the README's "Not yet" list.
-LEAFGRAD_GAPS = {
-    "spec_dtype_conversions": "the meta device (x.to('meta')) is not supported (CPU and CUDA are)",
-}
+LEAFGRAD_GAPS = {}
 
 
 def load_runner():

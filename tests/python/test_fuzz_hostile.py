@@ -159,6 +159,8 @@ POOL = [
     ("'cpu'", lambda L: "cpu"),
     ("'meta'", lambda L: "meta"),
     ("'cuda:7'", lambda L: "cuda:7"),
+    ("meta 2x3", lambda L: L.ones(2, 3, device="meta")),
+    ("meta rg", lambda L: L.tensor([1.0, 2.0], requires_grad=True).to("meta")),
     ("hook none", lambda L: lambda g: None),
     ("hook *2", lambda L: lambda g: g * 2),
     ("hook raises", lambda L: _raising_hook),
@@ -447,6 +449,7 @@ CALLS = [
     ("no_grad op", 1, lambda L, F, a: _no_grad_op(L, a)),
 ]
 _TENSOR_PREFIXES = (
+    "meta",
     "f ",
     "f64",
     "i ",

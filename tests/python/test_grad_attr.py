@@ -238,7 +238,6 @@ def test_complex_grad_on_complex_tensor_is_accepted():
     assert z.grad.dtype == torch.complex64
 
 
-@pytest.mark.xfail(not USING_TORCH, reason="the meta device is not supported (CPU and CUDA are)", strict=True)
 def test_assigning_grad_on_other_device():
     x = leaf()
     msg = (

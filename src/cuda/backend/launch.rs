@@ -199,6 +199,7 @@ pub(super) fn device_of(t: &Tensor) -> Result<usize> {
         Device::Cpu => Err(Error::Runtime(
             "internal error: a CPU tensor reached a CUDA kernel".into(),
         )),
+        Device::Meta => Err(crate::error::no_meta_kernel()),
     }
 }
 

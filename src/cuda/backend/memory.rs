@@ -60,6 +60,8 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
 pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
     let src_dev = x.data().storage.device;
     match (src_dev, device) {
+        (_, Device::Meta) => Tensor::on_meta(&x.shape(), x.dtype()),
+        (Device::Meta, _) => Err(crate::error::meta_has_no_data()),
         (Device::Cpu, Device::Cpu) => crate::kernels::contiguous(x),
         (_, Device::Cuda(_)) if src_dev == device => {
             let out = empty(&x.shape(), x.dtype(), device)?;

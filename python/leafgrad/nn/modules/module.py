@@ -588,15 +588,23 @@ class Module:
     def _apply(self, fn, recurse=True):
         """Convert parameters, their grads and buffers. Parameters stay the same objects (still
         leaves): the converted value is installed with `param.data = ...`, as PyTorch does by
-        default."""
+        default; a move to or from the meta device makes new Parameter objects, as PyTorch's
+        (the tensor kinds differ)."""
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for key, param in self._parameters.items():
+        for key, param in list(self._parameters.items()):
             if param is None:
                 continue
             with no_grad():
                 param_applied = fn(param)
+            if param_applied.is_meta != param.is_meta:
+                new = Parameter(param_applied, param.requires_grad)
+                if param.grad is not None:
+                    with no_grad():
+                        new.grad = fn(param.grad)
+                self._parameters[key] = new
+                continue
             param.data = param_applied
             param_grad = param.grad
             if param_grad is not None:
@@ -632,6 +640,18 @@ class Module:
 
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers as new uninitialised tensors on `device` (how a module built on
+        the meta device gets memory; initialise them afterwards).
+
+        >>> lin = torch.nn.Linear(2, 1, device="meta").to_empty(device="cpu")
+        >>> lin.weight.device, lin.weight.shape
+        (device(type='cpu'), torch.Size([1, 2]))
+        """
+        from ..._factories import empty_like
+
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     def cpu(self):
         return self._apply(lambda t: t.cpu())

@@ -1,0 +1,157 @@
+"""The meta device: tensors with a shape and dtype and no data (SPEC §12, §13.1).
+
+What leafgrad has: making meta tensors (factories, `.to("meta")` recorded as ToCopyBackward0,
+modules built or moved there), views, reprs, the errors for reading their data and for mixing
+devices in `.grad`. Expectations were measured on torch 2.15 and run against it with
+LEAFGRAD_TEST_TORCH=1. What it does not have: computing on meta tensors (PyTorch runs ops
+shape-only there); that raises NotImplementedError, tested last (leafgrad only).
+"""
+import pytest
+from support import USING_TORCH, exact
+
+import leafgrad as torch
+
+
+def test_move_to_meta_is_a_recorded_copy():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    m = x.to("meta")
+    assert not m.is_leaf and type(m.grad_fn).__name__ == "ToCopyBackward0"
+    assert repr(m) == "tensor(..., device='meta', size=(2,), grad_fn=<ToCopyBackward0>)"
+    assert m.device == torch.device("meta") and repr(m.device) == "device(type='meta')"
+    assert m.is_meta and not x.is_meta and not m.is_cuda
+    assert m.shape == (2,) and m.dtype == torch.float32 and m.data_ptr() == 0
+    assert m.to("meta") is m
+    d = x.double().to("meta")
+    assert repr(d) == (
+        "tensor(..., device='meta', size=(2,), dtype=torch.float64,\n       grad_fn=<ToCopyBackward0>)"
+    )
+
+
+@pytest.mark.parametrize(
+    "make, text",
+    [
+        (lambda: torch.ones(2, device="meta"), "tensor(..., device='meta', size=(2,))"),
+        (
+            lambda: torch.ones(2, 3, dtype=torch.int64, device="meta"),
+            "tensor(..., device='meta', size=(2, 3), dtype=torch.int64)",
+        ),
+        (lambda: torch.zeros(0, device="meta"), "tensor(..., device='meta', size=(0,))"),
+        (lambda: torch.tensor(3.0, device="meta"), "tensor(..., device='meta', size=())"),
+        (
+            lambda: torch.empty(2, device="meta", requires_grad=True),
+            "tensor(..., device='meta', size=(2,), requires_grad=True)",
+        ),
+        (
+            lambda: torch.full((2,), True, device="meta"),
+            "tensor(..., device='meta', size=(2,), dtype=torch.bool)",
+        ),
+        (
+            lambda: torch.zeros_like(torch.ones(2, dtype=torch.complex64, device="meta")),
+            "tensor(..., device='meta', size=(2,), dtype=torch.complex64)",
+        ),
+        (lambda: torch.rand(2, device="meta"), "tensor(..., device='meta', size=(2,))"),
+        (lambda: torch.ones(200, device="meta"), "tensor(..., device='meta', size=(200,))"),
+        (lambda: torch.ones(2, 2, device="meta")[0], "tensor(..., device='meta', size=(2,))"),
+        (lambda: torch.ones(2, device="meta").new_ones(3), "tensor(..., device='meta', size=(3,))"),
+    ],
+)
+def test_factories_and_views_make_meta_tensors(make, text):
+    assert repr(make()) == text
+
+
+def test_views_keep_the_graph_and_need_no_data():
+    m = torch.tensor([1.0, 2.0], requires_grad=True).to("meta")
+    v = m.view(2, 1)
+    assert repr(v) == "tensor(..., device='meta', size=(2, 1), grad_fn=<ViewBackward0>)"
+    assert repr(m[0]) == "tensor(..., device='meta', size=(), grad_fn=<SelectBackward0>)"
+    assert repr(m.detach()) == "tensor(..., device='meta', size=(2,))"
+    assert m.t().shape == (2,) and m.unsqueeze(0).stride() == (2, 1)
+
+
+def test_a_huge_meta_tensor_takes_no_memory():
+    m = torch.empty(2**40, 2**20, device="meta")
+    assert m.shape == (2**40, 2**20) and m.is_meta
+
+
+def test_modules_on_the_meta_device():
+    lin = torch.nn.Linear(2, 3, device="meta")
+    assert lin.weight.is_meta and lin.weight.is_leaf and lin.weight.requires_grad
+    assert repr(lin.bias) == "Parameter containing:\ntensor(..., device='meta', size=(3,), requires_grad=True)"
+    ln = torch.nn.LayerNorm(4, device="meta")
+    assert ln.weight.is_meta and ln.bias.is_meta
+    moved = torch.nn.Linear(2, 2)
+    w = moved.weight
+    w.grad = torch.ones(2, 2)
+    moved.to("meta")
+    # the tensor kinds differ: new Parameter objects, leaves, with their grads moved too
+    p = moved.weight
+    assert p is not w and p.is_meta and p.is_leaf and p.requires_grad and p.grad.is_meta
+    assert type(p).__name__ == "Parameter" and not w.is_meta
+    assert moved.to("meta").weight is p
+    back = moved.to_empty(device="cpu")
+    assert back is moved and moved.weight.device == torch.device("cpu")
+    assert moved.weight.shape == (2, 2) and moved.weight.is_leaf and moved.weight.requires_grad
+
+
+def test_reading_data_raises_pytorchs_errors():
+    m = torch.ones(1, device="meta")
+    for f in (lambda: m.cpu(), lambda: m.to("cpu"), lambda: m.tolist()):
+        with pytest.raises(NotImplementedError, match=exact("Cannot copy out of meta tensor; no data!")):
+            f()
+    for f in (lambda: m.item(), lambda: float(m), lambda: bool(m)):
+        with pytest.raises(RuntimeError, match=exact("Tensor.item() cannot be called on meta tensors")):
+            f()
+    with pytest.raises(TypeError, match=exact(
+        "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
+    )):
+        m.numpy()
+
+
+def test_grad_of_another_device_is_refused():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=exact(
+        "attempting to assign a gradient with device type 'meta' to a tensor with device type 'cpu'. "
+        "Please ensure that the gradient and the tensor are on the same device"
+    )):
+        x.grad = torch.ones(2, device="meta")
+    m = torch.ones(2, device="meta", requires_grad=True)
+    with pytest.raises(RuntimeError, match=exact(
+        "attempting to assign a gradient with device type 'cpu' to a tensor with device type 'meta'. "
+        "Please ensure that the gradient and the tensor are on the same device"
+    )):
+        m.grad = torch.ones(2)
+    m.grad = torch.zeros(2, device="meta")
+    assert m.grad.is_meta
+
+
+def test_joining_meta_tensors_gives_a_meta_tensor():
+    m = torch.ones(2, 2, device="meta", requires_grad=True)
+    assert repr(torch.cat([m, m])) == "tensor(..., device='meta', size=(4, 2), grad_fn=<CatBackward0>)"
+    assert torch.stack([m, m]).shape == (2, 2, 2)
+
+
+def test_writing_into_a_meta_tensor_is_a_no_op():
+    m = torch.ones(2, device="meta")
+    assert m.fill_(3) is m and m.zero_() is m and m.copy_(torch.ones(2)) is m
+    assert repr(m) == "tensor(..., device='meta', size=(2,))"
+
+
+@pytest.mark.skipif(USING_TORCH, reason="PyTorch computes on meta tensors; leafgrad does not yet")
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda m: m + 1,
+        lambda m: m.sum(),
+        lambda m: m == m,
+        lambda m: m.exp(),
+        lambda m: m @ m.t(),
+        lambda m: m.clamp(0, 1),
+        lambda m: m.softmax(1),
+        lambda m: m * torch.ones(2, 2),
+        lambda m: torch.nn.functional.linear(m, m),
+    ],
+)
+def test_computing_on_meta_tensors_is_not_there_yet(op):
+    m = torch.ones(2, 2, device="meta")
+    with pytest.raises(NotImplementedError, match="leafgrad computes nothing on meta tensors yet"):
+        op(m)
