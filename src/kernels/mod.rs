@@ -177,7 +177,7 @@ fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
     Ok(())
 }
 
-/// [`host_only`] for tensors: an op that reads host memory directly refuses meta tensors.
+/// `host_only` for tensors: an op that reads host memory directly refuses meta tensors.
 pub fn no_meta(ts: &[&Tensor]) -> Result<()> {
     if ts.iter().any(|t| t.device().is_meta()) {
         return Err(crate::error::no_meta_kernel());
