@@ -64,8 +64,53 @@ def minimum(a, b):
     return _c("MinimumBackward0", lambda a, b: _extreme(a, b, False), a, _t(b, a))
 
 
-def leaky_relu(x, negative_slope=0.01):
-    return _c("LeakyReluBackward0", lambda x: _core.where(x > 0, x, x * negative_slope), x)
+_SCALAR_TYPE = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool"}
+
+
+def _floating_only(x, kernel):
+    """PyTorch's error for an activation without integer kernels (`"silu_cpu" not implemented
+    for 'Long'`)."""
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        dev = "cuda" if x.is_cuda else "cpu"
+        raise NotImplementedError(f"\"{kernel}_{dev}\" not implemented for '{_SCALAR_TYPE[x.dtype._name]}'")
+
+
+def _activation(x, inplace, name, inplace_name, fn):
+    """`fn(x)` recorded as `name`, or written into x (`inplace=True`) recorded as `inplace_name`."""
+    if inplace:
+        return _core._inplace_apply(x, lambda s: _c(inplace_name, fn, s), [])
+    return _c(name, fn, x)
+
+
+def leaky_relu(x, negative_slope=0.01, inplace=False):
+    return _activation(x, inplace, "LeakyReluBackward0", "LeakyReluBackward1",
+                       lambda x: _core.where(x > 0, x, x * negative_slope))
+
+
+def silu(x, inplace=False):
+    # x * sigmoid(x): sigmoid's gradient comes from its output, so it stays finite where
+    # exp(-x) overflows (x / (1 + exp(-x)) would give 0 * inf there)
+    _floating_only(x, "silu")
+    return _activation(x, inplace, "SiluBackward0", "SiluBackward0", lambda x: x * x.sigmoid())
+
+
+def elu(x, alpha=1.0, inplace=False):
+    # exp of min(x, 0): the branch not taken stays finite, so its zero gradient is not 0 * inf
+    _floating_only(x, "elu")
+    return _activation(x, inplace, "EluBackward0", "EluBackward1",
+                       lambda x: _core.where(x > 0, x, (x.clamp(max=0).exp() - 1) * alpha))
+
+
+def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
+    # gradient 1 strictly inside (min_val, max_val), as PyTorch's; NaN passes through
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+
+    def f(x):
+        lo, hi = _t(min_val, x), _t(max_val, x)
+        return _core.where(x <= lo, lo, _core.where(x >= hi, hi, x))
+
+    return _activation(x, inplace, "HardtanhBackward0", "HardtanhBackward0", f)
 
 
 def softplus(x, beta=1.0, threshold=20.0):

@@ -57,6 +57,9 @@ BREADTH = {
     "gelu": (lambda a: F.gelu(a), [((3, 4), A)]),
     "softplus": (lambda a: F.softplus(a), [((3, 4), A)]),
     "leaky_relu": (lambda a: F.leaky_relu(a, 0.1), [((3, 4), Z)]),
+    "silu": (lambda a: F.silu(a), [((3, 4), A)]),
+    "elu": (lambda a: F.elu(a, 0.7), [((3, 4), Z)]),
+    "hardtanh": (lambda a: F.hardtanh(a, -0.5, 0.5), [((3, 4), Z)]),
     "bce": (lambda p, y: F.binary_cross_entropy(p.sigmoid(), y.sigmoid()), [((3, 4), A), ((3, 4), A)]),
     "bce_logits": (lambda x, y: F.binary_cross_entropy_with_logits(x, y.sigmoid()), [((3, 4), A), ((3, 4), A)]),
     "cumsum": (lambda a: a.cumsum(1), [((2, 4), A)]),
@@ -89,6 +92,8 @@ SECOND = {
     "conv2d": (lambda x, w: F.conv2d(x, w).tanh(), [((1, 1, 4, 4), A), ((2, 1, 2, 2), A)]),
     "layer_norm": (lambda x: F.layer_norm(x, (3,)), [((2, 3), A)]),
     "gelu": (lambda a: F.gelu(a), [((2, 3), A)]),
+    "silu": (lambda a: F.silu(a), [((2, 3), A)]),
+    "elu": (lambda a: F.elu(a), [((2, 3), Z)]),
     "gather": (lambda a: (a.gather(1, torch.tensor([[0, 2], [1, 1]])) ** 2), [((2, 3), A)]),
 }
 

@@ -285,7 +285,43 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     >>> torch.nn.functional.leaky_relu(torch.tensor([-2., 3.]), 0.1)
     tensor([-0.2000,  3.0000])
     """
-    return _composites.leaky_relu(input, negative_slope)
+    return _composites.leaky_relu(input, negative_slope, inplace)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x) (SiluBackward0).
+
+    >>> torch.nn.functional.silu(torch.tensor([-1., 0., 2.]))
+    tensor([-0.2689,  0.0000,  1.7616])
+    """
+    return _composites.silu(input, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise (EluBackward0; EluBackward1 in place).
+
+    >>> torch.nn.functional.elu(torch.tensor([-1., 0., 2.]))
+    tensor([-0.6321,  0.0000,  2.0000])
+    """
+    return _composites.elu(input, alpha, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """x clamped to [min_val, max_val], with gradient 1 strictly inside (HardtanhBackward0).
+
+    >>> torch.nn.functional.hardtanh(torch.tensor([-3., 0.5, 3.]))
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
+    return _composites.hardtanh(input, min_val, max_val, inplace)
+
+
+def relu6(input, inplace=False):
+    """min(max(0, x), 6): `hardtanh(x, 0, 6)` (HardtanhBackward0).
+
+    >>> torch.nn.functional.relu6(torch.tensor([-1., 3., 9.]))
+    tensor([0., 3., 6.])
+    """
+    return _composites.hardtanh(input, 0.0, 6.0, inplace)
 
 
 def softplus(input, beta=1.0, threshold=20.0):

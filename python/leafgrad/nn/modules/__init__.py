@@ -1,4 +1,5 @@
 """`torch.nn.modules`: Module, containers, layers and losses."""
+from .activation import ELU, Hardtanh, ReLU6, SiLU
 from .container import ModuleDict, ModuleList, Sequential
 from .layers import (
     GELU,
@@ -25,6 +26,6 @@ from .module import Module
 __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict",
     "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
-    "LogSoftmax", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "LogSoftmax", "SiLU", "ELU", "Hardtanh", "ReLU6", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -1,0 +1,96 @@
+"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6 (PyTorch's reprs and arguments)."""
+from .. import functional as F
+from .module import Module
+
+__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6"]
+
+
+class SiLU(Module):
+    """x * sigmoid(x).
+
+    >>> m = torch.nn.SiLU()
+    >>> m
+    SiLU()
+    >>> m(torch.tensor([-1., 0., 2.]))
+    tensor([-0.2689,  0.0000,  1.7616])
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    """x for x > 0, alpha * (exp(x) - 1) otherwise.
+
+    >>> m = torch.nn.ELU(alpha=0.5)
+    >>> m
+    ELU(alpha=0.5)
+    >>> m(torch.tensor([-1., 2.]))
+    tensor([-0.3161,  2.0000])
+    """
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardtanh(Module):
+    """x clamped to [min_val, max_val].
+
+    >>> m = torch.nn.Hardtanh(-2, 2)
+    >>> m
+    Hardtanh(min_val=-2, max_val=2)
+    >>> m(torch.tensor([-3., 1., 3.]))
+    tensor([-2.,  1.,  2.])
+    """
+
+    __constants__ = ["min_val", "max_val", "inplace"]
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__()
+        if not max_val > min_val:
+            raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    """min(max(0, x), 6).
+
+    >>> m = torch.nn.ReLU6()
+    >>> m
+    ReLU6()
+    >>> m(torch.tensor([-1., 3., 9.]))
+    tensor([0., 3., 6.])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""

@@ -1,0 +1,96 @@
+"""SiLU, ELU, Hardtanh, ReLU6 (and leaky_relu in place): values, grad_fn names and gradients as
+PyTorch 2.15 gives them (these expectations run against it with LEAFGRAD_TEST_TORCH=1)."""
+import pytest
+from support import exact
+
+import leafgrad as torch
+import leafgrad.nn.functional as F
+
+X = [-3.0, -1.0, 0.0, 0.5, 6.0, 7.0]
+
+CASES = {
+    "silu": (F.silu, "SiluBackward0",
+             [-0.1423, -0.2689, 0.0, 0.3112, 5.9852, 6.9936], [-0.0881, 0.0723, 0.5, 0.74, 1.0123, 1.0055]),
+    "elu": (F.elu, "EluBackward0",
+            [-0.9502, -0.6321, 0.0, 0.5, 6.0, 7.0], [0.0498, 0.3679, 1.0, 1.0, 1.0, 1.0]),
+    "elu alpha": (lambda x: F.elu(x, 0.5), "EluBackward0",
+                  [-0.4751, -0.3161, 0.0, 0.5, 6.0, 7.0], [0.0249, 0.1839, 0.5, 1.0, 1.0, 1.0]),
+    "hardtanh": (F.hardtanh, "HardtanhBackward0",
+                 [-1.0, -1.0, 0.0, 0.5, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]),
+    "hardtanh -2 2": (lambda x: F.hardtanh(x, -2.0, 2.0), "HardtanhBackward0",
+                      [-2.0, -1.0, 0.0, 0.5, 2.0, 2.0], [0.0, 1.0, 1.0, 1.0, 0.0, 0.0]),
+    "relu6": (F.relu6, "HardtanhBackward0",
+              [0.0, 0.0, 0.0, 0.5, 6.0, 6.0], [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_values_names_and_gradients(name):
+    f, node, values, grads = CASES[name]
+    x = torch.tensor(X, requires_grad=True)
+    y = f(x)
+    assert type(y.grad_fn).__name__ == node
+    assert torch.allclose(y.detach(), torch.tensor(values), atol=1e-4)
+    (g,) = torch.autograd.grad(y.sum(), x)
+    assert torch.allclose(g, torch.tensor(grads), atol=1e-4)
+
+
+def test_gradients_stay_finite_where_exp_overflows():
+    x = torch.tensor([-100.0, 100.0], requires_grad=True)
+    (F.silu(x).sum() + F.elu(x).sum()).backward()
+    assert torch.allclose(x.grad, torch.tensor([0.0, 2.0]))
+
+
+@pytest.mark.parametrize(
+    "name, f, node",
+    [
+        ("elu", lambda x: F.elu(x, inplace=True), "EluBackward1"),
+        ("hardtanh", lambda x: F.hardtanh(x, inplace=True), "HardtanhBackward0"),
+        ("relu6", lambda x: F.relu6(x, inplace=True), "HardtanhBackward0"),
+        ("silu", lambda x: F.silu(x, inplace=True), "SiluBackward0"),
+        ("leaky_relu", lambda x: F.leaky_relu(x, 0.1, inplace=True), "LeakyReluBackward1"),
+    ],
+)
+def test_in_place(name, f, node):
+    a = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    x = a * 1
+    y = f(x)
+    assert y is x and type(y.grad_fn).__name__ == node
+    expected = {"elu": [-0.6321, 0.5, 2.0], "hardtanh": [-1.0, 0.5, 1.0], "relu6": [0.0, 0.5, 2.0],
+                "silu": [-0.2689, 0.3112, 1.7616], "leaky_relu": [-0.1, 0.5, 2.0]}[name]
+    assert torch.allclose(x.detach(), torch.tensor(expected), atol=1e-4)
+    y.sum().backward()
+    assert a.grad is not None and a.grad.shape == (3,)
+    leaf = torch.tensor([-1.0, 0.5], requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        f(leaf)
+
+
+def test_integer_inputs():
+    with pytest.raises(NotImplementedError, match=exact("\"silu_cpu\" not implemented for 'Long'")):
+        F.silu(torch.tensor([1, 2]))
+    with pytest.raises(NotImplementedError, match=exact("\"elu_cpu\" not implemented for 'Long'")):
+        F.elu(torch.tensor([1, 2]))
+    assert F.hardtanh(torch.tensor([-3, 0, 3])).tolist() == [-1, 0, 1]
+    r = F.relu6(torch.tensor([-3, 0, 9]))
+    assert r.dtype == torch.int64 and r.tolist() == [0, 0, 6]
+
+
+def test_modules():
+    assert [repr(m) for m in (torch.nn.SiLU(), torch.nn.SiLU(True), torch.nn.ELU(), torch.nn.ELU(0.5, True),
+                              torch.nn.Hardtanh(), torch.nn.Hardtanh(-2, 2, True), torch.nn.ReLU6(),
+                              torch.nn.ReLU6(True))] == [
+        "SiLU()", "SiLU(inplace=True)", "ELU(alpha=1.0)", "ELU(alpha=0.5, inplace=True)",
+        "Hardtanh(min_val=-1.0, max_val=1.0)", "Hardtanh(min_val=-2, max_val=2, inplace=True)", "ReLU6()",
+        "ReLU6(inplace=True)",
+    ]
+    x = torch.tensor([-3.0, 0.5, 9.0])
+    assert torch.nn.ReLU6()(x).tolist() == [0.0, 0.5, 6.0]
+    assert isinstance(torch.nn.ReLU6(), torch.nn.Hardtanh)
+    seq = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.SiLU(), torch.nn.Linear(4, 1), torch.nn.ELU())
+    seq(torch.ones(2, 3)).sum().backward()
+    assert all(p.grad is not None for p in seq.parameters())
+    with pytest.raises(AssertionError, match=exact("max_val (-2) must be greater than min_val (2)")):
+        torch.nn.Hardtanh(2, -2)
+    with pytest.raises(ValueError, match=exact("min_val cannot be greater than max_val")):
+        F.hardtanh(x, 2.0, -2.0)
