@@ -284,25 +284,34 @@ UNARY = {
 }
 
 
+def _weighted_sum(y):
+    """A real scalar of y with a different weight per element (real and imaginary parts too)."""
+    w = torch.arange(y.numel(), dtype=y.real.dtype).reshape(y.shape).to(y.device) / 7 + 0.25
+    if y.is_complex():
+        return (y.real * w).sum() + (y.imag * w * 0.5).sum()
+    return (y * w).sum()
+
+
+def _matches_cpu(f, values, dtype, tol):
+    """f on the GPU against f on the CPU: value, dtype, shape, node name and the gradient."""
+    c, g = _pair(values, dtype)
+    yc, yg = f(c), f(g)
+    assert yg.device == torch.device("cuda", 0) and yg.dtype == yc.dtype and yg.shape == yc.shape
+    assert torch.allclose(yg.cpu(), yc, rtol=tol, atol=tol), (yg, yc)
+    if yc.grad_fn is None:
+        return
+    assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
+    _weighted_sum(yc).backward()
+    _weighted_sum(yg).backward()
+    assert g.grad.device == g.device and g.grad.dtype == c.grad.dtype
+    assert torch.allclose(g.grad.cpu(), c.grad, rtol=tol, atol=tol), (g.grad, c.grad)
+
+
 @needs_gpu
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_op_matches_cpu(name, dtype):
-    dt = getattr(torch, dtype)
-    f = UNARY[name]
-    c, g = _pair(A, dt)
-    yc, yg = f(c), f(g)
-    assert yg.device == torch.device("cuda", 0) and yg.dtype == yc.dtype
-    assert yg.shape == yc.shape
-    tol = 1e-5 if dtype == "float32" else 1e-10
-    assert torch.allclose(yg.cpu(), yc, rtol=tol, atol=tol), (yg, yc)
-    if yc.grad_fn is not None:
-        assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
-        w = torch.arange(yc.numel(), dtype=dt).reshape(yc.shape) / 7 + 0.25
-        (yc * w).sum().backward()
-        (yg * w.cuda()).sum().backward()
-        assert g.grad.device == g.device
-        assert torch.allclose(g.grad.cpu(), c.grad, rtol=tol, atol=tol), (g.grad, c.grad)
+    _matches_cpu(UNARY[name], A, getattr(torch, dtype), 1e-5 if dtype == "float32" else 1e-10)
 
 
 BINARY = {
@@ -549,24 +558,8 @@ COMPLEX = {
 @pytest.mark.parametrize("name", sorted(COMPLEX))
 def test_complex_op_matches_cpu(name, dtype):
     dt = getattr(torch, dtype)
-    f = COMPLEX[name]
-    c, g = _pair(CV, dt)
-    yc, yg = f(c), f(g)
-    assert yg.device == torch.device("cuda", 0) and yg.dtype == yc.dtype and yg.shape == yc.shape
-    tol = 1e-5 if dtype == "complex64" else 1e-10
-    assert torch.allclose(yg.cpu(), yc, rtol=tol, atol=tol), (yg, yc)
-    assert type(yg.grad_fn).__name__ == type(yc.grad_fn).__name__
-
-    def loss(y):
-        w = torch.arange(y.numel(), dtype=torch.float64).reshape(y.shape).to(y.device) / 7 + 0.25
-        if y.is_complex():
-            return (y.real * w).sum() + (y.imag * w * 0.5).sum()
-        return (y * w).sum()
-
-    loss(yc).backward()
-    loss(yg).backward()
-    assert g.grad.device == g.device and g.grad.dtype == c.grad.dtype
-    assert torch.allclose(g.grad.cpu(), c.grad, rtol=tol, atol=tol), (g.grad, c.grad)
+    assert COMPLEX[name](torch.tensor(CV, dtype=dt, requires_grad=True)).grad_fn is not None
+    _matches_cpu(COMPLEX[name], CV, dt, 1e-5 if dtype == "complex64" else 1e-10)
 
 
 @leafgrad_only

@@ -118,104 +118,60 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         .map_err(|e| Error::Runtime(format!("cuBLAS could not start: {e}")))?;
     use cudarc::cublas::sys::{self as blas_sys, cublasOperation_t as Op};
     let op = |t: bool| if t { Op::CUBLAS_OP_T } else { Op::CUBLAS_OP_N };
-    // Row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ: cuBLAS gets (B, A) and n, m swapped.
+    // One argument list for every dtype: row-major C = A B is column-major Cᵀ = Bᵀ Aᵀ, so
+    // cuBLAS gets (B, A) and n, m swapped.
+    macro_rules! gemm {
+        ($f:path, $T:ty, $one:expr, $zero:expr) => {
+            $f(
+                *blas.handle(),
+                op(tb),
+                op(ta),
+                n32,
+                m32,
+                k32,
+                &$one,
+                pb as *const $T,
+                ldb,
+                stride_b,
+                pa as *const $T,
+                lda,
+                stride_a,
+                &$zero,
+                pc as *mut $T,
+                n32,
+                (m * n) as i64,
+                batch32,
+            )
+            .result()
+        };
+    }
+    let (c0, c1) = (
+        blas_sys::float2 { x: 0.0, y: 0.0 },
+        blas_sys::float2 { x: 1.0, y: 0.0 },
+    );
+    let (z0, z1) = (
+        blas_sys::double2 { x: 0.0, y: 0.0 },
+        blas_sys::double2 { x: 1.0, y: 0.0 },
+    );
     // SAFETY: pointers, leading dimensions and batch strides describe live device memory.
     unsafe {
         match dt {
-            DType::Float32 => cudarc::cublas::result::sgemm_strided_batched(
-                *blas.handle(),
-                op(tb),
-                op(ta),
-                n32,
-                m32,
-                k32,
-                &1.0f32,
-                pb as *const f32,
-                ldb,
-                stride_b,
-                pa as *const f32,
-                lda,
-                stride_a,
-                &0.0f32,
-                pc as *mut f32,
-                n32,
-                (m * n) as i64,
-                batch32,
+            DType::Float32 => gemm!(blas_sys::cublasSgemmStridedBatched, f32, 1.0f32, 0.0f32),
+            DType::Complex64 => gemm!(
+                blas_sys::cublasCgemmStridedBatched,
+                blas_sys::cuComplex,
+                c1,
+                c0
             ),
-            DType::Complex64 => {
-                let (one, zero) = (
-                    blas_sys::float2 { x: 1.0, y: 0.0 },
-                    blas_sys::float2 { x: 0.0, y: 0.0 },
-                );
-                blas_sys::cublasCgemmStridedBatched(
-                    *blas.handle(),
-                    op(tb),
-                    op(ta),
-                    n32,
-                    m32,
-                    k32,
-                    &one,
-                    pb as *const blas_sys::cuComplex,
-                    ldb,
-                    stride_b,
-                    pa as *const blas_sys::cuComplex,
-                    lda,
-                    stride_a,
-                    &zero,
-                    pc as *mut blas_sys::cuComplex,
-                    n32,
-                    (m * n) as i64,
-                    batch32,
-                )
-                .result()
-            }
             DType::Complex128 => {
-                let (one, zero) = (
-                    blas_sys::double2 { x: 1.0, y: 0.0 },
-                    blas_sys::double2 { x: 0.0, y: 0.0 },
-                );
-                blas_sys::cublasZgemmStridedBatched(
-                    *blas.handle(),
-                    op(tb),
-                    op(ta),
-                    n32,
-                    m32,
-                    k32,
-                    &one,
-                    pb as *const blas_sys::cuDoubleComplex,
-                    ldb,
-                    stride_b,
-                    pa as *const blas_sys::cuDoubleComplex,
-                    lda,
-                    stride_a,
-                    &zero,
-                    pc as *mut blas_sys::cuDoubleComplex,
-                    n32,
-                    (m * n) as i64,
-                    batch32,
+                gemm!(
+                    blas_sys::cublasZgemmStridedBatched,
+                    blas_sys::cuDoubleComplex,
+                    z1,
+                    z0
                 )
-                .result()
             }
-            _ => cudarc::cublas::result::dgemm_strided_batched(
-                *blas.handle(),
-                op(tb),
-                op(ta),
-                n32,
-                m32,
-                k32,
-                &1.0f64,
-                pb as *const f64,
-                ldb,
-                stride_b,
-                pa as *const f64,
-                lda,
-                stride_a,
-                &0.0f64,
-                pc as *mut f64,
-                n32,
-                (m * n) as i64,
-                batch32,
-            ),
+            _ => gemm!(blas_sys::cublasDgemmStridedBatched, f64, 1.0f64, 0.0f64),
         }
     }
     .map_err(|e| Error::Runtime(format!("cuBLAS error: {e:?}")))?;
