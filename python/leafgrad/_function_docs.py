@@ -49,41 +49,6 @@ DOCS = {
     >>> torch.mv(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([1., 1.]))
     tensor([3., 7.])
     """,
-    "exp": """Elementwise e ** x.
-
-    >>> torch.exp(torch.tensor([0., 1.]))
-    tensor([1.0000, 2.7183])
-    """,
-    "log": """Elementwise natural logarithm.
-
-    >>> torch.log(torch.tensor([1., 100.]))
-    tensor([0.0000, 4.6052])
-    """,
-    "sqrt": """Elementwise square root.
-
-    >>> torch.sqrt(torch.tensor([4., 9.]))
-    tensor([2., 3.])
-    """,
-    "sin": """Elementwise sine.
-
-    >>> torch.sin(torch.tensor([0., 1.]))
-    tensor([0.0000, 0.8415])
-    """,
-    "cos": """Elementwise cosine.
-
-    >>> torch.cos(torch.tensor([0., 1.]))
-    tensor([1.0000, 0.5403])
-    """,
-    "tanh": """Elementwise hyperbolic tangent.
-
-    >>> torch.tanh(torch.tensor([0., 1.]))
-    tensor([0.0000, 0.7616])
-    """,
-    "sigmoid": """Elementwise 1 / (1 + e ** -x).
-
-    >>> torch.sigmoid(torch.tensor([0., 2.]))
-    tensor([0.5000, 0.8808])
-    """,
     "relu": """Elementwise max(x, 0).
 
     >>> torch.relu(torch.tensor([-1., 0., 2.]))
@@ -178,11 +143,6 @@ DOCS = {
 
     >>> torch.sign(torch.tensor([-3., 0., 2.]))
     tensor([-1.,  0.,  1.])
-    """,
-    "reciprocal": """Elementwise 1 / x.
-
-    >>> torch.reciprocal(torch.tensor([2., 4.]))
-    tensor([0.5000, 0.2500])
     """,
     "square": """Elementwise x * x.
 

@@ -5,10 +5,10 @@ from ._core import Tensor
 from ._function_docs import DOCS
 
 __all__ = [
-    "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "dot", "mv", "exp", "log", "sqrt",
-    "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg", "sum", "mean", "transpose", "permute",
+    "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "dot", "mv",
+    "relu", "abs", "neg", "sum", "mean", "transpose", "permute",
     "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "floor", "ceil", "round", "sign",
-    "reciprocal", "square", "argmax", "argmin", "max", "min", "conj", "expand_copy",
+    "square", "argmax", "argmin", "max", "min", "conj", "expand_copy",
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
@@ -91,12 +91,30 @@ def _unary(name):
     return f
 
 
-for _n in ["matmul", "mm", "bmm", "dot", "mv", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
-           "relu", "abs", "neg", "sum", "mean", "transpose", "permute", "reshape", "unsqueeze", "squeeze",
-           "t", "clone", "flatten", "floor", "ceil", "round", "sign", "reciprocal", "square", "argmax",
-           "argmin", "max", "min", "conj"]:
+for _n in ["matmul", "mm", "bmm", "dot", "mv", "relu", "abs", "neg", "sum", "mean", "transpose",
+           "permute", "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "floor", "ceil", "round",
+           "sign", "square", "argmax", "argmin", "max", "min", "conj"]:
     globals()[_n] = _unary(_n)
 del _n
+
+
+def _declared(name, doc):
+    """`torch.<name>` of an op declared in the core (src/ops/math.rs): the Tensor method."""
+
+    def f(input):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)()
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+for _name, _inplace, _node, _doc in _core._float_unary_ops():
+    globals()[_name] = _declared(_name, _doc)
+    __all__.append(_name)
+del _name, _inplace, _node, _doc
 
 
 from ._core import cat, nonzero, stack, where  # noqa: E402

@@ -1,4 +1,5 @@
 // leafgrad's CUDA kernels, compiled by NVRTC at first use (one module per device architecture).
+// `crate::cuda::source()` puts the macros of the declared ops (src/ops/math.rs) before this file.
 //
 // Every kernel walks a strided layout (`Strided`): up to 4 operands, each with its own strides
 // and offset (in elements) over one logical shape of up to 8 dims, so views, broadcasts and
@@ -98,11 +99,9 @@ template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != 
         } \
     }
 
+// DECLARED_FLOAT_UNARY: the float functions declared in src/ops/math.rs (generated above).
 #define UNARY_FLOAT(T, tn) \
-    UNARY(exp, T, tn, m_exp(v)) UNARY(log, T, tn, m_log(v)) UNARY(sqrt, T, tn, m_sqrt(v)) \
-    UNARY(sin, T, tn, m_sin(v)) UNARY(cos, T, tn, m_cos(v)) UNARY(tanh, T, tn, m_tanh(v)) \
-    UNARY(sigmoid, T, tn, (T)1 / ((T)1 + m_exp(-v))) UNARY(reciprocal, T, tn, (T)1 / v) \
-    UNARY(erf, T, tn, m_erf(v)) \
+    DECLARED_FLOAT_UNARY(T, tn) UNARY(erf, T, tn, m_erf(v)) \
     UNARY(floor, T, tn, m_floor(v)) UNARY(ceil, T, tn, m_ceil(v)) UNARY(round, T, tn, m_rint(v)) \
     UNARY(abs, T, tn, m_fabs(v)) UNARY(neg, T, tn, -v) \
     UNARY(relu, T, tn, (v > (T)0 || is_nan(v)) ? v : (T)0) \
@@ -536,10 +535,7 @@ CX_TYPES(CX_PUT_ADD)
         GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); T v = in[o[1]]; out[o[0]] = (expr); } \
     }
 #define UNARY_CX(T, tn, R) \
-    UNARY(exp, T, tn, c_exp(v)) UNARY(log, T, tn, c_log(v)) UNARY(sqrt, T, tn, c_sqrt(v)) \
-    UNARY(sin, T, tn, c_sin(v)) UNARY(cos, T, tn, c_cos(v)) UNARY(tanh, T, tn, c_tanh(v)) \
-    UNARY(sigmoid, T, tn, c_sigmoid(v)) UNARY(reciprocal, T, tn, c_one<R>() / v) \
-    UNARY(neg, T, tn, -v) UNARY(conj, T, tn, mkc(v.re, -v.im)) UNARY(sgn, T, tn, c_sgn(v)) \
+    DECLARED_COMPLEX_UNARY(T, tn, R) UNARY(neg, T, tn, -v) UNARY(conj, T, tn, mkc(v.re, -v.im)) UNARY(sgn, T, tn, c_sgn(v)) \
     UNARY_TO(abs, T, tn, R, c_abs(v)) UNARY_TO(angle, T, tn, R, m_atan2(v.im, v.re))
 CX_TYPES(UNARY_CX)
 UNARY(angle, float, f32, v < 0.0f ? 3.14159265358979323846f : (is_nan(v) ? v : 0.0f))

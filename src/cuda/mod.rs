@@ -8,14 +8,12 @@
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
+use crate::ops::math::FloatUnary;
 use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 #[cfg(feature = "cuda")]
 mod backend;
-
-/// The CUDA C source of every kernel.
-pub const SOURCE: &str = include_str!("kernels.cu");
 
 /// Kernel dtype suffixes of the dtypes the compute kernels take, as in kernels.cu.
 pub const TYPES: [(DType, &str); 6] = [
@@ -39,42 +37,94 @@ pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
     TYPES.into_iter().chain(HALF_TYPES).chain(COMPLEX_TYPES)
 }
 
-/// The complex kernels beyond storage (fill, copy, where, take, put): unary, binary,
-/// reductions, scans and the accumulating scatter.
-const COMPLEX_UNARY: [&str; 13] = [
-    "exp",
-    "log",
-    "sqrt",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "reciprocal",
-    "neg",
-    "conj",
-    "sgn",
-    "abs",
-    "angle",
+/// A unary kernel: `unary_<name>_<dtype>` in the CUDA source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryKernel {
+    /// A declared float function (src/ops/math.rs), with real and complex kernels.
+    Float(FloatUnary),
+    Erf,
+    Floor,
+    Ceil,
+    Round,
+    Abs,
+    Neg,
+    Relu,
+    Sign,
+    /// Logical not of bools.
+    Not,
+    /// Bitwise not of int64.
+    BNot,
+    Conj,
+    /// x / |x| of complex numbers.
+    Sgn,
+    Angle,
+}
+
+impl UnaryKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryKernel::Float(op) => op.name(),
+            UnaryKernel::Erf => "erf",
+            UnaryKernel::Floor => "floor",
+            UnaryKernel::Ceil => "ceil",
+            UnaryKernel::Round => "round",
+            UnaryKernel::Abs => "abs",
+            UnaryKernel::Neg => "neg",
+            UnaryKernel::Relu => "relu",
+            UnaryKernel::Sign => "sign",
+            UnaryKernel::Not => "not",
+            UnaryKernel::BNot => "bnot",
+            UnaryKernel::Conj => "conj",
+            UnaryKernel::Sgn => "sgn",
+            UnaryKernel::Angle => "angle",
+        }
+    }
+}
+
+/// The hand-written unary kernels of float32/float64 beside the declared ones.
+const FLOAT_UNARY: [UnaryKernel; 8] = [
+    UnaryKernel::Erf,
+    UnaryKernel::Floor,
+    UnaryKernel::Ceil,
+    UnaryKernel::Round,
+    UnaryKernel::Abs,
+    UnaryKernel::Neg,
+    UnaryKernel::Relu,
+    UnaryKernel::Sign,
 ];
 
-const FLOAT_UNARY: [&str; 16] = [
-    "exp",
-    "log",
-    "sqrt",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "reciprocal",
-    "erf",
-    "floor",
-    "ceil",
-    "round",
-    "abs",
-    "neg",
-    "relu",
-    "sign",
+/// The hand-written complex unary kernels beside the declared ones (fill, copy, where, take
+/// and put exist for every storage type).
+const COMPLEX_UNARY: [UnaryKernel; 5] = [
+    UnaryKernel::Neg,
+    UnaryKernel::Conj,
+    UnaryKernel::Sgn,
+    UnaryKernel::Abs,
+    UnaryKernel::Angle,
 ];
+
+/// The CUDA source of every kernel: kernels.cu, after the macros that expand the declared
+/// float functions (`DECLARED_FLOAT_UNARY`, `DECLARED_COMPLEX_UNARY`, used in kernels.cu).
+pub fn source() -> &'static str {
+    static SOURCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let mut real = String::from("#define DECLARED_FLOAT_UNARY(T, tn)");
+        let mut complex = String::from("#define DECLARED_COMPLEX_UNARY(T, tn, R)");
+        for op in FloatUnary::ALL {
+            let n = op.name();
+            real.push_str(&format!(" \\\n    UNARY({n}, T, tn, {})", op.cuda_real()));
+            complex.push_str(&format!(
+                " \\\n    UNARY({n}, T, tn, {})",
+                op.cuda_complex()
+            ));
+        }
+        format!(
+            "// Generated from the op declarations (src/ops/math.rs).\n{real}\n{complex}\n\n{}",
+            include_str!("kernels.cu")
+        )
+    })
+}
+
 const COMPARE: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
 /// Every kernel in kernels.cu with its parameter count: the launch sites check against this
@@ -91,8 +141,12 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         k.push((format!("put_{t}"), 4));
     }
     for t in ["f32", "f64"] {
-        for op in FLOAT_UNARY {
-            k.push((format!("unary_{op}_{t}"), 3));
+        for op in FloatUnary::ALL
+            .iter()
+            .map(|&f| UnaryKernel::Float(f))
+            .chain(FLOAT_UNARY)
+        {
+            k.push((format!("unary_{}_{t}", op.name()), 3));
         }
         for op in ["add", "sub", "mul", "div", "pow", "maximum", "minimum"] {
             k.push((format!("binary_{op}_{t}"), 7));
@@ -160,8 +214,12 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         k.push((format!("unary_angle_{t}"), 3));
     }
     for (_, t) in COMPLEX_TYPES {
-        for op in COMPLEX_UNARY {
-            k.push((format!("unary_{op}_{t}"), 3));
+        for op in FloatUnary::ALL
+            .iter()
+            .map(|&f| UnaryKernel::Float(f))
+            .chain(COMPLEX_UNARY)
+        {
+            k.push((format!("unary_{}_{t}", op.name()), 3));
         }
         for op in ["add", "sub", "mul", "div", "pow", "eq", "ne"] {
             k.push((format!("binary_{op}_{t}"), 7));
@@ -282,8 +340,8 @@ dispatch! {
     copy_into(dst: &Tensor, src: &Tensor) -> ();
     // Every element of `t` (a view, maybe) set to `value`.
     fill(t: &Tensor, value: Complex64) -> ();
-    // `op(x)` elementwise, same dtype (`op` one of the unary kernels' names).
-    unary(op: &str, x: &Tensor) -> Tensor;
+    // `op(x)` elementwise, same dtype (|z| and arg z of complex numbers are real).
+    unary(op: UnaryKernel, x: &Tensor) -> Tensor;
     // `a op b` broadcast; both of dtype `dt`; CPU 0-d operands are passed as scalars.
     binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Tensor;
     // `cond ? a : b` broadcast, a and b of one dtype.

@@ -717,10 +717,10 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `~a`: logical not for bool, bitwise not for integers.
 pub fn invert(a: &Tensor) -> Result<Tensor> {
     match a.dtype() {
-        DType::Bool if a.is_cuda() => crate::cuda::unary("not", a),
+        DType::Bool if a.is_cuda() => crate::cuda::unary(crate::cuda::UnaryKernel::Not, a),
         DType::Bool => crate::kernels::map1::<bool, bool>(a, |x| !x),
         DType::UInt8 | DType::Int32 | DType::Int64 if a.is_cuda() => {
-            let r = crate::cuda::unary("bnot", &cast_to(a, DType::Int64)?)?;
+            let r = crate::cuda::unary(crate::cuda::UnaryKernel::BNot, &cast_to(a, DType::Int64)?)?;
             cast_to(&r, a.dtype())
         }
         DType::UInt8 | DType::Int32 | DType::Int64 => {

@@ -1,49 +1,10 @@
 //! Elementwise functions of one tensor, each with its derivative beside it.
+use super::pointwise::{floating, is_half};
 use super::*;
+use crate::cuda::UnaryKernel;
 use crate::dtype::{DType, Element};
+use crate::grads;
 use crate::kernels::{self, map1};
-use crate::{grads, with_float};
-
-/// Integer and bool inputs of float functions compute in the default float dtype.
-fn floating(x: &Tensor) -> Result<Tensor> {
-    if x.dtype().is_differentiable() {
-        Ok(x.clone())
-    } else {
-        kernels::cast_keep(x, DType::Float32)
-    }
-}
-
-/// Half-precision inputs compute in float32 and round back, as PyTorch's CPU kernels do.
-fn is_half(d: DType) -> bool {
-    matches!(d, DType::Float16 | DType::BFloat16)
-}
-
-macro_rules! float_fn {
-    ($x:expr, $name:expr, |$v:ident: $T:ident, $one:ident| $e:expr) => {{
-        let x0: &Tensor = $x;
-        let half = is_half(x0.dtype());
-        let xf = if half {
-            kernels::cast_keep(x0, DType::Float32)?
-        } else {
-            floating(x0)?
-        };
-        let dt = xf.dtype();
-        let r = if xf.is_cuda() {
-            crate::cuda::unary($name, &xf)?
-        } else {
-            with_float!(dt, $T, {
-                #[allow(unused_variables)]
-                let $one = <$T as Element>::from_f64(1.0);
-                map1::<$T, $T>(&xf, |$v| $e)?
-            })
-        };
-        if half {
-            kernels::cast_keep(&r, x0.dtype())?
-        } else {
-            r
-        }
-    }};
-}
 
 /// Real numeric types (no bool, no complex).
 macro_rules! with_real_numeric {
@@ -82,130 +43,13 @@ macro_rules! with_real_numeric {
     };
 }
 
-pub fn exp(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "exp", |v: T, one| v.exp());
-    if needs_grad(&[x]) {
-        // d exp(x) = exp(x) dx
-        record(
-            "ExpBackward0",
-            &[x],
-            &[&out],
-            vec![save_output("result", &out, 0)],
-            Box::new(|s, g| grads![mul(&g[0], &conj(&s[0])?)?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn log(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "log", |v: T, one| v.ln());
-    if needs_grad(&[x]) {
-        // d log(x) = dx / x
-        record(
-            "LogBackward0",
-            &[x],
-            &[&out],
-            vec![save("self", x)?],
-            Box::new(|s, g| grads![div(&g[0], &conj(&s[0])?)?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn sqrt(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "sqrt", |v: T, one| v.sqrt());
-    if needs_grad(&[x]) {
-        // d sqrt(x) = dx / (2 sqrt(x))
-        record(
-            "SqrtBackward0",
-            &[x],
-            &[&out],
-            vec![save_output("result", &out, 0)],
-            Box::new(|s, g| grads![div(&g[0], &mul_scalar(&conj(&s[0])?, 2.0)?)?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn sin(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "sin", |v: T, one| v.sin());
-    if needs_grad(&[x]) {
-        // d sin(x) = cos(x) dx
-        record(
-            "SinBackward0",
-            &[x],
-            &[&out],
-            vec![save("self", x)?],
-            Box::new(|s, g| grads![mul(&g[0], &conj(&cos(&s[0])?)?)?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn cos(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "cos", |v: T, one| v.cos());
-    if needs_grad(&[x]) {
-        // d cos(x) = -sin(x) dx
-        record(
-            "CosBackward0",
-            &[x],
-            &[&out],
-            vec![save("self", x)?],
-            Box::new(|s, g| grads![mul(&g[0], &neg(&conj(&sin(&s[0])?)?)?)?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn tanh(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "tanh", |v: T, one| v.tanh());
-    if needs_grad(&[x]) {
-        // d tanh(x) = (1 - tanh²(x)) dx
-        record(
-            "TanhBackward0",
-            &[x],
-            &[&out],
-            vec![save_output("result", &out, 0)],
-            Box::new(|s, g| {
-                let y = conj(&s[0])?;
-                grads![mul(
-                    &g[0],
-                    &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?
-                )?]
-            }),
-        );
-    }
-    Ok(out)
-}
-
-pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "sigmoid", |v: T, one| one / (one + (-v).exp()));
-    if needs_grad(&[x]) {
-        // d σ(x) = σ(x)(1 - σ(x)) dx
-        record(
-            "SigmoidBackward0",
-            &[x],
-            &[&out],
-            vec![save_output("result", &out, 0)],
-            Box::new(|s, g| {
-                let y = conj(&s[0])?;
-                grads![mul(
-                    &g[0],
-                    &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?
-                )?]
-            }),
-        );
-    }
-    Ok(out)
-}
-
 pub fn neg(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     if dt == DType::Bool {
         return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
     }
     let out = if x.is_cuda() {
-        crate::cuda::unary("neg", x)?
+        crate::cuda::unary(UnaryKernel::Neg, x)?
     } else {
         // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
         match dt {
@@ -241,7 +85,7 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
         return Ok(x.clone());
     }
     let out = if x.is_cuda() {
-        crate::cuda::unary("conj", x)?
+        crate::cuda::unary(UnaryKernel::Conj, x)?
     } else if dt == DType::Complex64 {
         map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())?
     } else {
@@ -279,7 +123,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
         ));
     }
     let out = if x.is_cuda() {
-        crate::cuda::unary("relu", x)?
+        crate::cuda::unary(UnaryKernel::Relu, x)?
     } else {
         with_real_numeric!(x.dtype(), T, {
             let z = T::default();
@@ -333,7 +177,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
         DType::Bool => x.detached(),
-        _ if x.is_cuda() => crate::cuda::unary("abs", x)?,
+        _ if x.is_cuda() => crate::cuda::unary(UnaryKernel::Abs, x)?,
         DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
         DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
         _ => with_real_numeric!(dt, T, {
@@ -359,7 +203,14 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
         DType::Bool => x.detached(),
-        _ if x.is_cuda() => crate::cuda::unary(if dt.is_complex() { "sgn" } else { "sign" }, x)?,
+        _ if x.is_cuda() => crate::cuda::unary(
+            if dt.is_complex() {
+                UnaryKernel::Sgn
+            } else {
+                UnaryKernel::Sign
+            },
+            x,
+        )?,
         DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| {
             let n = v.norm();
             if n == 0.0 {
@@ -426,14 +277,14 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
 fn piecewise(
     x: &Tensor,
     name: &'static str,
+    kernel: UnaryKernel,
     f32f: fn(f32) -> f32,
     f64f: fn(f64) -> f64,
 ) -> Result<Tensor> {
     real_only(x, name)?;
     let out = match x.dtype() {
         DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16 if x.is_cuda() => {
-            let op = name.trim_end_matches("Backward0").to_lowercase();
-            crate::cuda::unary(&op, x)?
+            crate::cuda::unary(kernel, x)?
         }
         DType::Float32 => map1::<f32, f32>(x, f32f)?,
         DType::Float64 => map1::<f64, f64>(x, f64f)?,
@@ -456,10 +307,16 @@ fn piecewise(
 }
 
 pub fn floor(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "FloorBackward0", f32::floor, f64::floor)
+    piecewise(
+        x,
+        "FloorBackward0",
+        UnaryKernel::Floor,
+        f32::floor,
+        f64::floor,
+    )
 }
 pub fn ceil(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "CeilBackward0", f32::ceil, f64::ceil)
+    piecewise(x, "CeilBackward0", UnaryKernel::Ceil, f32::ceil, f64::ceil)
 }
 pub fn round(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
@@ -470,6 +327,7 @@ pub fn round(x: &Tensor) -> Result<Tensor> {
     piecewise(
         x,
         "RoundBackward0",
+        UnaryKernel::Round,
         f32::round_ties_even,
         f64::round_ties_even,
     )
@@ -479,29 +337,11 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
     sgn(x)
 }
 
-pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
-    let out = float_fn!(x, "reciprocal", |v: T, one| one / v);
-    if needs_grad(&[x]) {
-        // d(1/x) = -dx / x²
-        record(
-            "ReciprocalBackward0",
-            &[x],
-            &[&out],
-            vec![save_output("result", &out, 0)],
-            Box::new(|s, g| {
-                let r = conj(&s[0])?;
-                grads![neg(&mul(&g[0], &mul(&r, &r)?)?)?]
-            }),
-        );
-    }
-    Ok(out)
-}
-
 pub fn erf(x: &Tensor) -> Result<Tensor> {
     real_only(x, "erf")?;
     let xf = floating(x)?;
     let out = if xf.is_cuda() {
-        crate::cuda::unary("erf", &xf)?
+        crate::cuda::unary(UnaryKernel::Erf, &xf)?
     } else {
         kernels::cast_keep(
             &map1::<f64, f64>(&kernels::cast_keep(&xf, DType::Float64)?, libm::erf)?,
@@ -530,7 +370,7 @@ pub fn erf(x: &Tensor) -> Result<Tensor> {
 /// The argument of a complex number (AngleBackward0); 0 or π for reals.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     let out = match x.dtype() {
-        _ if x.is_cuda() => crate::cuda::unary("angle", &floating(x)?)?,
+        _ if x.is_cuda() => crate::cuda::unary(UnaryKernel::Angle, &floating(x)?)?,
         DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.arg())?,
         DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.arg())?,
         _ => {

@@ -29,7 +29,7 @@ fn _cuda_kernels() -> Vec<(String, usize)> {
 /// The CUDA C source of the kernels.
 #[pyfunction]
 fn _cuda_source() -> &'static str {
-    crate::cuda::SOURCE
+    crate::cuda::source()
 }
 
 /// The kernels compiled by NVRTC to PTX for `arch` (e.g. "compute_80"); needs no GPU.

@@ -6,6 +6,7 @@ mod cuda;
 mod dlpack;
 mod factory;
 mod indexing;
+mod math;
 mod node;
 mod ops;
 mod ops2;
@@ -74,6 +75,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     convert::register(m)?;
     cuda::register(m)?;
     ops2::register(m)?;
+    math::register(m)?;
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     Ok(())
 }

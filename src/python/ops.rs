@@ -11,9 +11,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-type R<'py> = PyResult<Bound<'py, PyAny>>;
+pub(super) type R<'py> = PyResult<Bound<'py, PyAny>>;
 
-fn out<'py>(py: Python<'py>, r: crate::Result<Tensor>) -> R<'py> {
+pub(super) fn out<'py>(py: Python<'py>, r: crate::Result<Tensor>) -> R<'py> {
     wrap(py, r.py()?)
 }
 
@@ -285,12 +285,6 @@ impl PyTensor {
     fn neg<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::neg(&self.t))
     }
-    fn exp<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::exp(&self.t))
-    }
-    fn log<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::log(&self.t))
-    }
     fn is_conj(&self) -> bool {
         self.t.meta().is_conj
     }
@@ -306,21 +300,6 @@ impl PyTensor {
     }
     fn erf<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::erf(&self.t))
-    }
-    fn sqrt<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::sqrt(&self.t))
-    }
-    fn sin<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::sin(&self.t))
-    }
-    fn cos<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::cos(&self.t))
-    }
-    fn tanh<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::tanh(&self.t))
-    }
-    fn sigmoid<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::sigmoid(&self.t))
     }
     fn relu<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::relu(&self.t))
@@ -342,9 +321,6 @@ impl PyTensor {
     }
     fn sgn<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::sgn(&self.t))
-    }
-    fn reciprocal<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::reciprocal(&self.t))
     }
     fn conj<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::conj(&self.t))
@@ -652,23 +628,8 @@ impl PyTensor {
     fn neg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         inplace(slf, &[], ops::neg)
     }
-    fn exp_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], ops::exp)
-    }
-    fn log_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], ops::log)
-    }
-    fn sqrt_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], ops::sqrt)
-    }
     fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         inplace(slf, &[], ops::relu)
-    }
-    fn sigmoid_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], ops::sigmoid)
-    }
-    fn tanh_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
-        inplace(slf, &[], ops::tanh)
     }
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         ops::fill_(
@@ -766,7 +727,7 @@ fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {
     out(slf.py(), ops::to_dtype_preserving(t, d))
 }
 
-fn inplace<'py>(
+pub(super) fn inplace<'py>(
     slf: &Bound<'py, PyTensor>,
     others: &[&Tensor],
     f: impl FnOnce(&Tensor) -> crate::Result<Tensor>,

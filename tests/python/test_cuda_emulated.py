@@ -1,6 +1,6 @@
 """Every CUDA kernel, run on the host against the CPU backend.
 
-No GPU is needed: `src/cuda/kernels.cu` is compiled as C++ for this machine (g++) with a small
+No GPU is needed: the kernels (`_core._cuda_source()`: kernels.cu and the declared ops) are compiled as C++ for this machine (g++) with a small
 shim for the CUDA built-ins (thread and block indices, `__syncthreads`, `atomicAdd`, the half
 conversions), and each kernel of the launch table (`_core._cuda_kernels()`) is called through
 ctypes on NumPy buffers, with strided layouts like the ones the Rust launch sites build. Its
@@ -161,7 +161,7 @@ def lib(tmp_path_factory):
         pytest.skip("no C++ compiler")
     d = tmp_path_factory.mktemp("emu")
     src = d / "kernels_host.cpp"
-    src.write_text(SHIM + (ROOT / "src" / "cuda" / "kernels.cu").read_text())
+    src.write_text(SHIM + torch._core._cuda_source())
     so = d / "kernels_host.so"
     r = subprocess.run(
         [cxx, "-std=c++17", "-O0", "-shared", "-fPIC", "-w", str(src), "-o", str(so)],

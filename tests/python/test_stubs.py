@@ -64,3 +64,15 @@ def test_mypy_reads_the_stub(tmp_path):
     revealed = [re.sub(r"\bbuiltins\.", "", t) for t in revealed]
     assert revealed == ["int", "leafgrad._core.Node | None", "leafgrad._size.Size", "bool"] or \
         revealed == ["int", "Union[leafgrad._core.Node, None]", "leafgrad._size.Size", "bool"], out
+
+
+def test_generated_stub_and_docs_are_current():
+    """The declared ops' stub entries and docs/api.md lines are what tests/gen_stubs.py writes
+    from the built module (run it after declaring an op)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import gen_stubs
+
+    for path, body in ((gen_stubs.STUB, gen_stubs.stub_lines()), (gen_stubs.API, gen_stubs.api_lines())):
+        assert gen_stubs.rendered(path, body) == path.read_text(), (
+            f"{path.name} is stale: run `python tests/gen_stubs.py`"
+        )

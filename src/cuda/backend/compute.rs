@@ -11,16 +11,16 @@ pub(super) fn wide(x: &Tensor) -> Result<Tensor> {
     crate::kernels::cast(x, DType::Float32)
 }
 
-pub fn unary(op: &str, x: &Tensor) -> Result<Tensor> {
+pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
     if is_half(x.dtype()) {
         return crate::kernels::cast(&unary(op, &wide(x)?)?, x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
     let (shape, dt) = (x.shape(), x.dtype());
-    let name = format!("unary_{op}_{}", type_name(dt)?);
+    let name = format!("unary_{}_{}", op.name(), type_name(dt)?);
     // |z| and arg z of complex numbers are real.
-    let out_dt = if dt.is_complex() && matches!(op, "abs" | "angle") {
+    let out_dt = if dt.is_complex() && matches!(op, UnaryKernel::Abs | UnaryKernel::Angle) {
         dt.to_real()
     } else {
         dt

@@ -117,7 +117,7 @@ impl Emu {
 fn build() -> std::result::Result<Lib, String> {
     use std::hash::{Hash, Hasher};
     let mut src = String::from(include_str!("../host_emulation.h"));
-    src.push_str(SOURCE);
+    src.push_str(source());
     let table = kernel_table();
     for (name, _) in &table {
         src.push_str(&format!(

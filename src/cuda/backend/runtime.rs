@@ -183,7 +183,7 @@ pub fn compile_ptx(arch: &str) -> Result<String> {
         name: Some("kernels.cu".into()),
         ..Default::default()
     };
-    cudarc::nvrtc::compile_ptx_with_opts(SOURCE, opts)
+    cudarc::nvrtc::compile_ptx_with_opts(source(), opts)
         .map(|p| p.to_src())
         .map_err(|e| {
             Error::Runtime(format!(
@@ -202,7 +202,7 @@ pub fn compile_cubin(arch: &str) -> Result<Vec<u8>> {
             "NVRTC could not compile leafgrad's kernels for {arch}: {what}"
         ))
     };
-    let src = std::ffi::CString::new(SOURCE).map_err(|e| fail(e.to_string()))?;
+    let src = std::ffi::CString::new(source()).map_err(|e| fail(e.to_string()))?;
     let name = std::ffi::CString::new("kernels.cu").map_err(|e| fail(e.to_string()))?;
     let prog = result::create_program(&src, Some(&name)).map_err(|e| fail(format!("{e:?}")))?;
     let opts = [format!("--gpu-architecture={arch}")];
@@ -237,7 +237,7 @@ pub(super) fn cache_path(arch: &str) -> Option<std::path::PathBuf> {
     use std::hash::{Hash, Hasher};
     let dir = cache_dir()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    SOURCE.hash(&mut h);
+    source().hash(&mut h);
     env!("CARGO_PKG_VERSION").hash(&mut h);
     Some(dir.join(format!("kernels-{:016x}-{arch}.cubin", h.finish())))
 }

@@ -1,0 +1,135 @@
+//! Float functions of one tensor, each declared once: one row gives the op's names, its kernel
+//! identity and node, its CPU element functions (real, complex), its CUDA expressions (`v` is
+//! the element; `T` its type, `R` the real type of a complex one), what its backward saves
+//! (`self`, the input, or `result`, the output) and its derivative, written with ops so
+//! `create_graph` differentiates it again. The doc comment is the Python docstring; its example
+//! is PyTorch's output and runs as a doctest. `pointwise.rs` says what a row becomes.
+use super::*;
+
+/// The declarations, handed to `$cb` (the core's `define_float_unary`, the bindings' methods).
+macro_rules! float_unary_ops {
+    ($cb:ident) => {
+        $cb! {
+            /// Elementwise e ** x.
+            ///
+            /// >>> torch.exp(torch.tensor([0., 1.]))
+            /// tensor([1.0000, 2.7183])
+            exp exp_ Exp "ExpBackward0" {
+                real: |v| v.exp(),
+                complex: |v| v.exp(),
+                cuda: "m_exp(v)",
+                cuda_complex: "c_exp(v)",
+                saves: result,
+                // d exp(x) = exp(x) dx
+                grad: |y, g| mul(g, &conj(y)?),
+            }
+            /// Elementwise natural logarithm.
+            ///
+            /// >>> torch.log(torch.tensor([1., 100.]))
+            /// tensor([0.0000, 4.6052])
+            log log_ Log "LogBackward0" {
+                real: |v| v.ln(),
+                complex: |v| v.ln(),
+                cuda: "m_log(v)",
+                cuda_complex: "c_log(v)",
+                saves: self,
+                // d log(x) = dx / x
+                grad: |x, g| div(g, &conj(x)?),
+            }
+            /// Elementwise square root.
+            ///
+            /// >>> torch.sqrt(torch.tensor([4., 9.]))
+            /// tensor([2., 3.])
+            sqrt sqrt_ Sqrt "SqrtBackward0" {
+                real: |v| v.sqrt(),
+                complex: |v| v.sqrt(),
+                cuda: "m_sqrt(v)",
+                cuda_complex: "c_sqrt(v)",
+                saves: result,
+                // d sqrt(x) = dx / (2 sqrt(x))
+                grad: |y, g| div(g, &mul_scalar(&conj(y)?, 2.0)?),
+            }
+            /// Elementwise sine.
+            ///
+            /// >>> torch.sin(torch.tensor([0., 1.]))
+            /// tensor([0.0000, 0.8415])
+            sin sin_ Sin "SinBackward0" {
+                real: |v| v.sin(),
+                complex: |v| v.sin(),
+                cuda: "m_sin(v)",
+                cuda_complex: "c_sin(v)",
+                saves: self,
+                // d sin(x) = cos(x) dx
+                grad: |x, g| mul(g, &conj(&cos(x)?)?),
+            }
+            /// Elementwise cosine.
+            ///
+            /// >>> torch.cos(torch.tensor([0., 1.]))
+            /// tensor([1.0000, 0.5403])
+            cos cos_ Cos "CosBackward0" {
+                real: |v| v.cos(),
+                complex: |v| v.cos(),
+                cuda: "m_cos(v)",
+                cuda_complex: "c_cos(v)",
+                saves: self,
+                // d cos(x) = -sin(x) dx
+                grad: |x, g| mul(g, &neg(&conj(&sin(x)?)?)?),
+            }
+            /// Elementwise hyperbolic tangent.
+            ///
+            /// >>> torch.tanh(torch.tensor([0., 1.]))
+            /// tensor([0.0000, 0.7616])
+            tanh tanh_ Tanh "TanhBackward0" {
+                real: |v| v.tanh(),
+                complex: |v| v.tanh(),
+                cuda: "m_tanh(v)",
+                cuda_complex: "c_tanh(v)",
+                saves: result,
+                // d tanh(x) = (1 - tanh²(x)) dx
+                grad: |y, g| {
+                    let y = conj(y)?;
+                    mul(g, &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)
+                },
+            }
+            /// Elementwise 1 / (1 + e ** -x).
+            ///
+            /// >>> torch.sigmoid(torch.tensor([0., 2.]))
+            /// tensor([0.5000, 0.8808])
+            sigmoid sigmoid_ Sigmoid "SigmoidBackward0" {
+                real: |v| 1.0 / (1.0 + (-v).exp()),
+                complex: |v| {
+                    let one = num_complex::Complex::new(1.0, 0.0);
+                    one / (one + (-v).exp())
+                },
+                cuda: "(T)1 / ((T)1 + m_exp(-v))",
+                cuda_complex: "c_sigmoid(v)",
+                saves: result,
+                // d σ(x) = σ(x)(1 - σ(x)) dx
+                grad: |y, g| {
+                    let y = conj(y)?;
+                    mul(g, &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?)
+                },
+            }
+            /// Elementwise 1 / x.
+            ///
+            /// >>> torch.reciprocal(torch.tensor([2., 4.]))
+            /// tensor([0.5000, 0.2500])
+            reciprocal reciprocal_ Reciprocal "ReciprocalBackward0" {
+                real: |v| 1.0 / v,
+                complex: |v| num_complex::Complex::new(1.0, 0.0) / v,
+                cuda: "(T)1 / v",
+                cuda_complex: "c_one<R>() / v",
+                saves: result,
+                // d(1/x) = -dx / x²
+                grad: |y, g| {
+                    let r = conj(y)?;
+                    neg(&mul(g, &mul(&r, &r)?)?)
+                },
+            }
+        }
+    };
+}
+pub(crate) use float_unary_ops;
+
+use super::pointwise::define_float_unary;
+float_unary_ops!(define_float_unary);

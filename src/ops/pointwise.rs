@@ -1,0 +1,179 @@
+//! The machinery behind pointwise ops declared once (the declarations are in `math.rs`).
+//!
+//! One row of `float_unary_ops!` declares a float function of one tensor: its Python name and
+//! in-place name, its kernel identity, its graph node, its CPU element functions (real and
+//! complex), its CUDA expressions, what its backward saves and its derivative, and its
+//! docstring. `define_float_unary!` turns the rows into:
+//! - the kernel identity [`FloatUnary`] (what the CUDA backend launches; its kernel names and
+//!   CUDA source lines come from here too, see `crate::cuda::declared_unary_source`);
+//! - the public Rust function (`ops::sinh`), which records the node and its formula;
+//! - [`FLOAT_UNARY_OPS`], the table the bindings, the stub generator and the docs read.
+//!
+//! The bindings expand the same rows into Tensor methods (`src/python/math.rs`), and the Python
+//! package makes `torch.<name>` from [`FLOAT_UNARY_OPS`]. Adding an op is adding a row.
+use super::*;
+use crate::dtype::DType;
+use crate::kernels;
+
+/// What a declared op is, for the bindings, the stub generator and the docs.
+#[derive(Debug, Clone, Copy)]
+pub struct OpInfo {
+    /// The PyTorch name: `torch.<name>` and `Tensor.<name>`.
+    pub name: &'static str,
+    /// The in-place method (`Tensor.<name>_`).
+    pub inplace: &'static str,
+    /// The graph node's name (`grad_fn.name()`).
+    pub node: &'static str,
+    /// The docstring, with a doctest example of PyTorch's output.
+    pub doc: &'static str,
+}
+
+/// Integer and bool inputs of float functions compute in the default float dtype.
+pub(crate) fn floating(x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_differentiable() {
+        Ok(x.clone())
+    } else {
+        kernels::cast_keep(x, DType::Float32)
+    }
+}
+
+/// Half-precision inputs compute in float32 and round back, as PyTorch's CPU kernels do.
+pub(crate) fn is_half(d: DType) -> bool {
+    matches!(d, DType::Float16 | DType::BFloat16)
+}
+
+/// The value of a float function of one tensor, without recording: PyTorch's dtype rules
+/// (integers compute in float32, halves in float32 rounded once), then the device's kernel.
+pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
+    let half = is_half(x.dtype());
+    let xf = if half {
+        kernels::cast_keep(x, DType::Float32)?
+    } else {
+        floating(x)?
+    };
+    let r = if xf.is_cuda() {
+        crate::cuda::unary(crate::cuda::UnaryKernel::Float(op), &xf)?
+    } else {
+        op.cpu(&xf)?
+    };
+    if half {
+        kernels::cast_keep(&r, x.dtype())
+    } else {
+        Ok(r)
+    }
+}
+
+/// Record `out = op(x)` with the op's saved tensor and formula.
+pub(crate) fn record_float_unary(
+    op: FloatUnary,
+    x: &Tensor,
+    out: &Tensor,
+    grad: fn(&Tensor, &Tensor) -> Result<Tensor>,
+) -> Result<()> {
+    let saved = if op.saves_result() {
+        save_output("result", out, 0)
+    } else {
+        save("self", x)?
+    };
+    record(
+        op.node(),
+        &[x],
+        &[out],
+        vec![saved],
+        Box::new(move |s, g| crate::grads![grad(&s[0], &g[0])?]),
+    );
+    Ok(())
+}
+
+/// Expands the rows of `float_unary_ops!` into the kernel identity, the Rust functions and
+/// the op table (see the module docs).
+macro_rules! define_float_unary {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident $inplace:ident $Variant:ident $node:literal {
+            real: $real:expr,
+            complex: $complex:expr,
+            cuda: $cuda:literal,
+            cuda_complex: $cuda_complex:literal,
+            saves: $saves:ident,
+            grad: $grad:expr $(,)?
+        }
+    )*) => {
+        /// The float functions of one tensor: their kernel identities.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum FloatUnary {
+            $($Variant,)*
+        }
+
+        impl FloatUnary {
+            /// Every declared float function, in declaration order.
+            pub const ALL: &'static [FloatUnary] = &[$(FloatUnary::$Variant,)*];
+
+            /// The op's name: `torch.<name>`, and the `<name>` of its CUDA kernels.
+            pub fn name(self) -> &'static str {
+                match self { $(FloatUnary::$Variant => stringify!($name),)* }
+            }
+
+            /// `op(x)`, recorded: the declared function of this identity.
+            pub fn apply(self, x: &Tensor) -> Result<Tensor> {
+                match self { $(FloatUnary::$Variant => $name(x),)* }
+            }
+
+            /// The graph node's name.
+            pub fn node(self) -> &'static str {
+                match self { $(FloatUnary::$Variant => $node,)* }
+            }
+
+            pub(crate) fn saves_result(self) -> bool {
+                match self { $(FloatUnary::$Variant => stringify!($saves) == "result",)* }
+            }
+
+            /// The CUDA C expression of the real kernels, in terms of the element `v` of type `T`.
+            pub fn cuda_real(self) -> &'static str {
+                match self { $(FloatUnary::$Variant => $cuda,)* }
+            }
+
+            /// The CUDA C expression of the complex kernels (`v` a `cx<R>`).
+            pub fn cuda_complex(self) -> &'static str {
+                match self { $(FloatUnary::$Variant => $cuda_complex,)* }
+            }
+
+            /// The CPU kernel over a float or complex tensor (halves and integers were widened).
+            pub(crate) fn cpu(self, x: &Tensor) -> Result<Tensor> {
+                use crate::kernels::map1;
+                use num_complex::{Complex32, Complex64};
+                match self {
+                    $(FloatUnary::$Variant => match x.dtype() {
+                        $crate::dtype::DType::Float32 => map1::<f32, f32>(x, $real),
+                        $crate::dtype::DType::Float64 => map1::<f64, f64>(x, $real),
+                        $crate::dtype::DType::Complex64 => map1::<Complex32, Complex32>(x, $complex),
+                        $crate::dtype::DType::Complex128 => map1::<Complex64, Complex64>(x, $complex),
+                        d => unreachable!("{d:?} is widened to a float type before this kernel"),
+                    },)*
+                }
+            }
+        }
+
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(x: &Tensor) -> Result<Tensor> {
+                let out = $crate::ops::pointwise::float_unary_value(FloatUnary::$Variant, x)?;
+                if needs_grad(&[x]) {
+                    $crate::ops::pointwise::record_float_unary(FloatUnary::$Variant, x, &out, $grad)?;
+                }
+                Ok(out)
+            }
+        )*
+
+        /// The declared float functions of one tensor, for the bindings and the docs.
+        pub const FLOAT_UNARY_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
+            $crate::ops::pointwise::OpInfo {
+                name: stringify!($name),
+                inplace: stringify!($inplace),
+                node: $node,
+                doc: concat!($($doc, "\n"),*),
+            },
+        )*];
+    };
+}
+pub(crate) use define_float_unary;

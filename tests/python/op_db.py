@@ -1,0 +1,105 @@
+"""The op test table (in the spirit of PyTorch's OpInfo): each op is listed once, with how to
+sample its inputs and its reference; `test_op_db.py` runs every row through every check
+(values against numpy, dtypes, PyTorch's recorded values and gradients at the edges, finite
+differences of first and second derivatives, the in-place form, the GPU against the CPU, and
+real PyTorch when it is installed). A new op gets all of them by adding its row here.
+
+RECORDED holds PyTorch 2.15's node name, values and gradients of `op(x).sum()` at EDGES
+(float64), printed by `python tests/python/op_db.py` with torch installed; test_op_db.py checks
+them against the installed torch when there is one.
+"""
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+INF, NAN = math.inf, math.nan
+
+# Zeros of both signs, tiny, ordinary, large enough to overflow, infinities and NaN.
+EDGES = [0.0, -0.0, 1e-8, 0.5, -0.5, 1.0, -1.0, 3.0, -3.0, 30.0, -30.0, 800.0, -800.0, INF, -INF, NAN]
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    """A float function of one tensor, `torch.<name>` / `Tensor.<name>` / `Tensor.<name>_`."""
+
+    name: str
+    ref: Callable  # numpy's function (float64 and complex128)
+    domain: str = "any"  # sample inputs: "any" in [-1, 1], "pos" in [0.5, 1.5], "away0" |x| >= 0.2
+    complex: bool = True  # defined for complex inputs too
+    rtol32: float = 2e-6  # float32 against the float64 reference
+
+
+UNARY = [
+    UnaryOp("exp", np.exp),
+    UnaryOp("log", np.log, domain="pos"),
+    UnaryOp("sqrt", np.sqrt, domain="pos"),
+    UnaryOp("sin", np.sin),
+    UnaryOp("cos", np.cos),
+    UnaryOp("tanh", np.tanh),
+    UnaryOp("sigmoid", lambda a: 1 / (1 + np.exp(-a))),
+    UnaryOp("reciprocal", np.reciprocal, domain="away0"),
+]
+
+RECORDED = {
+    "exp": (
+        "ExpBackward0",
+        [1.0, 1.0, 1.00000001, 1.6487212707001282, 0.6065306597126334, 2.718281828459045, 0.36787944117144233, 20.085536923187668, 0.049787068367863944, 10686474581524.463, 9.357622968840175e-14, INF, 0.0, INF, 0.0, NAN],
+        [1.0, 1.0, 1.00000001, 1.6487212707001282, 0.6065306597126334, 2.718281828459045, 0.36787944117144233, 20.085536923187668, 0.049787068367863944, 10686474581524.463, 9.357622968840175e-14, INF, 0.0, INF, 0.0, NAN],
+    ),
+    "log": (
+        "LogBackward0",
+        [-INF, -INF, -18.420680743952367, -0.6931471805599453, NAN, 0.0, NAN, 1.0986122886681098, NAN, 3.4011973816621555, NAN, 6.684611727667927, NAN, INF, NAN, NAN],
+        [INF, -INF, 100000000.0, 2.0, -2.0, 1.0, -1.0, 0.3333333333333333, -0.3333333333333333, 0.03333333333333333, -0.03333333333333333, 0.00125, -0.00125, 0.0, -0.0, NAN],
+    ),
+    "sqrt": (
+        "SqrtBackward0",
+        [0.0, -0.0, 0.0001, 0.7071067811865476, NAN, 1.0, NAN, 1.7320508075688772, NAN, 5.477225575051661, NAN, 28.284271247461902, NAN, INF, NAN, NAN],
+        [INF, -INF, 5000.0, 0.7071067811865475, NAN, 0.5, NAN, 0.2886751345948129, NAN, 0.09128709291752768, NAN, 0.017677669529663688, NAN, 0.0, NAN, NAN],
+    ),
+    "sin": (
+        "SinBackward0",
+        [0.0, -0.0, 1e-08, 0.479425538604203, -0.479425538604203, 0.8414709848078965, -0.8414709848078965, 0.1411200080598672, -0.1411200080598672, -0.9880316240928618, 0.9880316240928618, 0.8939696481970214, -0.8939696481970214, NAN, NAN, NAN],
+        [1.0, 1.0, 1.0, 0.8775825618903728, 0.8775825618903728, 0.5403023058681398, 0.5403023058681398, -0.9899924966004454, -0.9899924966004454, 0.15425144988758405, 0.15425144988758405, -0.44812751321749233, -0.44812751321749233, NAN, NAN, NAN],
+    ),
+    "cos": (
+        "CosBackward0",
+        [1.0, 1.0, 1.0, 0.8775825618903728, 0.8775825618903728, 0.5403023058681398, 0.5403023058681398, -0.9899924966004454, -0.9899924966004454, 0.15425144988758405, 0.15425144988758405, -0.44812751321749233, -0.44812751321749233, NAN, NAN, NAN],
+        [-0.0, 0.0, -1e-08, -0.479425538604203, 0.479425538604203, -0.8414709848078965, 0.8414709848078965, -0.1411200080598672, 0.1411200080598672, 0.9880316240928618, -0.9880316240928618, -0.8939696481970214, 0.8939696481970214, NAN, NAN, NAN],
+    ),
+    "tanh": (
+        "TanhBackward0",
+        [0.0, -0.0, 1e-08, 0.46211715726000974, -0.46211715726000974, 0.7615941559557649, -0.7615941559557649, 0.9950547536867305, -0.9950547536867305, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, NAN],
+        [1.0, 1.0, 0.9999999999999999, 0.7864477329659274, 0.7864477329659274, 0.41997434161402614, 0.41997434161402614, 0.009866037165440166, 0.009866037165440166, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, NAN],
+    ),
+    "sigmoid": (
+        "SigmoidBackward0",
+        [0.5, 0.5, 0.5000000025, 0.6224593312018546, 0.3775406687981454, 0.7310585786300049, 0.2689414213699951, 0.9525741268224334, 0.04742587317756678, 0.9999999999999065, 9.357622968839299e-14, 1.0, 0.0, 1.0, 0.0, NAN],
+        [0.25, 0.25, 0.25, 0.2350037122015945, 0.2350037122015945, 0.19661193324148185, 0.19661193324148185, 0.045176659730912, 0.04517665973091214, 9.348077867342945e-14, 9.357622968838423e-14, 0.0, 0.0, 0.0, 0.0, NAN],
+    ),
+    "reciprocal": (
+        "ReciprocalBackward0",
+        [INF, -INF, 100000000.0, 2.0, -2.0, 1.0, -1.0, 0.3333333333333333, -0.3333333333333333, 0.03333333333333333, -0.03333333333333333, 0.00125, -0.00125, 0.0, -0.0, NAN],
+        [-INF, -INF, -1e+16, -4.0, -4.0, -1.0, -1.0, -0.1111111111111111, -0.1111111111111111, -0.0011111111111111111, -0.0011111111111111111, -1.5625e-06, -1.5625e-06, -0.0, -0.0, NAN],
+    ),
+}
+
+
+def _record(names):
+    import torch
+
+    for name in names:
+        x = torch.tensor(EDGES, dtype=torch.float64, requires_grad=True)
+        y = getattr(torch, name)(x)
+        y.sum().backward()
+        print(f'    "{name}": (\n        "{type(y.grad_fn).__name__}",')
+        for vals in (y.tolist(), x.grad.tolist()):
+            print("        [" + ", ".join(repr(v).replace("inf", "INF").replace("nan", "NAN") for v in vals) + "],")
+        print("    ),")
+
+
+if __name__ == "__main__":
+    import sys
+
+    _record(sys.argv[1:] or [op.name for op in UNARY])

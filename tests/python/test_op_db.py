@@ -1,0 +1,181 @@
+"""Every row of op_db.py through every check. See op_db.py for the table."""
+import leafgrad as torch
+import numpy as np
+import pytest
+from op_db import EDGES, RECORDED, UNARY
+from support import USING_TORCH
+from test_gradcheck import assert_close, check_first_order, first_grads, make_array, numeric_grads, rng_for, to_np
+
+IDS = [op.name for op in UNARY]
+CUDA = torch.cuda.is_available()
+
+
+def samples(op, dtype=np.float64, shape=(3, 4)):
+    a = make_array(rng_for("op_db:" + op.name), shape, op.domain)
+    if np.dtype(dtype).kind == "c":
+        b = make_array(rng_for("op_db:im:" + op.name), shape, "any")
+        return (a + 0.5j * b).astype(dtype)
+    return a.astype(dtype)
+
+
+def values(t):
+    return np.array(t.detach().cpu().tolist())
+
+
+def same_floats(got, expected, rtol, what):
+    """Equal to `rtol`, with NaN where expected has NaN and infinities and zeros of the same sign."""
+    got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    assert np.array_equal(np.isnan(got), np.isnan(expected)), (what, got, expected)
+    special = np.isinf(expected) | (expected == 0)
+    assert np.array_equal(got[special], expected[special]), (what, got, expected)
+    assert np.array_equal(np.signbit(got[special]), np.signbit(expected[special])), (what, got, expected)
+    finite = np.isfinite(expected) & ~special
+    np.testing.assert_allclose(got[finite], expected[finite], rtol=rtol, atol=0, err_msg=what)
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_values_match_numpy(op, dtype):
+    if dtype.startswith("complex") and not op.complex:
+        pytest.skip("real only")
+    a = samples(op, dtype)
+    got = getattr(torch, op.name)(torch.tensor(a))
+    assert got.dtype == getattr(torch, dtype)
+    rtol = op.rtol32 if dtype in ("float32", "complex64") else 1e-12
+    expected = op.ref(a.astype(np.complex128 if dtype.startswith("complex") else np.float64))
+    np.testing.assert_allclose(values(got), expected, rtol=rtol, atol=rtol * 1e-2)
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_integer_and_half_inputs(op):
+    # integers and bools compute in the default float dtype; halves in float32, rounded once
+    ints = torch.tensor([1, 2, 3])
+    r = getattr(torch, op.name)(ints)
+    assert r.dtype == torch.float32
+    assert values(r).tolist() == values(getattr(torch, op.name)(ints.float())).tolist()
+    assert getattr(torch, op.name)(torch.tensor([True, False])).dtype == torch.float32
+    for half in (torch.float16, torch.bfloat16):
+        x = torch.tensor(samples(op, shape=(5,))).to(half)
+        r = getattr(torch, op.name)(x)
+        assert r.dtype == half
+        wide = getattr(torch, op.name)(x.float()).to(half)
+        assert values(r).tolist() == values(wide).tolist()
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_edges_match_recorded_pytorch(op):
+    node, expected, expected_grad = RECORDED[op.name]
+    x = torch.tensor(EDGES, dtype=torch.float64, requires_grad=True)
+    y = getattr(torch, op.name)(x)
+    assert y.grad_fn.name() == node
+    y.sum().backward()
+    same_floats(values(y), expected, 1e-14, f"{op.name} values")
+    same_floats(values(x.grad), expected_grad, 1e-14, f"{op.name} gradient")
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_first_derivative(op):
+    check_first_order("op_db:" + op.name, getattr(torch, op.name), [((3, 4), op.domain)])
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_second_derivative(op):
+    # the formula is written with ops: create_graph differentiates it again
+    fn = getattr(torch, op.name)
+    rng = rng_for("op_db:second:" + op.name)
+    a = make_array(rng, (2, 3), op.domain)
+    weights, v = make_array(rng, (2, 3), "any"), make_array(rng, (2, 3), "any")
+    x = torch.tensor(a.copy(), requires_grad=True)
+    (g,) = first_grads(fn, [x], weights, create_graph=True)
+    (analytic,) = torch.autograd.grad((g * torch.tensor(v)).sum(), [x])
+
+    def contracted(arrs):
+        (g,) = first_grads(fn, [torch.tensor(arrs[0], requires_grad=True)], weights, create_graph=False)
+        return float(np.sum(to_np(g) * v))
+
+    (numeric,) = numeric_grads(contracted, [a])
+    assert_close(to_np(analytic), numeric, f"{op.name}: second derivative")
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_inplace_form(op):
+    a = samples(op)
+    x = torch.tensor(a)
+    y = x.clone()
+    r = getattr(y, op.name + "_")()
+    assert r is y and y._version == 1
+    assert values(y).tolist() == values(getattr(torch, op.name)(x)).tolist()
+    # in place on a non-leaf records the op's node; on a leaf that requires grad it is refused
+    leaf = torch.tensor(a, requires_grad=True)
+    z = leaf * 1
+    getattr(z, op.name + "_")()
+    assert z.grad_fn.name() == RECORDED[op.name][0]
+    z.sum().backward()
+    other = torch.tensor(a, requires_grad=True)
+    getattr(torch, op.name)(other * 1).sum().backward()
+    assert values(leaf.grad).tolist() == values(other.grad).tolist()
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        getattr(leaf, op.name + "_")()
+    # integer tensors cannot hold the float result
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        getattr(torch.tensor([1, 2]), op.name + "_")()
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_rejects_non_tensor(op):
+    with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'input' \(position 1\) must be Tensor, not float"):
+        getattr(torch, op.name)(1.0)
+
+
+@pytest.mark.skipif(not CUDA, reason="needs CUDA (or LEAFGRAD_CUDA_EMULATION=1)")
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "float16"])
+def test_cuda_matches_cpu(op, dtype):
+    if dtype.startswith("complex") and not op.complex:
+        pytest.skip("real only")
+    a = samples(op, np.complex128 if dtype.startswith("complex") else np.float64)
+    cpu = torch.tensor(a).to(getattr(torch, dtype)).requires_grad_(dtype != "float16")
+    dev = cpu.detach().cuda().requires_grad_(cpu.requires_grad)
+    rc, rd = getattr(torch, op.name)(cpu), getattr(torch, op.name)(dev.t().t())
+    assert rd.device.type == "cuda" and rd.dtype == rc.dtype
+    tol = 1e-3 if dtype == "float16" else (1e-5 if dtype in ("float32", "complex64") else 1e-12)
+    np.testing.assert_allclose(values(rd), values(rc), rtol=tol, atol=tol)
+    if cpu.requires_grad:
+        (gc,) = torch.autograd.grad(rc.abs().sum() if rc.is_complex() else rc.sum(), [cpu])
+        (gd,) = torch.autograd.grad(rd.abs().sum() if rd.is_complex() else rd.sum(), [dev])
+        np.testing.assert_allclose(values(gd), values(gc), rtol=tol, atol=tol)
+
+
+def _torch():
+    """Real PyTorch beside leafgrad, when it is installed in the running interpreter."""
+    if USING_TORCH:
+        return None
+    try:
+        import importlib
+
+        t = importlib.import_module("torch")
+    except ImportError:
+        return None
+    return None if t is torch else t
+
+
+@pytest.mark.parametrize("op", UNARY, ids=IDS)
+def test_recorded_values_are_pytorchs(op):
+    pt = _torch()
+    if pt is None:
+        pytest.skip("torch is not installed here")
+    x = pt.tensor(EDGES, dtype=pt.float64, requires_grad=True)
+    y = getattr(pt, op.name)(x)
+    y.sum().backward()
+    node, expected, expected_grad = RECORDED[op.name]
+    assert type(y.grad_fn).__name__ == node
+    same_floats(y.detach().numpy(), expected, 0, op.name)
+    same_floats(x.grad.numpy(), expected_grad, 0, op.name)
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        if dtype.startswith("complex") and not op.complex:
+            continue
+        a = samples(op, dtype)
+        mine = values(getattr(torch, op.name)(torch.tensor(a)))
+        theirs = getattr(pt, op.name)(pt.tensor(a)).numpy()
+        tol = 2e-6 if dtype in ("float32", "complex64") else 1e-13
+        np.testing.assert_allclose(mine, theirs, rtol=tol, atol=tol * 1e-2, err_msg=f"{op.name} {dtype}")
