@@ -83,7 +83,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ float m_##fn(float x) { return fn##f(x); } \
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
-MATH1(rint) MATH1(erf) MATH1(fabs)
+MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan)
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
@@ -413,7 +413,6 @@ template <typename R> struct cx { R re, im; };
 typedef cx<float> c64;
 typedef cx<double> c128;
 
-MATH1(sinh) MATH1(cosh) MATH1(tan)
 __device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
 __device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
 __device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
@@ -464,6 +463,9 @@ template <typename R> __device__ __forceinline__ cx<R> c_sin(cx<R> z) {
 }
 template <typename R> __device__ __forceinline__ cx<R> c_cos(cx<R> z) {
     return mkc(m_cos(z.re) * m_cosh(z.im), -(m_sin(z.re) * m_sinh(z.im)));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_sinh(cx<R> z) {
+    return mkc(m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im));
 }
 // Kahan's tanh: stable for large |re| (where sinh and cosh overflow).
 template <typename R> __device__ __forceinline__ cx<R> c_tanh(cx<R> z) {

@@ -91,6 +91,22 @@ macro_rules! float_unary_ops {
                     mul(g, &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)
                 },
             }
+            /// Elementwise hyperbolic sine.
+            ///
+            /// >>> torch.sinh(torch.tensor([0., 1.]))
+            /// tensor([0.0000, 1.1752])
+            sinh sinh_ Sinh "SinhBackward0" {
+                real: |v| v.sinh(),
+                complex: |v| v.sinh(),
+                cuda: "m_sinh(v)",
+                cuda_complex: "c_sinh(v)",
+                saves: self,
+                // d sinh(x) = cosh(x) dx, cosh(x) = (e^x + e^-x) / 2
+                grad: |x, g| {
+                    let c = mul_scalar(&add(&exp(x)?, &exp(&neg(x)?)?)?, 0.5)?;
+                    mul(g, &conj(&c)?)
+                },
+            }
             /// Elementwise 1 / (1 + e ** -x).
             ///
             /// >>> torch.sigmoid(torch.tensor([0., 2.]))
