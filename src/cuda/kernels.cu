@@ -467,6 +467,9 @@ template <typename R> __device__ __forceinline__ cx<R> c_cos(cx<R> z) {
 template <typename R> __device__ __forceinline__ cx<R> c_sinh(cx<R> z) {
     return mkc(m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im));
 }
+template <typename R> __device__ __forceinline__ cx<R> c_cosh(cx<R> z) {
+    return mkc(m_cosh(z.re) * m_cos(z.im), m_sinh(z.re) * m_sin(z.im));
+}
 // Kahan's tanh: stable for large |re| (where sinh and cosh overflow).
 template <typename R> __device__ __forceinline__ cx<R> c_tanh(cx<R> z) {
     if (m_fabs(z.re) > (R)22) {

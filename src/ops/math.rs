@@ -101,11 +101,21 @@ macro_rules! float_unary_ops {
                 cuda: "m_sinh(v)",
                 cuda_complex: "c_sinh(v)",
                 saves: self,
-                // d sinh(x) = cosh(x) dx, cosh(x) = (e^x + e^-x) / 2
-                grad: |x, g| {
-                    let c = mul_scalar(&add(&exp(x)?, &exp(&neg(x)?)?)?, 0.5)?;
-                    mul(g, &conj(&c)?)
-                },
+                // d sinh(x) = cosh(x) dx
+                grad: |x, g| mul(g, &conj(&cosh(x)?)?),
+            }
+            /// Elementwise hyperbolic cosine.
+            ///
+            /// >>> torch.cosh(torch.tensor([0., 1.]))
+            /// tensor([1.0000, 1.5431])
+            cosh cosh_ Cosh "CoshBackward0" {
+                real: |v| v.cosh(),
+                complex: |v| v.cosh(),
+                cuda: "m_cosh(v)",
+                cuda_complex: "c_cosh(v)",
+                saves: self,
+                // d cosh(x) = sinh(x) dx
+                grad: |x, g| mul(g, &conj(&sinh(x)?)?),
             }
             /// Elementwise 1 / (1 + e ** -x).
             ///
