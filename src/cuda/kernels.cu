@@ -83,7 +83,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ float m_##fn(float x) { return fn##f(x); } \
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
-MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan)
+MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p)
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
@@ -463,6 +463,16 @@ template <typename R> __device__ __forceinline__ cx<R> c_sin(cx<R> z) {
 }
 template <typename R> __device__ __forceinline__ cx<R> c_cos(cx<R> z) {
     return mkc(m_cos(z.re) * m_cosh(z.im), -(m_sin(z.re) * m_sinh(z.im)));
+}
+// log(1 + z) without cancellation for small z (PyTorch's CUDA formula): log|1 + z| from log1p
+// of |1 + z|² - 1 below |z| = 1/2.
+template <typename R> __device__ __forceinline__ cx<R> c_log1p(cx<R> z) {
+    R x = z.re, y = z.im, theta = m_atan2(y, x + (R)1);
+    if (c_abs(z) < (R)0.5) {
+        R r = x * ((R)2 + x) + y * y;
+        return r == (R)0 ? mkc(x, theta) : mkc((R)0.5 * m_log1p(r), theta);
+    }
+    return mkc(m_log(m_hypot(x + (R)1, y)), theta);
 }
 template <typename R> __device__ __forceinline__ cx<R> c_sinh(cx<R> z) {
     return mkc(m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im));

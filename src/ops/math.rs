@@ -91,6 +91,30 @@ macro_rules! float_unary_ops {
                     mul(g, &rsub(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)
                 },
             }
+            /// Elementwise log(1 + x), accurate for small x.
+            ///
+            /// >>> torch.log1p(torch.tensor([0., 1e-10, 1.]))
+            /// tensor([0.0000e+00, 1.0000e-10, 6.9315e-01])
+            log1p log1p_ Log1p "Log1PBackward0" {
+                real: |v| v.ln_1p(),
+                // PyTorch's CPU formula: log(u) scaled by z / (u - 1), u = 1 + z rounded
+                complex: |z| {
+                    let one = num_complex::Complex::new(1.0, 0.0);
+                    let u = z + one;
+                    if u == one {
+                        z
+                    } else if u - one == z {
+                        u.ln()
+                    } else {
+                        u.ln() * (z / (u - one))
+                    }
+                },
+                cuda: "m_log1p(v)",
+                cuda_complex: "c_log1p(v)",
+                saves: self,
+                // d log(1 + x) = dx / (1 + x)
+                grad: |x, g| div(g, &conj(&add(x, &Tensor::wrapped_scalar(1.0f64))?)?),
+            }
             /// Elementwise hyperbolic sine.
             ///
             /// >>> torch.sinh(torch.tensor([0., 1.]))
