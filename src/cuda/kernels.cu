@@ -83,7 +83,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ float m_##fn(float x) { return fn##f(x); } \
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
-MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p)
+MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p) MATH1(expm1)
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
@@ -473,6 +473,11 @@ template <typename R> __device__ __forceinline__ cx<R> c_log1p(cx<R> z) {
         return r == (R)0 ? mkc(x, theta) : mkc((R)0.5 * m_log1p(r), theta);
     }
     return mkc(m_log(m_hypot(x + (R)1, y)), theta);
+}
+// e^z - 1 = expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y): no cancellation for small z.
+template <typename R> __device__ __forceinline__ cx<R> c_expm1(cx<R> z) {
+    R a = m_sin(z.im / (R)2);
+    return mkc(m_expm1(z.re) * m_cos(z.im) - (R)2 * a * a, m_exp(z.re) * m_sin(z.im));
 }
 template <typename R> __device__ __forceinline__ cx<R> c_sinh(cx<R> z) {
     return mkc(m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im));

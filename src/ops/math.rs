@@ -23,6 +23,26 @@ macro_rules! float_unary_ops {
                 // d exp(x) = exp(x) dx
                 grad: |y, g| mul(g, &conj(y)?),
             }
+            /// Elementwise e ** x - 1, accurate for small x.
+            ///
+            /// >>> torch.expm1(torch.tensor([0., 1e-10, 1.]))
+            /// tensor([0.0000e+00, 1.0000e-10, 1.7183e+00])
+            expm1 expm1_ Expm1 "Expm1Backward0" {
+                real: |v| v.exp_m1(),
+                // expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y), as PyTorch
+                complex: |z| {
+                    let a = (z.im / 2.0).sin();
+                    num_complex::Complex::new(
+                        z.re.exp_m1() * z.im.cos() - 2.0 * a * a,
+                        z.re.exp() * z.im.sin(),
+                    )
+                },
+                cuda: "m_expm1(v)",
+                cuda_complex: "c_expm1(v)",
+                saves: result,
+                // d (e^x - 1) = (result + 1) dx
+                grad: |y, g| mul(g, &add(&conj(y)?, &Tensor::wrapped_scalar(1.0f64))?),
+            }
             /// Elementwise natural logarithm.
             ///
             /// >>> torch.log(torch.tensor([1., 100.]))
