@@ -12,24 +12,29 @@ BLOCK = re.compile(r"(?P<head>[ \t]*(?:#|<!--) BEGIN generated[^\n]*\n)(?P<body>
 
 
 def _declared():
+    """(arguments of the function, its rows) for the declared ops of one and two tensors."""
     from leafgrad import _core
 
-    return _core._float_unary_ops()
+    return (("input", "", _core._float_unary_ops()), ("input, other", ", other: Tensor", _core._float_binary_ops()))
 
 
 def stub_lines():
     lines = []
-    for name, inplace, _node, _doc in _declared():
-        lines.append(f"    def {name}(self) -> Tensor: ...\n")
-        lines.append(f"    def {inplace}(self) -> Tensor: ...\n")
+    for _args, params, rows in _declared():
+        for name, inplace, _node, _doc in rows:
+            for method in (name, inplace):
+                if method:
+                    lines.append(f"    def {method}(self{params}) -> Tensor: ...\n")
     return "".join(lines)
 
 
 def api_lines():
     lines = []
-    for name, inplace, node, doc in _declared():
-        summary = doc.strip().splitlines()[0].strip()
-        lines.append(f"- `{name}` (`Tensor.{name}`, `Tensor.{inplace}`; `{node}`): {summary}\n")
+    for args, _params, rows in _declared():
+        for name, inplace, node, doc in rows:
+            summary = doc.strip().splitlines()[0].strip()
+            methods = ", ".join(f"`Tensor.{m}`" for m in (name, inplace) if m)
+            lines.append(f"- `{name}({args})` ({methods}; `{node}`): {summary}\n")
     return "".join(lines)
 
 

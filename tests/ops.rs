@@ -2,8 +2,30 @@
 //! records its node, computes integers in float32, and its derivative matches the central
 //! difference of its own values. (Values against references: tests/python/test_op_db.py.)
 use leafgrad::engine::{backward, BackwardOptions};
-use leafgrad::ops::{self, FloatUnary, FLOAT_UNARY_OPS};
+use leafgrad::ops::{self, FloatBinary, FloatUnary, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS};
 use leafgrad::tensor::Tensor;
+
+fn leaf(xs: &[f64]) -> Tensor {
+    let x = Tensor::from_vec(xs.to_vec(), &[xs.len()]).unwrap();
+    x.meta().requires_grad = true;
+    x
+}
+
+fn backward_of_sum(y: &Tensor) {
+    let loss = ops::sum(y, None, false).unwrap();
+    let opts = BackwardOptions {
+        accumulate: true,
+        ..Default::default()
+    };
+    backward(&[(loss, Tensor::scalar(1.0f64))], None, opts).unwrap();
+}
+
+fn assert_near(got: f64, numeric: f64, what: &str) {
+    assert!(
+        (got - numeric).abs() <= 1e-6 * numeric.abs().max(1.0),
+        "{what}: {got} vs {numeric}"
+    );
+}
 
 fn values(op: FloatUnary, xs: &[f64]) -> Vec<f64> {
     let x = Tensor::from_vec(xs.to_vec(), &[xs.len()]).unwrap();
@@ -15,35 +37,27 @@ fn the_table_lists_every_declared_op() {
     let names: Vec<&str> = FloatUnary::ALL.iter().map(|op| op.name()).collect();
     let table: Vec<&str> = FLOAT_UNARY_OPS.iter().map(|o| o.name).collect();
     assert_eq!(names, table);
+    let names: Vec<&str> = FloatBinary::ALL.iter().map(|op| op.name()).collect();
+    let table: Vec<&str> = FLOAT_BINARY_OPS.iter().map(|o| o.name).collect();
+    assert_eq!(names, table);
 }
 
 #[test]
 fn declared_ops_record_their_node_and_differentiate() {
     // points inside every op's domain (log and sqrt need x > 0)
     let xs = [0.3f64, 0.7, 1.9];
+    let eps = 1e-6;
     for &op in FloatUnary::ALL {
-        let x = Tensor::from_vec(xs.to_vec(), &[3]).unwrap();
-        x.meta().requires_grad = true;
+        let x = leaf(&xs);
         let y = op.apply(&x).unwrap();
         assert_eq!(y.grad_fn().unwrap().name, op.node());
-        let loss = ops::sum(&y, None, false).unwrap();
-        let opts = BackwardOptions {
-            accumulate: true,
-            ..Default::default()
-        };
-        backward(&[(loss, Tensor::scalar(1.0f64))], None, opts).unwrap();
-        let eps = 1e-6;
+        backward_of_sum(&y);
         let up: Vec<f64> = xs.iter().map(|v| v + eps).collect();
         let down: Vec<f64> = xs.iter().map(|v| v - eps).collect();
         let (up, down) = (values(op, &up), values(op, &down));
         for (i, g) in x.grad().unwrap().to_vec::<f64>().iter().enumerate() {
             let numeric = (up[i] - down[i]) / (2.0 * eps);
-            assert!(
-                (g - numeric).abs() <= 1e-6 * numeric.abs().max(1.0),
-                "{}'({}): {g} vs {numeric}",
-                op.name(),
-                xs[i]
-            );
+            assert_near(*g, numeric, &format!("{}'({})", op.name(), xs[i]));
         }
     }
 }
@@ -58,5 +72,43 @@ fn integers_compute_in_float32() {
             "{}",
             op.name()
         );
+    }
+}
+
+#[test]
+fn declared_binary_ops_differentiate_each_input() {
+    let (xs, ws) = ([0.3f64, -0.7, 1.9], [1.1f64, 0.4, -2.0]);
+    let eps = 1e-6;
+    for &op in FloatBinary::ALL {
+        let (a, b) = (leaf(&xs), leaf(&ws));
+        let y = op.apply(&a, &b).unwrap();
+        assert_eq!(y.grad_fn().unwrap().name, op.node());
+        backward_of_sum(&y);
+        let value = |a: &[f64], b: &[f64]| {
+            let (a, b) = (
+                Tensor::from_vec(a.to_vec(), &[3]).unwrap(),
+                Tensor::from_vec(b.to_vec(), &[3]).unwrap(),
+            );
+            op.apply(&a, &b).unwrap().to_vec::<f64>()
+        };
+        let shift = |v: &[f64], d: f64| v.iter().map(|x| x + d).collect::<Vec<f64>>();
+        let (ga, gb) = (
+            a.grad().unwrap().to_vec::<f64>(),
+            b.grad().unwrap().to_vec::<f64>(),
+        );
+        let (ua, da) = (value(&shift(&xs, eps), &ws), value(&shift(&xs, -eps), &ws));
+        let (ub, db) = (value(&xs, &shift(&ws, eps)), value(&xs, &shift(&ws, -eps)));
+        for i in 0..3 {
+            assert_near(
+                ga[i],
+                (ua[i] - da[i]) / (2.0 * eps),
+                &format!("d{}/da at {i}", op.name()),
+            );
+            assert_near(
+                gb[i],
+                (ub[i] - db[i]) / (2.0 * eps),
+                &format!("d{}/db at {i}", op.name()),
+            );
+        }
     }
 }

@@ -111,8 +111,27 @@ def _declared(name, doc):
     return f
 
 
+def _declared_binary(name, doc):
+    """`torch.<name>(input, other)` of an op of two tensors declared in the core."""
+
+    def f(input, other):
+        for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}"
+                )
+        return getattr(input, name)(other)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
 for _name, _inplace, _node, _doc in _core._float_unary_ops():
     globals()[_name] = _declared(_name, _doc)
+    __all__.append(_name)
+for _name, _inplace, _node, _doc in _core._float_binary_ops():
+    globals()[_name] = _declared_binary(_name, _doc)
     __all__.append(_name)
 del _name, _inplace, _node, _doc
 

@@ -84,6 +84,12 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
 MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p) MATH1(expm1)
+__device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
+__device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
+__device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
+__device__ __forceinline__ double m_hypot(double a, double b) { return hypot(a, b); }
+__device__ __forceinline__ float m_copysign(float a, float b) { return copysignf(a, b); }
+__device__ __forceinline__ double m_copysign(double a, double b) { return copysign(a, b); }
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
@@ -142,8 +148,9 @@ UNARY(bnot, long long, i64, ~v)
     BINARY(add, T, tn, T, a + b) BINARY(sub, T, tn, T, a - b) BINARY(mul, T, tn, T, a * b)
 
 // maximum/minimum propagate NaN, as PyTorch's do.
+// DECLARED_FLOAT_BINARY: the float functions of two tensors declared in src/ops/math.rs.
 #define BINARY_FLOAT(T, tn) \
-    ARITH(T, tn) BINARY(div, T, tn, T, a / b) BINARY(pow, T, tn, T, m_pow(a, b)) \
+    DECLARED_FLOAT_BINARY(T, tn) ARITH(T, tn) BINARY(div, T, tn, T, a / b) BINARY(pow, T, tn, T, m_pow(a, b)) \
     BINARY(maximum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a > b ? a : b)) \
     BINARY(minimum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a < b ? a : b)) \
     COMPARE(T, tn)
@@ -413,12 +420,6 @@ template <typename R> struct cx { R re, im; };
 typedef cx<float> c64;
 typedef cx<double> c128;
 
-__device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
-__device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
-__device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
-__device__ __forceinline__ double m_hypot(double a, double b) { return hypot(a, b); }
-__device__ __forceinline__ float m_copysign(float a, float b) { return copysignf(a, b); }
-__device__ __forceinline__ double m_copysign(double a, double b) { return copysign(a, b); }
 
 template <typename R> __device__ __forceinline__ cx<R> mkc(R re, R im) { cx<R> z; z.re = re; z.im = im; return z; }
 template <typename R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) { return mkc(a.re + b.re, a.im + b.im); }

@@ -8,7 +8,8 @@
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
-use crate::ops::math::FloatUnary;
+use crate::ops::math::{FloatBinary, FloatUnary};
+use crate::ops::CmpOp;
 use crate::tensor::Tensor;
 use num_complex::Complex64;
 
@@ -81,6 +82,67 @@ impl UnaryKernel {
     }
 }
 
+/// A binary kernel: `binary_<name>_<dtype>` in the CUDA source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryKernel {
+    /// A declared float function of two tensors (src/ops/math.rs).
+    Float(FloatBinary),
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    /// Integer powers (int64).
+    IPow,
+    Maximum,
+    Minimum,
+    /// Python's `//`.
+    FloorDiv,
+    Remainder,
+    Fmod,
+    /// Bitwise and/or/xor of int64.
+    BAnd,
+    BOr,
+    BXor,
+    /// Logical and/or/xor of bools.
+    And,
+    Or,
+    Xor,
+    /// A comparison: a bool result.
+    Cmp(CmpOp),
+}
+
+impl BinaryKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryKernel::Float(op) => op.name(),
+            BinaryKernel::Add => "add",
+            BinaryKernel::Sub => "sub",
+            BinaryKernel::Mul => "mul",
+            BinaryKernel::Div => "div",
+            BinaryKernel::Pow => "pow",
+            BinaryKernel::IPow => "ipow",
+            BinaryKernel::Maximum => "maximum",
+            BinaryKernel::Minimum => "minimum",
+            BinaryKernel::FloorDiv => "floordiv",
+            BinaryKernel::Remainder => "remainder",
+            BinaryKernel::Fmod => "fmod",
+            BinaryKernel::BAnd => "band",
+            BinaryKernel::BOr => "bor",
+            BinaryKernel::BXor => "bxor",
+            BinaryKernel::And => "and",
+            BinaryKernel::Or => "or",
+            BinaryKernel::Xor => "xor",
+            BinaryKernel::Cmp(CmpOp::Eq) => "eq",
+            BinaryKernel::Cmp(CmpOp::Ne) => "ne",
+            BinaryKernel::Cmp(CmpOp::Lt) => "lt",
+            BinaryKernel::Cmp(CmpOp::Le) => "le",
+            BinaryKernel::Cmp(CmpOp::Gt) => "gt",
+            BinaryKernel::Cmp(CmpOp::Ge) => "ge",
+        }
+    }
+}
+
 /// The hand-written unary kernels of float32/float64 beside the declared ones.
 const FLOAT_UNARY: [UnaryKernel; 8] = [
     UnaryKernel::Erf,
@@ -118,8 +180,13 @@ pub fn source() -> &'static str {
                 op.cuda_complex()
             ));
         }
+        let mut binary = String::from("#define DECLARED_FLOAT_BINARY(T, tn)");
+        for op in FloatBinary::ALL {
+            let n = op.name();
+            binary.push_str(&format!(" \\\n    BINARY({n}, T, tn, T, {})", op.cuda_real()));
+        }
         format!(
-            "// Generated from the op declarations (src/ops/math.rs).\n{real}\n{complex}\n\n{}",
+            "// Generated from the op declarations (src/ops/math.rs).\n{real}\n{complex}\n{binary}\n\n{}",
             include_str!("kernels.cu")
         )
     })
@@ -150,6 +217,9 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         }
         for op in ["add", "sub", "mul", "div", "pow", "maximum", "minimum"] {
             k.push((format!("binary_{op}_{t}"), 7));
+        }
+        for op in FloatBinary::ALL {
+            k.push((format!("binary_{}_{t}", op.name()), 7));
         }
     }
     for t in ["i64", "i32"] {
@@ -343,7 +413,7 @@ dispatch! {
     // `op(x)` elementwise, same dtype (|z| and arg z of complex numbers are real).
     unary(op: UnaryKernel, x: &Tensor) -> Tensor;
     // `a op b` broadcast; both of dtype `dt`; CPU 0-d operands are passed as scalars.
-    binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Tensor;
+    binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Tensor;
     // `cond ? a : b` broadcast, a and b of one dtype.
     where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Tensor;
     // sum / prod / amax / amin over sorted `dims`.

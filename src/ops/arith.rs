@@ -1,6 +1,7 @@
 //! Binary arithmetic with broadcasting and type promotion: add, sub, mul, div, pow, and the
 //! comparisons (which return bool and record nothing).
 use super::*;
+use crate::cuda::BinaryKernel;
 use crate::dtype::{result_type, DType, Element};
 use crate::kernels::{self, map2};
 use crate::shape::broadcast_shapes;
@@ -113,12 +114,12 @@ fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
         (BinOp::Sub, DType::Bool) => {
             return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()))
         }
-        (BinOp::Mul | BinOp::Div, DType::Bool) => "and",
-        (_, DType::Bool) => "or",
-        (BinOp::Add, _) => "add",
-        (BinOp::Sub, _) => "sub",
-        (BinOp::Mul, _) => "mul",
-        (BinOp::Div, _) => "div",
+        (BinOp::Mul | BinOp::Div, DType::Bool) => BinaryKernel::And,
+        (_, DType::Bool) => BinaryKernel::Or,
+        (BinOp::Add, _) => BinaryKernel::Add,
+        (BinOp::Sub, _) => BinaryKernel::Sub,
+        (BinOp::Mul, _) => BinaryKernel::Mul,
+        (BinOp::Div, _) => BinaryKernel::Div,
     };
     crate::cuda::binary(name, a, b, dt)
 }
@@ -413,7 +414,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     }
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     if crate::cuda::any_cuda(&[&a, &b]) && dt.is_differentiable() {
-        return crate::cuda::binary("pow", &a, &b, dt);
+        return crate::cuda::binary(BinaryKernel::Pow, &a, &b, dt);
     }
     Ok(match dt {
         DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y))?,
@@ -452,7 +453,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
             let a = cast_to(&a, DType::Int64)?;
             let b = cast_to(&b, DType::Int64)?;
             let r = if crate::cuda::any_cuda(&[&a, &b]) {
-                crate::cuda::binary("ipow", &a, &b, DType::Int64)?
+                crate::cuda::binary(BinaryKernel::IPow, &a, &b, DType::Int64)?
             } else {
                 map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
             };
@@ -467,7 +468,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 ));
             }
             let r = if crate::cuda::any_cuda(&[&a, &b]) {
-                crate::cuda::binary("ipow", &a, &b, DType::Int64)?
+                crate::cuda::binary(BinaryKernel::IPow, &a, &b, DType::Int64)?
             } else {
                 map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
             };
@@ -490,7 +491,7 @@ fn ipow(x: i64, y: i64) -> i64 {
     acc
 }
 
-#[derive(Copy, Clone)]
+#[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub enum CmpOp {
     Eq,
     Ne,
@@ -507,15 +508,7 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     let cuda = crate::cuda::any_cuda(&[&a, &b]);
     if cuda && (!dt.is_complex() || matches!(op, CmpOp::Eq | CmpOp::Ne)) {
-        let name = match op {
-            CmpOp::Eq => "eq",
-            CmpOp::Ne => "ne",
-            CmpOp::Lt => "lt",
-            CmpOp::Le => "le",
-            CmpOp::Gt => "gt",
-            CmpOp::Ge => "ge",
-        };
-        return crate::cuda::binary(name, &a, &b, dt);
+        return crate::cuda::binary(BinaryKernel::Cmp(op), &a, &b, dt);
     }
     if dt.is_complex() {
         return match op {
@@ -621,8 +614,8 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
         let dt = x.dtype();
         let lo_t = crate::kernels::cast(&Tensor::wrapped_scalar(lo), dt)?;
         let hi_t = crate::kernels::cast(&Tensor::wrapped_scalar(hi), dt)?;
-        let r = crate::cuda::binary("maximum", x, &lo_t, dt)?;
-        crate::cuda::binary("minimum", &r, &hi_t, dt)?
+        let r = crate::cuda::binary(BinaryKernel::Maximum, x, &lo_t, dt)?;
+        crate::cuda::binary(BinaryKernel::Minimum, &r, &hi_t, dt)?
     } else {
         crate::with_real!(x.dtype(), T, {
             crate::kernels::map1::<T, T>(x, move |v| {
@@ -673,9 +666,9 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
     if dt == DType::Bool && crate::cuda::any_cuda(&[&a2, &b2]) {
         let name = match op {
-            BitOp::And => "and",
-            BitOp::Or => "or",
-            BitOp::Xor => "xor",
+            BitOp::And => BinaryKernel::And,
+            BitOp::Or => BinaryKernel::Or,
+            BitOp::Xor => BinaryKernel::Xor,
         };
         return crate::cuda::binary(name, &a2, &b2, dt);
     }
@@ -689,9 +682,9 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
             if crate::cuda::any_cuda(&[&x, &y]) {
                 let name = match op {
-                    BitOp::And => "band",
-                    BitOp::Or => "bor",
-                    BitOp::Xor => "bxor",
+                    BitOp::And => BinaryKernel::BAnd,
+                    BitOp::Or => BinaryKernel::BOr,
+                    BitOp::Xor => BinaryKernel::BXor,
                 };
                 return cast_to(&crate::cuda::binary(name, &x, &y, DType::Int64)?, dt);
             }

@@ -1,6 +1,7 @@
 //! Division that rounds: floor division (`//`), `remainder` (`%`) and `fmod`.
 use super::arith::{cast_to, promote_pair};
 use super::*;
+use crate::cuda::BinaryKernel;
 use crate::dtype::DType;
 use crate::grads;
 use crate::kernels::map2;
@@ -38,14 +39,14 @@ fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
     if crate::cuda::any_cuda(&[&a2, &b2]) && !matches!(dt, DType::Bool) && !dt.is_complex() {
         if dt.is_differentiable() {
-            return crate::cuda::binary("floordiv", &a2, &b2, dt);
+            return crate::cuda::binary(BinaryKernel::FloorDiv, &a2, &b2, dt);
         }
         let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
         if b3.try_to_vec::<i64>()?.contains(&0) {
             return Err(Error::Runtime("ZeroDivisionError".into()));
         }
         return cast_to(
-            &crate::cuda::binary("floordiv", &a3, &b3, DType::Int64)?,
+            &crate::cuda::binary(BinaryKernel::FloorDiv, &a3, &b3, DType::Int64)?,
             dt,
         );
     }
@@ -137,7 +138,11 @@ fn trunc_toward_zero(x: &Tensor) -> Result<Tensor> {
 
 fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
-    let what = if python_sign { "remainder" } else { "fmod" };
+    let what = if python_sign {
+        BinaryKernel::Remainder
+    } else {
+        BinaryKernel::Fmod
+    };
     if matches!(dt, DType::Float16 | DType::BFloat16) {
         let r = modulo_kernel(
             &cast_to(&a2, DType::Float32)?,
@@ -177,7 +182,7 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
         DType::Bool | DType::Complex64 | DType::Complex128 => {
             return Err(Error::NotImplemented(format!(
                 "\"{}_{}\" not implemented for '{}'",
-                what,
+                what.name(),
                 if cuda { "cuda" } else { "cpu" },
                 dt.scalar_type_name()
             )));

@@ -1,4 +1,4 @@
-//! Float functions of one tensor, each declared once: one row gives the op's names, its kernel
+//! Float functions of one and two tensors, each declared once: one row gives the op's names, its kernel
 //! identity and node, its CPU element functions (real, complex), its CUDA expressions (`v` is
 //! the element; `T` its type, `R` the real type of a complex one), what its backward saves
 //! (`self`, the input, or `result`, the output) and its derivative, written with ops so
@@ -199,7 +199,36 @@ macro_rules! float_unary_ops {
         }
     };
 }
+// The bindings (feature `python`) expand the same rows.
+#[cfg_attr(not(feature = "python"), allow(unused_imports))]
 pub(crate) use float_unary_ops;
 
 use super::pointwise::define_float_unary;
 float_unary_ops!(define_float_unary);
+
+/// The float functions of two tensors, handed to `$cb` (the core's `define_float_binary`, the
+/// bindings' methods). A row names its in-place form after a `/` where PyTorch has one; `saves`
+/// lists what its formulas read as `s[0]`, `s[1]`, ... (`self`, `other`, `result`).
+macro_rules! float_binary_ops {
+    ($cb:ident) => {
+        $cb! {
+            /// sqrt(a ** 2 + b ** 2) elementwise, without overflow or underflow on the way.
+            ///
+            /// >>> torch.hypot(torch.tensor([3., 5.]), torch.tensor([4., 12.]))
+            /// tensor([ 5., 13.])
+            hypot / hypot_ Hypot "HypotBackward0" {
+                real: |a, b| a.hypot(b),
+                cuda: "m_hypot(a, b)",
+                saves: [self, other, result],
+                // d hypot(a, b) = (a da + b db) / hypot(a, b)
+                grad_self: |s, g| div(&mul(g, &s[0])?, &s[2]),
+                grad_other: |s, g| div(&mul(g, &s[1])?, &s[2]),
+            }
+        }
+    };
+}
+#[cfg_attr(not(feature = "python"), allow(unused_imports))]
+pub(crate) use float_binary_ops;
+
+use super::pointwise::define_float_binary;
+float_binary_ops!(define_float_binary);

@@ -11,6 +11,9 @@
 //!
 //! The bindings expand the same rows into Tensor methods (`src/python/math.rs`), and the Python
 //! package makes `torch.<name>` from [`FLOAT_UNARY_OPS`]. Adding an op is adding a row.
+//!
+//! `float_binary_ops!` does the same for float functions of two tensors (real operands; each
+//! input's derivative has its own formula, run only when that input requires grad).
 use super::*;
 use crate::dtype::DType;
 use crate::kernels;
@@ -177,3 +180,158 @@ macro_rules! define_float_unary {
     };
 }
 pub(crate) use define_float_unary;
+
+/// The value of a float function of two tensors, without recording: PyTorch's type promotion
+/// and broadcasting, its NotImplementedError for integer, bool and complex operands, halves
+/// computed in float32 and rounded once, then the device's kernel.
+pub(crate) fn float_binary_value(op: FloatBinary, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (dt, a2, b2) = promote_pair(a, b)?;
+    let cuda = crate::cuda::any_cuda(&[a, b]);
+    if !dt.is_differentiable() || dt.is_complex() {
+        let dev = if cuda { "cuda" } else { "cpu" };
+        return Err(Error::NotImplemented(format!(
+            "\"{}_{dev}\" not implemented for '{}'",
+            op.name(),
+            dt.scalar_type_name()
+        )));
+    }
+    if is_half(dt) {
+        let wide = |t: &Tensor| kernels::cast_keep(t, DType::Float32);
+        let r = float_binary_value(op, &wide(&a2)?, &wide(&b2)?)?;
+        return kernels::cast_keep(&r, dt);
+    }
+    if cuda {
+        return crate::cuda::binary(crate::cuda::BinaryKernel::Float(op), &a2, &b2, dt);
+    }
+    let shape = crate::shape::broadcast_shapes(&a2.shape(), &b2.shape())?;
+    op.cpu(&a2, &b2, &shape)
+}
+
+/// A tensor a declared op saves for its backward: its input `self` or `other`, or its output.
+pub(crate) fn saved_by_name(
+    which: &'static str,
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+) -> Result<SavedTensor> {
+    match which {
+        "self" => save("self", a),
+        "other" => save("other", b),
+        _ => Ok(save_output("result", out, 0)),
+    }
+}
+
+/// The derivative formula of one input of a binary op: (saved tensors, output gradient).
+pub(crate) type BinaryGrad = fn(&[Tensor], &Tensor) -> Result<Tensor>;
+
+/// Record `out = op(a, b)`; each input's formula runs only when that input requires grad.
+pub(crate) fn record_float_binary(
+    op: FloatBinary,
+    (a, b, out): (&Tensor, &Tensor, &Tensor),
+    saved: Vec<SavedTensor>,
+    grad_self: BinaryGrad,
+    grad_other: BinaryGrad,
+) {
+    let (ra, rb) = (a.requires_grad(), b.requires_grad());
+    record(
+        op.node(),
+        &[a, b],
+        &[out],
+        saved,
+        Box::new(move |s, g| {
+            let ga = if ra { Some(grad_self(s, &g[0])?) } else { None };
+            let gb = if rb {
+                Some(grad_other(s, &g[0])?)
+            } else {
+                None
+            };
+            Ok(vec![ga, gb])
+        }),
+    );
+}
+
+/// Expands the rows of `float_binary_ops!`, as `define_float_unary!` does for one tensor:
+/// the kernel identity [`FloatBinary`], the Rust functions and [`FLOAT_BINARY_OPS`].
+macro_rules! define_float_binary {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident $(/ $inplace:ident)? $Variant:ident $node:literal {
+            real: $real:expr,
+            cuda: $cuda:literal,
+            saves: [$($saves:ident),*],
+            grad_self: $grad_self:expr,
+            grad_other: $grad_other:expr $(,)?
+        }
+    )*) => {
+        /// The float functions of two tensors: their kernel identities.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum FloatBinary {
+            $($Variant,)*
+        }
+
+        impl FloatBinary {
+            /// Every declared float function of two tensors, in declaration order.
+            pub const ALL: &'static [FloatBinary] = &[$(FloatBinary::$Variant,)*];
+
+            /// The op's name: `torch.<name>`, and the `<name>` of its CUDA kernels.
+            pub fn name(self) -> &'static str {
+                match self { $(FloatBinary::$Variant => stringify!($name),)* }
+            }
+
+            /// The graph node's name.
+            pub fn node(self) -> &'static str {
+                match self { $(FloatBinary::$Variant => $node,)* }
+            }
+
+            /// `op(a, b)`, recorded: the declared function of this identity.
+            pub fn apply(self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+                match self { $(FloatBinary::$Variant => $name(a, b),)* }
+            }
+
+            /// The CUDA C expression of the float32/float64 kernels, in terms of `a` and `b`.
+            pub fn cuda_real(self) -> &'static str {
+                match self { $(FloatBinary::$Variant => $cuda,)* }
+            }
+
+            /// The CPU kernel over two float32 or float64 operands of one dtype.
+            pub(crate) fn cpu(self, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+                use crate::kernels::map2;
+                match self {
+                    $(FloatBinary::$Variant => match a.dtype() {
+                        $crate::dtype::DType::Float32 => map2::<f32, f32, f32>(a, b, shape, $real),
+                        $crate::dtype::DType::Float64 => map2::<f64, f64, f64>(a, b, shape, $real),
+                        d => unreachable!("{d:?} operands are refused or widened before this kernel"),
+                    },)*
+                }
+            }
+        }
+
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+                let out = $crate::ops::pointwise::float_binary_value(FloatBinary::$Variant, a, b)?;
+                if needs_grad(&[a, b]) {
+                    let saved = vec![$(
+                        $crate::ops::pointwise::saved_by_name(stringify!($saves), a, b, &out)?
+                    ),*];
+                    $crate::ops::pointwise::record_float_binary(
+                        FloatBinary::$Variant, (a, b, &out), saved, $grad_self, $grad_other,
+                    );
+                }
+                Ok(out)
+            }
+        )*
+
+        /// The declared float functions of two tensors, for the bindings and the docs (`inplace`
+        /// is empty where PyTorch has no in-place form).
+        pub const FLOAT_BINARY_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
+            $crate::ops::pointwise::OpInfo {
+                name: stringify!($name),
+                inplace: concat!("" $(, stringify!($inplace))?),
+                node: $node,
+                doc: concat!($($doc, "\n"),*),
+            },
+        )*];
+    };
+}
+pub(crate) use define_float_binary;

@@ -1,9 +1,11 @@
-//! The declared float functions of one tensor (src/ops/math.rs) as Tensor methods, with their
-//! in-place forms and docstrings, expanded from the same rows as the core.
+//! The declared float functions of one and two tensors (src/ops/math.rs) as Tensor methods,
+//! with their in-place forms and docstrings, expanded from the same rows as the core.
 use super::ops::{inplace, out, R};
 use super::tensor::PyTensor;
 use crate::ops;
-use crate::ops::math::float_unary_ops;
+use crate::ops::math::{float_binary_ops, float_unary_ops};
+use crate::tensor::Tensor;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 macro_rules! float_unary_methods {
@@ -28,16 +30,69 @@ macro_rules! float_unary_methods {
 }
 float_unary_ops!(float_unary_methods);
 
-/// (name, in-place name, node, docstring) of each declared float function: `torch.<name>`
-/// and the stubs are made from this.
-#[pyfunction]
-fn _float_unary_ops() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    ops::FLOAT_UNARY_OPS
+/// A `Tensor other` argument, or PyTorch's argument-parser TypeError naming what came instead.
+fn tensor_arg(other: &Bound<'_, PyAny>, fname: &str) -> PyResult<Tensor> {
+    match other.cast::<PyTensor>() {
+        Ok(t) => Ok(t.get().t.clone()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{fname}(): argument 'other' (position 1) must be Tensor, not {}",
+            other.get_type().name()?
+        ))),
+    }
+}
+
+macro_rules! float_binary_methods {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident $(/ $inplace:ident)? $Variant:ident $node:literal { $($rest:tt)* }
+    )*) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                $(#[doc = $doc])*
+                fn $name<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+                    let o = tensor_arg(other, stringify!($name))?;
+                    out(py, ops::$name(&self.t, &o))
+                }
+                $(
+                    #[doc = concat!("In-place `", stringify!($name), "`.")]
+                    fn $inplace<'py>(
+                        slf: &Bound<'py, Self>,
+                        other: &Bound<'py, PyAny>,
+                    ) -> PyResult<Bound<'py, Self>> {
+                        let o = tensor_arg(other, stringify!($inplace))?;
+                        inplace(slf, &[&o], |s| ops::$name(s, &o))
+                    }
+                )?
+            )*
+        }
+    };
+}
+float_binary_ops!(float_binary_methods);
+
+type Listing = Vec<(&'static str, &'static str, &'static str, &'static str)>;
+
+fn listing(table: &[ops::pointwise::OpInfo]) -> Listing {
+    table
         .iter()
         .map(|o| (o.name, o.inplace, o.node, o.doc))
         .collect()
 }
 
+/// (name, in-place name, node, docstring) of each declared float function of one tensor:
+/// `torch.<name>` and the stubs are made from this.
+#[pyfunction]
+fn _float_unary_ops() -> Listing {
+    listing(ops::FLOAT_UNARY_OPS)
+}
+
+/// The same for the float functions of two tensors (in-place name "" where there is none).
+#[pyfunction]
+fn _float_binary_ops() -> Listing {
+    listing(ops::FLOAT_BINARY_OPS)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_float_unary_ops, m)?)
+    m.add_function(wrap_pyfunction!(_float_unary_ops, m)?)?;
+    m.add_function(wrap_pyfunction!(_float_binary_ops, m)?)
 }

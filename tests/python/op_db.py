@@ -4,9 +4,10 @@ sample its inputs and its reference; `test_op_db.py` runs every row through ever
 differences of first and second derivatives, the in-place form, the GPU against the CPU, and
 real PyTorch when it is installed). A new op gets all of them by adding its row here.
 
-RECORDED holds PyTorch 2.15's node name, values and gradients of `op(x).sum()` at EDGES
-(float64), printed by `python tests/python/op_db.py` with torch installed; test_op_db.py checks
-them against the installed torch when there is one.
+RECORDED (RECORDED_BINARY) holds PyTorch 2.15's node name, values and gradients of
+`op(x).sum()` at EDGES (`op(a, b).sum()` at PAIRS), in float64, printed by
+`python tests/python/op_db.py NAME` with torch installed; test_op_db.py checks them against the
+installed torch when there is one.
 """
 import math
 from dataclasses import dataclass
@@ -45,6 +46,25 @@ UNARY = [
     UnaryOp("sigmoid", lambda a: 1 / (1 + np.exp(-a))),
     UnaryOp("reciprocal", np.reciprocal, domain="away0"),
 ]
+
+@dataclass(frozen=True)
+class BinaryOp:
+    """A float function of two tensors, `torch.<name>(input, other)` / `Tensor.<name>(other)`."""
+
+    name: str
+    ref: Callable  # numpy's function (float64)
+    domains: tuple = ("any", "any")
+    inplace: bool = True  # PyTorch has `Tensor.<name>_`
+    rtol32: float = 2e-6
+
+
+BINARY = [
+    BinaryOp("hypot", np.hypot),
+]
+
+# Every pair of these, as (input, other): signed zeros, ordinary, huge, infinities, NaN.
+PAIR_VALUES = [0.0, -0.0, 1.0, -2.5, 1e300, INF, -INF, NAN]
+PAIRS = [(a, b) for a in PAIR_VALUES for b in PAIR_VALUES]
 
 RECORDED = {
     "exp": (
@@ -110,15 +130,36 @@ RECORDED = {
 }
 
 
+# PyTorch 2.15's node name, values and gradients (for input and other) of `op(a, b).sum()` at
+# PAIRS (float64).
+RECORDED_BINARY = {
+    "hypot": (
+        "HypotBackward0",
+        [0.0, 0.0, 1.0, 2.5, 1e+300, INF, INF, NAN, 0.0, 0.0, 1.0, 2.5, 1e+300, INF, INF, NAN, 1.0, 1.0, 1.4142135623730951, 2.692582403567252, 1e+300, INF, INF, NAN, 2.5, 2.5, 2.692582403567252, 3.5355339059327378, 1e+300, INF, INF, NAN, 1e+300, 1e+300, 1e+300, 1e+300, 1.4142135623730952e+300, INF, INF, NAN, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, NAN, NAN, NAN, NAN, NAN, INF, INF, NAN],
+        [NAN, NAN, 0.0, 0.0, 0.0, 0.0, 0.0, NAN, NAN, NAN, -0.0, -0.0, -0.0, -0.0, -0.0, NAN, 1.0, 1.0, 0.7071067811865475, 0.3713906763541037, 1e-300, 0.0, 0.0, NAN, -1.0, -1.0, -0.9284766908852594, -0.7071067811865475, -2.5e-300, -0.0, -0.0, NAN, 1.0, 1.0, 1.0, 1.0, 0.7071067811865475, 0.0, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
+        [NAN, NAN, 1.0, -1.0, 1.0, NAN, NAN, NAN, NAN, NAN, 1.0, -1.0, 1.0, NAN, NAN, NAN, 0.0, -0.0, 0.7071067811865475, -0.9284766908852594, 1.0, NAN, NAN, NAN, 0.0, -0.0, 0.3713906763541037, -0.7071067811865475, 1.0, NAN, NAN, NAN, 0.0, -0.0, 1e-300, -2.5e-300, 0.7071067811865475, NAN, NAN, NAN, 0.0, -0.0, 0.0, -0.0, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.0, -0.0, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
+    ),
+}
+
+
 def _record(names):
     import torch
 
+    binary = {op.name for op in BINARY}
     for name in names:
-        x = torch.tensor(EDGES, dtype=torch.float64, requires_grad=True)
-        y = getattr(torch, name)(x)
-        y.sum().backward()
+        if name in binary:
+            a = torch.tensor([p[0] for p in PAIRS], dtype=torch.float64, requires_grad=True)
+            b = torch.tensor([p[1] for p in PAIRS], dtype=torch.float64, requires_grad=True)
+            y = getattr(torch, name)(a, b)
+            y.sum().backward()
+            lists = (y.tolist(), a.grad.tolist(), b.grad.tolist())
+        else:
+            x = torch.tensor(EDGES, dtype=torch.float64, requires_grad=True)
+            y = getattr(torch, name)(x)
+            y.sum().backward()
+            lists = (y.tolist(), x.grad.tolist())
         print(f'    "{name}": (\n        "{type(y.grad_fn).__name__}",')
-        for vals in (y.tolist(), x.grad.tolist()):
+        for vals in lists:
             print("        [" + ", ".join(repr(v).replace("inf", "INF").replace("nan", "NAN") for v in vals) + "],")
         print("    ),")
 
@@ -126,4 +167,4 @@ def _record(names):
 if __name__ == "__main__":
     import sys
 
-    _record(sys.argv[1:] or [op.name for op in UNARY])
+    _record(sys.argv[1:] or [op.name for op in UNARY + BINARY])

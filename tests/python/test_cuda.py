@@ -787,6 +787,8 @@ def test_every_kernel_runs_against_the_cpu():
             # every declared float function (src/ops/math.rs), inside its domain
             for fn, *_ in torch._core._float_unary_ops():
                 unary[fn] = lambda x, fn=fn: getattr(x.abs() + 0.5, fn)()
+            for fn, *_ in torch._core._float_binary_ops():
+                binary[fn] = lambda x, y, fn=fn: getattr(x.abs() + 0.5, fn)(y)
             binary.update({"div": lambda x, y: x / y, "pow": lambda x, y: x.abs() ** y})
         for key, f in unary.items():
             _same(f(g), f(c), (name, key))

@@ -2,11 +2,12 @@
 import leafgrad as torch
 import numpy as np
 import pytest
-from op_db import EDGES, RECORDED, UNARY
+from op_db import BINARY, EDGES, PAIRS, RECORDED, RECORDED_BINARY, UNARY
 from support import USING_TORCH
 from test_gradcheck import assert_close, check_first_order, first_grads, make_array, numeric_grads, rng_for, to_np
 
 IDS = [op.name for op in UNARY]
+BIDS = [op.name for op in BINARY]
 CUDA = torch.cuda.is_available()
 
 
@@ -178,4 +179,167 @@ def test_recorded_values_are_pytorchs(op):
         mine = values(getattr(torch, op.name)(torch.tensor(a)))
         theirs = getattr(pt, op.name)(pt.tensor(a)).numpy()
         tol = 2e-6 if dtype in ("float32", "complex64") else 1e-13
+        np.testing.assert_allclose(mine, theirs, rtol=tol, atol=tol * 1e-2, err_msg=f"{op.name} {dtype}")
+
+
+# ---- float functions of two tensors ------------------------------------------------------------
+
+
+def pair(op, dtype=np.float64, shapes=((3, 4), (4,))):
+    """Sample operands that broadcast: (3, 4) with (4,)."""
+    rng = rng_for("op_db:" + op.name)
+    return [make_array(rng, shape, kind).astype(dtype) for shape, kind in zip(shapes, op.domains)]
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binary_values_match_numpy(op, dtype):
+    a, b = pair(op, dtype)
+    got = getattr(torch, op.name)(torch.tensor(a), torch.tensor(b))
+    assert got.dtype == getattr(torch, dtype) and tuple(got.shape) == (3, 4)
+    rtol = op.rtol32 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(values(got), op.ref(a.astype(np.float64), b.astype(np.float64)), rtol=rtol, atol=rtol * 1e-2)
+    # the method, either operand order, and a 0-d operand (which does not widen the dtype)
+    t = torch.tensor(a)
+    assert values(getattr(t, op.name)(torch.tensor(b))).tolist() == values(got).tolist()
+    zero_d = getattr(torch, op.name)(t, torch.tensor(0.5, dtype=torch.float64))
+    assert zero_d.dtype == getattr(torch, dtype)
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_dtypes(op):
+    f32, f64 = torch.tensor([1.5, 2.0]), torch.tensor([0.5, 3.0], dtype=torch.float64)
+    assert getattr(torch, op.name)(f32, f64).dtype == torch.float64
+    assert getattr(torch, op.name)(f32, torch.tensor([1, 2])).dtype == torch.float32
+    for a, b, name in [
+        (torch.tensor([1, 2]), torch.tensor([3, 4]), "Long"),
+        (torch.tensor([True]), torch.tensor([False]), "Bool"),
+        (torch.tensor([1 + 1j]), torch.tensor([2 + 0j]), "ComplexFloat"),
+    ]:
+        with pytest.raises(NotImplementedError, match=f'"{op.name}_cpu" not implemented for \'{name}\''):
+            getattr(torch, op.name)(a, b)
+    for half in (torch.float16, torch.bfloat16):
+        x, y = f32.to(half), torch.tensor([0.25, -1.0]).to(half)
+        r = getattr(torch, op.name)(x, y)
+        assert r.dtype == half
+        assert values(r).tolist() == values(getattr(torch, op.name)(x.float(), y.float()).to(half)).tolist()
+    with pytest.raises(RuntimeError, match="The size of tensor a \\(2\\) must match the size of tensor b \\(3\\)"):
+        getattr(torch, op.name)(f32, torch.ones(3))
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_rejects_numbers(op):
+    t = torch.tensor([1.0])
+    with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'other' \(position 2\) must be Tensor, not float"):
+        getattr(torch, op.name)(t, 2.0)
+    with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'input' \(position 1\) must be Tensor, not int"):
+        getattr(torch, op.name)(2, t)
+    with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'other' \(position 1\) must be Tensor, not float"):
+        getattr(t, op.name)(2.0)
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_edges_match_recorded_pytorch(op):
+    node, expected, grad_a, grad_b = RECORDED_BINARY[op.name]
+    a = torch.tensor([p[0] for p in PAIRS], dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([p[1] for p in PAIRS], dtype=torch.float64, requires_grad=True)
+    y = getattr(torch, op.name)(a, b)
+    assert y.grad_fn.name() == node
+    y.sum().backward()
+    same_floats(values(y), expected, 1e-14, f"{op.name} values")
+    same_floats(values(a.grad), grad_a, 1e-14, f"{op.name} gradient of input")
+    same_floats(values(b.grad), grad_b, 1e-14, f"{op.name} gradient of other")
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_derivatives(op):
+    fn = getattr(torch, op.name)
+    check_first_order("op_db:" + op.name, fn, [((3, 4), op.domains[0]), ((4,), op.domains[1])])
+    # only the input that requires grad gets a gradient
+    a, b = pair(op)
+    x, y = torch.tensor(a, requires_grad=True), torch.tensor(b)
+    fn(x, y).sum().backward()
+    assert x.grad is not None and y.grad is None
+    # second derivative of each input through create_graph, against central differences
+    rng = rng_for("op_db:second:" + op.name)
+    arrays = [make_array(rng, (2, 3), k) for k in op.domains]
+    weights, vs = make_array(rng, (2, 3), "any"), [make_array(rng, (2, 3), "any") for _ in arrays]
+    inputs = [torch.tensor(v.copy(), requires_grad=True) for v in arrays]
+    grads = first_grads(fn, inputs, weights, create_graph=True)
+    analytic = torch.autograd.grad(sum((g * torch.tensor(v)).sum() for g, v in zip(grads, vs)), inputs)
+
+    def contracted(arrs):
+        gs = first_grads(fn, [torch.tensor(v, requires_grad=True) for v in arrs], weights, create_graph=False)
+        return float(sum(np.sum(to_np(g) * v) for g, v in zip(gs, vs)))
+
+    for i, (ga, gn) in enumerate(zip(analytic, numeric_grads(contracted, arrays))):
+        assert_close(to_np(ga), gn, f"{op.name}: second derivative, input {i}")
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_inplace_form(op):
+    a, b = pair(op)
+    if not op.inplace:
+        assert not hasattr(torch.tensor(a), op.name + "_")
+        return
+    x, other = torch.tensor(a), torch.tensor(b)
+    y = x.clone()
+    assert getattr(y, op.name + "_")(other) is y and y._version == 1
+    assert values(y).tolist() == values(getattr(torch, op.name)(x, other)).tolist()
+    leaf = torch.tensor(a, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        getattr(leaf, op.name + "_")(other)
+    z = leaf * 1
+    getattr(z, op.name + "_")(other)
+    assert z.grad_fn.name() == RECORDED_BINARY[op.name][0]
+    with pytest.raises(RuntimeError, match="output with shape \\[4\\] doesn't match the broadcast shape \\[3, 4\\]"):
+        getattr(torch.tensor(b), op.name + "_")(x)
+
+
+@pytest.mark.skipif(not CUDA, reason="needs CUDA (or LEAFGRAD_CUDA_EMULATION=1)")
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_binary_cuda_matches_cpu(op, dtype):
+    a, b = pair(op)
+    ca = torch.tensor(a).to(getattr(torch, dtype)).requires_grad_(dtype != "float16")
+    cb = torch.tensor(b).to(getattr(torch, dtype))
+    da = ca.detach().cuda().requires_grad_(ca.requires_grad)
+    rc, rd = getattr(torch, op.name)(ca, cb), getattr(torch, op.name)(da.t().t(), cb.cuda())
+    assert rd.device.type == "cuda" and rd.dtype == rc.dtype
+    tol = 1e-3 if dtype == "float16" else (1e-5 if dtype == "float32" else 1e-12)
+    np.testing.assert_allclose(values(rd), values(rc), rtol=tol, atol=tol)
+    # a CPU 0-d operand travels as a scalar
+    np.testing.assert_allclose(
+        values(getattr(torch, op.name)(da.detach(), torch.tensor(0.75, dtype=ca.dtype))),
+        values(getattr(torch, op.name)(ca.detach(), torch.tensor(0.75, dtype=ca.dtype))),
+        rtol=tol,
+        atol=tol,
+    )
+    if ca.requires_grad:
+        (gc,) = torch.autograd.grad(rc.sum(), [ca])
+        (gd,) = torch.autograd.grad(rd.sum(), [da])
+        np.testing.assert_allclose(values(gd), values(gc), rtol=tol, atol=tol)
+    with pytest.raises(NotImplementedError, match=f'"{op.name}_cuda" not implemented for \'Long\''):
+        getattr(torch, op.name)(torch.tensor([1, 2]).cuda(), torch.tensor([1, 2]).cuda())
+
+
+@pytest.mark.parametrize("op", BINARY, ids=BIDS)
+def test_binary_recorded_values_are_pytorchs(op):
+    pt = _torch()
+    if pt is None:
+        pytest.skip("torch is not installed here")
+    a = pt.tensor([p[0] for p in PAIRS], dtype=pt.float64, requires_grad=True)
+    b = pt.tensor([p[1] for p in PAIRS], dtype=pt.float64, requires_grad=True)
+    y = getattr(pt, op.name)(a, b)
+    y.sum().backward()
+    node, expected, grad_a, grad_b = RECORDED_BINARY[op.name]
+    assert type(y.grad_fn).__name__ == node
+    same_floats(y.detach().numpy(), expected, 0, op.name)
+    same_floats(a.grad.numpy(), grad_a, 0, op.name)
+    same_floats(b.grad.numpy(), grad_b, 0, op.name)
+    for dtype in ("float32", "float64"):
+        x, w = pair(op, dtype)
+        mine = values(getattr(torch, op.name)(torch.tensor(x), torch.tensor(w)))
+        theirs = getattr(pt, op.name)(pt.tensor(x), pt.tensor(w)).numpy()
+        tol = op.rtol32 if dtype == "float32" else 1e-13
         np.testing.assert_allclose(mine, theirs, rtol=tol, atol=tol * 1e-2, err_msg=f"{op.name} {dtype}")

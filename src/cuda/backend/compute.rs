@@ -55,7 +55,7 @@ pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
     Err(crate::device::mismatch(device, here))
 }
 
-pub fn binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     if is_half(dt) {
         let r = binary(op, &wide(a)?, &wide(b)?, DType::Float32)?;
         return if r.dtype() == DType::Bool {
@@ -73,9 +73,9 @@ pub fn binary(op: &str, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     let d = dev(i)?;
     let (sa, sb) = (operand(a, device)?, operand(b, device)?);
     let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
-    let comparison = matches!(op, "eq" | "ne" | "lt" | "le" | "gt" | "ge");
+    let comparison = matches!(op, BinaryKernel::Cmp(_));
     let out_dt = if comparison { DType::Bool } else { dt };
-    let name = format!("binary_{op}_{}", type_name(dt)?);
+    let name = format!("binary_{}_{}", op.name(), type_name(dt)?);
     let out = empty(&shape, out_dt, device)?;
     if out.numel() == 0 {
         return Ok(out);

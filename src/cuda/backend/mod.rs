@@ -6,7 +6,7 @@
 //! - `memory`: device buffers, host/device copies, fills.
 //! - `compute`: elementwise kernels, reductions and scans.
 //! - `linalg`: cuBLAS matrix products. `index`: gathers and scatters by index plans.
-use super::{kernel_table, source, type_name, UnaryKernel};
+use super::{kernel_table, source, type_name, BinaryKernel, UnaryKernel};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
