@@ -90,6 +90,12 @@ __device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b)
 __device__ __forceinline__ double m_hypot(double a, double b) { return hypot(a, b); }
 __device__ __forceinline__ float m_copysign(float a, float b) { return copysignf(a, b); }
 __device__ __forceinline__ double m_copysign(double a, double b) { return copysign(a, b); }
+// log(e^a + e^b) = max + log1p(e^-|a - b|); a itself when a = b = ±inf (PyTorch's kernel).
+template <typename T> __device__ __forceinline__ T m_logaddexp(T a, T b) {
+    if (isinf(a) && a == b) return a;
+    T m = a < b ? b : a;
+    return m + m_log1p(m_exp(-m_fabs(a - b)));
+}
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 

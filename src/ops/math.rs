@@ -224,6 +224,31 @@ macro_rules! float_binary_ops {
                 grad_self: |s, g| div(&mul(g, &s[0])?, &s[2]),
                 grad_other: |s, g| div(&mul(g, &s[1])?, &s[2]),
             }
+            /// log(e ** a + e ** b) elementwise, without overflow.
+            ///
+            /// >>> torch.logaddexp(torch.tensor([-1., 0.5]), torch.tensor([2., 0.5]))
+            /// tensor([2.0486, 1.1931])
+            ///
+            /// Complex tensors, which PyTorch takes too, raise NotImplementedError here.
+            logaddexp Logaddexp "LogaddexpBackward0" {
+                // max + log1p(e^-|a - b|), and a itself when a = b = ±inf (PyTorch's kernel)
+                real: |a, b| {
+                    if a.is_infinite() && a == b {
+                        a
+                    } else {
+                        (if a < b { b } else { a }) + (-(a - b).abs()).exp().ln_1p()
+                    }
+                },
+                cuda: "m_logaddexp(a, b)",
+                saves: [self, other],
+                // d log(e^a + e^b) = da / (1 + e^(b - a)) + db / (1 + e^(a - b))
+                grad_self: |s, g| {
+                    div(g, &add(&exp(&sub(&s[1], &s[0])?)?, &Tensor::wrapped_scalar(1.0f64))?)
+                },
+                grad_other: |s, g| {
+                    div(g, &add(&exp(&sub(&s[0], &s[1])?)?, &Tensor::wrapped_scalar(1.0f64))?)
+                },
+            }
         }
     };
 }
