@@ -256,6 +256,25 @@ pub fn dims_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     Ok(Some(vec![o.extract::<i64>()?]))
 }
 
+pub(super) fn tuple_of<'py>(py: Python<'py>, ts: Vec<Tensor>) -> PyResult<Bound<'py, PyTuple>> {
+    let items = ts
+        .into_iter()
+        .map(|t| super::tensor::wrap(py, t))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+/// An int argument of PyTorch's parser: a bool is refused.
+pub(super) fn int_arg(v: &Bound<'_, PyAny>, fname: &str, arg: &str, pos: usize) -> PyResult<i64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{fname}(): argument '{arg}' (position {pos}) must be int, not {}",
+            v.get_type().name()?
+        )));
+    }
+    v.extract()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDType>()?;
     let py = m.py();

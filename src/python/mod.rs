@@ -1,15 +1,20 @@
 //! PyO3 bindings: the `leafgrad._core` module. Thin delegations to the core; the only logic here
 //! is argument conversion and the mapping of core errors to Python exceptions.
 mod autograd;
+mod complex;
 mod convert;
 mod cuda;
 mod dlpack;
 mod factory;
 mod indexing;
+mod internals;
+mod joins;
+mod logical;
 mod math;
+mod nn;
 mod node;
 mod ops;
-mod ops2;
+mod reductions;
 mod tensor;
 
 use crate::error::Error;
@@ -74,7 +79,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     autograd::register(m)?;
     convert::register(m)?;
     cuda::register(m)?;
-    ops2::register(m)?;
+    joins::register(m)?;
+    nn::register(m)?;
+    internals::register(m)?;
     math::register(m)?;
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     Ok(())

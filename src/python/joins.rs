@@ -1,0 +1,278 @@
+//! Splitting and joining (split, chunk, unbind, repeat, cat, stack), gathering and masking
+//! (gather, index_select, masked_fill, where, nonzero).
+use super::convert::{operand, shape_args, tuple_of};
+use super::ops::{out, R};
+use super::tensor::PyTensor;
+use super::IntoPyResult;
+use crate::dtype::DType;
+use crate::ops;
+use crate::tensor::Tensor;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+fn tensors_of(seq: &Bound<'_, PyAny>, fname: &str) -> PyResult<Vec<Tensor>> {
+    if seq.cast::<PyTensor>().is_ok() {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor",
+            fname
+        )));
+    }
+    seq.try_iter()?
+        .map(|o| {
+            let o = o?;
+            o.cast::<PyTensor>()
+                .map(|t| t.get().t.clone())
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "expected Tensor as element 0 in argument 0, but got {}",
+                        o.get_type()
+                            .name()
+                            .map(|n| n.to_string())
+                            .unwrap_or_default()
+                    ))
+                })
+        })
+        .collect()
+}
+
+fn index_arg(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    match o.cast::<PyTensor>() {
+        Ok(t) => Ok(t.get().t.clone()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "index must be a Tensor, not {}",
+            o.get_type().name()?
+        ))),
+    }
+}
+
+/// masked_fill's value: a number or a 0-d tensor (PyTorch's check and text).
+fn zero_dim_value(v: &Tensor) -> PyResult<()> {
+    let nd = v.ndim();
+    if nd != 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {nd} dimension(s)."
+        )));
+    }
+    Ok(())
+}
+
+fn tensor_or_number(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    operand(o).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "expected a Tensor or a number, got {}",
+            o.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// Joins tensors of the same shape (except in `dim`) along an existing dimension
+/// (`torch.concat` and `torch.concatenate` are the same function).
+///
+/// >>> x = torch.tensor([[1, 2], [3, 4]])
+/// >>> torch.cat([x, x])
+/// tensor([[1, 2],
+///         [3, 4],
+///         [1, 2],
+///         [3, 4]])
+/// >>> torch.cat((x, x), dim=1)
+/// tensor([[1, 2, 1, 2],
+///         [3, 4, 3, 4]])
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn cat<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
+    out(py, ops::cat(&tensors_of(tensors, "cat")?, dim))
+}
+
+/// Joins tensors of the same shape along a new dimension `dim`.
+///
+/// >>> a, b = torch.tensor([1, 2]), torch.tensor([3, 4])
+/// >>> torch.stack([a, b])
+/// tensor([[1, 2],
+///         [3, 4]])
+/// >>> torch.stack([a, b], dim=1)
+/// tensor([[1, 3],
+///         [2, 4]])
+#[pyfunction]
+#[pyo3(signature = (tensors, dim = 0))]
+fn stack<'py>(py: Python<'py>, tensors: &Bound<'py, PyAny>, dim: i64) -> R<'py> {
+    out(py, ops::stack(&tensors_of(tensors, "stack")?, dim))
+}
+
+/// `input` where `condition` is True, `other` elsewhere (broadcast together); either may be a
+/// number.
+///
+/// >>> x = torch.tensor([1., -2., 3.])
+/// >>> torch.where(x > 0, x, torch.zeros(3))
+/// tensor([1., 0., 3.])
+/// >>> torch.where(x > 0, x, 0.)
+/// tensor([1., 0., 3.])
+///
+/// With the condition alone it is `nonzero(condition, as_tuple=True)`:
+///
+/// >>> torch.where(torch.tensor([[0, 1], [1, 0]]))
+/// (tensor([0, 1]), tensor([1, 0]))
+#[pyfunction]
+#[pyo3(name = "where", signature = (condition, input = None, other = None))]
+fn where_f<'py>(
+    py: Python<'py>,
+    condition: PyRef<'py, PyTensor>,
+    input: Option<&Bound<'py, PyAny>>,
+    other: Option<&Bound<'py, PyAny>>,
+) -> R<'py> {
+    match (input, other) {
+        (Some(i), Some(o)) => out(
+            py,
+            ops::where_(&condition.t, &tensor_or_number(i)?, &tensor_or_number(o)?),
+        ),
+        (None, None) => Ok(tuple_of(py, nonzero_cols(&condition.t).py()?)?.into_any()),
+        _ => Err(PyTypeError::new_err(
+            "where() takes a condition alone, or a condition, input and other",
+        )),
+    }
+}
+
+/// The indices of the non-zero elements, one index tensor per dim (a 0-d input counts as 1-d).
+fn nonzero_cols(t: &Tensor) -> crate::Result<Vec<Tensor>> {
+    let _g = crate::grad_mode::GradModeGuard::new(false);
+    let t = if t.ndim() == 0 {
+        ops::reshape(t, &[1])?
+    } else {
+        t.clone()
+    };
+    let mask = if t.dtype() == DType::Bool {
+        t
+    } else {
+        ops::compare(ops::CmpOp::Ne, &t, &Tensor::wrapped_scalar(0.0f64))?
+    };
+    ops::nonzero_split(&mask)
+}
+
+/// The indices of the non-zero elements: an `(n, ndim)` int64 tensor, or a tuple of `ndim`
+/// index tensors with `as_tuple=True`.
+///
+/// >>> torch.nonzero(torch.tensor([[0, 1], [1, 0]]))
+/// tensor([[0, 1],
+///         [1, 0]])
+#[pyfunction]
+#[pyo3(signature = (input, *, as_tuple = false))]
+pub(super) fn nonzero<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, as_tuple: bool) -> R<'py> {
+    let cols = nonzero_cols(&input.t).py()?;
+    if as_tuple {
+        return Ok(tuple_of(py, cols)?.into_any());
+    }
+    let n = cols.first().map(|c| c.numel()).unwrap_or(0) as i64;
+    if input.t.ndim() == 0 {
+        return out(py, Tensor::zeros(&[n as usize, 0], DType::Int64));
+    }
+    out(py, ops::stack(&cols, 1))
+}
+
+#[pymethods]
+impl PyTensor {
+    #[pyo3(signature = (split_size_or_sections, dim = 0))]
+    fn split<'py>(
+        &self,
+        py: Python<'py>,
+        split_size_or_sections: &Bound<'py, PyAny>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let r = if split_size_or_sections.is_instance_of::<PyList>()
+            || split_size_or_sections.is_instance_of::<PyTuple>()
+        {
+            let sizes: Vec<usize> = split_size_or_sections.extract()?;
+            ops::split_sizes(&self.t, &sizes, dim, "SplitWithSizesBackward0")
+        } else {
+            let n: i64 = split_size_or_sections.extract()?;
+            if n < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "split expects split_size be non-negative, but got split_size={}",
+                    n
+                )));
+            }
+            ops::split(&self.t, n as usize, dim)
+        };
+        tuple_of(py, r.py()?)
+    }
+    #[pyo3(signature = (chunks, dim = 0))]
+    fn chunk<'py>(&self, py: Python<'py>, chunks: i64, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        if chunks <= 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "chunk expects `chunks` to be greater than 0, got: {}",
+                chunks
+            )));
+        }
+        tuple_of(py, ops::chunk(&self.t, chunks as usize, dim).py()?)
+    }
+    #[pyo3(signature = (dim = 0))]
+    fn unbind<'py>(&self, py: Python<'py>, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
+        tuple_of(py, ops::unbind(&self.t, dim).py()?)
+    }
+    #[pyo3(signature = (*sizes))]
+    fn repeat<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
+        let s = shape_args(sizes, "repeat")?;
+        if s.iter().any(|&d| d < 0) {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "Trying to create tensor with negative dimension {}: {:?}",
+                s.iter().find(|&&d| d < 0).copied().unwrap_or(-1),
+                s
+            )));
+        }
+        let s: Vec<usize> = s.iter().map(|&d| d as usize).collect();
+        out(py, ops::repeat(&self.t, &s))
+    }
+    fn gather<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
+        out(py, ops::gather(&self.t, dim, &index_arg(index)?))
+    }
+    fn index_select<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
+        out(py, ops::index_select(&self.t, dim, &index_arg(index)?))
+    }
+    fn masked_fill<'py>(
+        &self,
+        py: Python<'py>,
+        mask: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> R<'py> {
+        let v = operand(value).ok_or_else(|| {
+            PyTypeError::new_err("masked_fill(): value must be a number or a 0-d tensor")
+        })?;
+        zero_dim_value(&v)?;
+        out(py, ops::masked_fill(&self.t, &mask.t, &v))
+    }
+    fn masked_fill_<'py>(
+        slf: &Bound<'py, Self>,
+        mask: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let v = operand(value).ok_or_else(|| {
+            PyTypeError::new_err("masked_fill_(): value must be a number or a 0-d tensor")
+        })?;
+        zero_dim_value(&v)?;
+        let m = mask.t.clone();
+        ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
+        Ok(slf.clone())
+    }
+    #[pyo3(name = "where")]
+    fn where_m<'py>(
+        &self,
+        py: Python<'py>,
+        condition: PyRef<'py, PyTensor>,
+        other: &Bound<'py, PyAny>,
+    ) -> R<'py> {
+        let o = operand(other).ok_or_else(|| {
+            PyTypeError::new_err("where(): argument 'other' must be Tensor or a number")
+        })?;
+        out(py, ops::where_(&condition.t, &self.t, &o))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(stack, m)?)?;
+    m.add_function(wrap_pyfunction!(where_f, m)?)?;
+    m.add_function(wrap_pyfunction!(nonzero, m)?)?;
+    Ok(())
+}

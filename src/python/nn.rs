@@ -1,0 +1,197 @@
+//! The kernels nn.functional calls: softmax/log_softmax, nll_loss, conv2d, pooling, embedding,
+//! layer_norm.
+use super::convert::int_arg;
+use super::ops::{out, R};
+use super::tensor::PyTensor;
+use super::IntoPyResult;
+use crate::ops;
+use pyo3::prelude::*;
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight, ignore_index, reduction))]
+fn _nll_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    ignore_index: i64,
+    reduction: &str,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    out(
+        py,
+        ops::nll_loss(
+            &input.t,
+            &target.t,
+            weight.as_ref().map(|w| &w.t),
+            ignore_index,
+            r,
+        ),
+    )
+}
+
+fn pair(o: &Bound<'_, PyAny>, name: &str) -> PyResult<(usize, usize)> {
+    let v: Vec<i64> = if let Ok(i) = o.extract::<i64>() {
+        vec![i, i]
+    } else {
+        o.extract()?
+    };
+    let v = if v.len() == 1 { vec![v[0], v[0]] } else { v };
+    if v.len() != 2 || v.iter().any(|&x| x < 0) {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{} must be a non-negative int or a pair of them",
+            name
+        )));
+    }
+    Ok((v[0] as usize, v[1] as usize))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias, stride, padding, dilation, groups))]
+#[allow(clippy::too_many_arguments)]
+fn _conv2d<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: PyRef<'py, PyTensor>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    stride: &Bound<'py, PyAny>,
+    padding: &Bound<'py, PyAny>,
+    dilation: &Bound<'py, PyAny>,
+    groups: i64,
+) -> R<'py> {
+    let stride = pair(stride, "stride")?;
+    if stride.0 == 0 || stride.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "non-positive stride is not supported",
+        ));
+    }
+    let a = ops::Conv2dArgs {
+        stride,
+        padding: pair(padding, "padding")?,
+        dilation: pair(dilation, "dilation")?,
+        groups: groups.max(0) as usize,
+    };
+    if a.dilation.0 == 0 || a.dilation.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "dilation should be greater than zero",
+        ));
+    }
+    out(
+        py,
+        ops::conv2d(&input.t, &weight.t, bias.as_ref().map(|b| &b.t), &a),
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, kernel_size, stride, padding, dilation, ceil_mode, is_max))]
+#[allow(clippy::too_many_arguments)]
+fn _pool2d<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    kernel_size: &Bound<'py, PyAny>,
+    stride: &Bound<'py, PyAny>,
+    padding: &Bound<'py, PyAny>,
+    dilation: &Bound<'py, PyAny>,
+    ceil_mode: bool,
+    is_max: bool,
+) -> R<'py> {
+    let kernel = pair(kernel_size, "kernel_size")?;
+    let stride = if stride.is_none() {
+        kernel
+    } else {
+        pair(stride, "stride")?
+    };
+    if kernel.0 == 0 || kernel.1 == 0 || stride.0 == 0 || stride.1 == 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "kernel size and stride should be greater than zero",
+        ));
+    }
+    let a = ops::PoolArgs {
+        kernel,
+        stride,
+        padding: pair(padding, "padding")?,
+        dilation: pair(dilation, "dilation")?,
+        ceil_mode,
+    };
+    if is_max {
+        out(py, ops::max_pool2d(&input.t, &a))
+    } else {
+        out(py, ops::avg_pool2d(&input.t, &a))
+    }
+}
+
+#[pyfunction]
+fn _embedding<'py>(
+    py: Python<'py>,
+    weight: PyRef<'py, PyTensor>,
+    indices: PyRef<'py, PyTensor>,
+) -> R<'py> {
+    out(py, ops::embedding(&weight.t, &indices.t))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, normalized_shape, weight, bias, eps))]
+fn _layer_norm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    normalized_shape: Vec<usize>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    eps: f64,
+) -> R<'py> {
+    out(
+        py,
+        ops::layer_norm(
+            &input.t,
+            &normalized_shape,
+            weight.as_ref().map(|w| &w.t),
+            bias.as_ref().map(|b| &b.t),
+            eps,
+        ),
+    )
+}
+
+#[pymethods]
+impl PyTensor {
+    #[pyo3(signature = (dim, dtype = None))]
+    fn softmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: &Bound<'py, PyAny>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let dim = int_arg(dim, "softmax", "dim", 1)?;
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::softmax(&src, dim))
+    }
+    #[pyo3(signature = (dim, dtype = None))]
+    fn log_softmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: &Bound<'py, PyAny>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let dim = int_arg(dim, "log_softmax", "dim", 1)?;
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::log_softmax(&src, dim))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_embedding, m)?)?;
+    m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! Tensor methods that reduce along dims: max/min with indices, amax/amin, prod, var/std,
+//! logsumexp, norm, all/any, and the running sum.
+use super::convert::{dims_arg, tuple_of};
+use super::ops::{out, R};
+use super::tensor::PyTensor;
+use super::IntoPyResult;
+use crate::ops;
+use crate::tensor::Tensor;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+#[pymethods]
+impl PyTensor {
+    /// `(values, indices)` of max/min along `dim` (the Python layer wraps it as a named tuple).
+    fn _max_dim<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        keepdim: bool,
+        is_max: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::max_dim(&self.t, dim, keepdim, is_max).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amax<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(dim)?;
+        let d = d.filter(|v| !v.is_empty());
+        out(py, ops::amax(&self.t, d.as_deref(), keepdim, true))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn amin<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(dim)?;
+        let d = d.filter(|v| !v.is_empty());
+        out(py, ops::amax(&self.t, d.as_deref(), keepdim, false))
+    }
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    fn prod<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::prod(&src, dim, keepdim))
+    }
+    fn _var<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        correction: f64,
+        keepdim: bool,
+        is_std: bool,
+    ) -> R<'py> {
+        let d = dims_arg(dim)?;
+        out(
+            py,
+            ops::var(&self.t, d.as_deref(), correction, keepdim, is_std),
+        )
+    }
+    #[pyo3(signature = (dim, keepdim = false))]
+    fn logsumexp<'py>(&self, py: Python<'py>, dim: &Bound<'py, PyAny>, keepdim: bool) -> R<'py> {
+        let d = dims_arg(Some(dim))?.unwrap_or_default();
+        out(py, ops::logsumexp(&self.t, &d, keepdim))
+    }
+    fn _norm<'py>(
+        &self,
+        py: Python<'py>,
+        p: f64,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+    ) -> R<'py> {
+        let d = dims_arg(dim)?;
+        out(py, ops::norm(&self.t, p, d.as_deref(), keepdim))
+    }
+    /// True where every (any) element is non-zero, over everything or along `dim`.
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn all<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
+        let zeros = ops::compare(ops::CmpOp::Eq, &nz, &Tensor::wrapped_scalar(false)).py()?;
+        let cnt = ops::sum(
+            &crate::kernels::cast(&zeros, crate::DType::Int64).py()?,
+            dim.map(|d| vec![d]).as_deref(),
+            keepdim,
+        )
+        .py()?;
+        out(
+            py,
+            ops::compare(ops::CmpOp::Eq, &cnt, &Tensor::wrapped_scalar(0i64)),
+        )
+    }
+    #[pyo3(signature = (dim = None, keepdim = false))]
+    fn any<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+        let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
+        let cnt = ops::sum(
+            &crate::kernels::cast(&nz, crate::DType::Int64).py()?,
+            dim.map(|d| vec![d]).as_deref(),
+            keepdim,
+        )
+        .py()?;
+        out(
+            py,
+            ops::compare(ops::CmpOp::Ne, &cnt, &Tensor::wrapped_scalar(0i64)),
+        )
+    }
+    #[pyo3(signature = (dim, *, dtype = None))]
+    fn cumsum<'py>(&self, py: Python<'py>, dim: i64, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::cumsum(&src, dim, false))
+    }
+}
