@@ -1,0 +1,241 @@
+//! Extremes: max/min over everything or along a dim (values and indices), amax/amin, argmax/
+//! argmin. Ties share the gradient as in PyTorch.
+use super::index::{take, Plan};
+use super::*;
+use crate::kernels::{self};
+use crate::shape::{contiguous_strides, wrap_dim};
+use crate::{grads, with_real};
+use std::sync::Arc;
+
+/// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
+pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt.is_complex() {
+        return Err(Error::Runtime(format!(
+            "{}(): does not support complex input",
+            if is_max { "max" } else { "min" }
+        )));
+    }
+    if x.numel() == 0 {
+        return Err(Error::Runtime(format!(
+            "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+            if is_max { "max" } else { "min" }
+        )));
+    }
+    let flat = reshape(&x.detached(), &[-1])?;
+    let out = with_real!(dt, T, {
+        if flat.is_cuda() {
+            crate::cuda::reduce(if is_max { "amax" } else { "amin" }, &flat, &[0], false)?
+        } else {
+            let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max)?;
+            Tensor::from_vec(v, &[])?
+        }
+    });
+    if needs_grad(&[x]) {
+        let name = if is_max {
+            "MaxBackward1"
+        } else {
+            "MinBackward1"
+        };
+        // dL/dx = dL · [x == max] / (number of ties)
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(|s, g| {
+                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
+                let count = sum(&mask, None, false)?;
+                grads![mul(&div(&g[0], &count)?, &mask)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Index of the extreme along `dim` (or of the flattened tensor).
+pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(Error::Runtime(
+            "argmax(): does not support complex input".into(),
+        ));
+    }
+    let (src, d) = match dim {
+        None => (reshape(&x.detached(), &[-1])?, 0),
+        Some(d) => (x.detached(), wrap_dim(d, x.ndim())?),
+    };
+    if src.ndim() == 0 {
+        return Ok(Tensor::scalar(0i64));
+    }
+    if src.shape()[d] == 0 {
+        return Err(Error::Index(
+            "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
+        ));
+    }
+    let t = if src.is_cuda() {
+        crate::cuda::argreduce(if is_max { "max" } else { "min" }, &src, d)?
+    } else {
+        let (idx, shape) = with_real!(src.dtype(), T, {
+            let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max)?;
+            (i, s)
+        });
+        Tensor::from_vec(idx, &shape)?
+    };
+    if dim.is_none() {
+        return if keepdim {
+            reshape(&t, &vec![1; x.ndim()])
+        } else {
+            reshape(&t, &[])
+        };
+    }
+    if keepdim {
+        Ok(t)
+    } else {
+        squeeze_dim(&t, d as i64)
+    }
+}
+
+/// For each output position (input shape with `dim` of size 1), the flat input index chosen.
+fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
+    let st = contiguous_strides(shape);
+    let mut oshape: Vec<usize> = shape.to_vec();
+    oshape[dim] = 1;
+    let ost = contiguous_strides(&oshape);
+    Arc::new(
+        picked
+            .iter()
+            .enumerate()
+            .map(|(flat, &k)| {
+                (0..shape.len())
+                    .map(|d| {
+                        let c = if d == dim {
+                            k as usize
+                        } else {
+                            (flat / ost[d] as usize) % oshape[d]
+                        };
+                        c * st[d] as usize
+                    })
+                    .sum()
+            })
+            .collect(),
+    )
+}
+
+/// `x.max(dim)` / `x.min(dim)`: (values, indices); values record MaxBackward0/MinBackward0.
+pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    if x.ndim() == 0 {
+        wrap_dim(dim, 0)?;
+        // A 0-d tensor is its own max/min, recorded under PyTorch's node name.
+        let v = kernels::contiguous(x)?;
+        if needs_grad(&[x]) {
+            record(
+                if is_max {
+                    "MaxBackward0"
+                } else {
+                    "MinBackward0"
+                },
+                &[x],
+                &[&v],
+                vec![],
+                Box::new(|_, g| grads![g[0].clone()]),
+            );
+        }
+        return Ok((v, Tensor::scalar(0i64)));
+    }
+    let d = wrap_dim(dim, x.ndim())?;
+    let shape = x.shape();
+    if shape[d] == 0 {
+        return Err(Error::Index(format!(
+            "{}(): Expected reduction dim {} to have non-zero size.",
+            if is_max { "max" } else { "min" },
+            d
+        )));
+    }
+    let idx = argmax(x, Some(d as i64), true, is_max)?;
+    let picked = idx.try_to_vec::<i64>()?;
+    let plan = dim_plan(&shape, d, &picked);
+    let mut vshape = shape.clone();
+    if keepdim {
+        vshape[d] = 1;
+    } else {
+        vshape.remove(d);
+    }
+    let name = if is_max {
+        "MaxBackward0"
+    } else {
+        "MinBackward0"
+    };
+    let vals = take(x, &plan, &vshape, name)?;
+    let ishape: Vec<i64> = vshape.iter().map(|&s| s as i64).collect();
+    Ok((vals, reshape(&idx, &ishape)?.detached()))
+}
+
+/// amax/amin over dims: the gradient is shared evenly among ties (AmaxBackward0).
+pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let dt = x.dtype();
+    if dt.is_complex() {
+        return Err(Error::Runtime(
+            "amax(): does not support complex input".into(),
+        ));
+    }
+    let shape = x.shape();
+    if let Some(&d) = rd.iter().find(|&&d| shape[d] == 0) {
+        return Err(Error::Index(format!(
+            "{}(): Expected reduction dim {} to have non-zero size.",
+            if is_max { "amax" } else { "amin" },
+            d
+        )));
+    }
+    let out = if x.is_cuda() {
+        crate::cuda::reduce(if is_max { "amax" } else { "amin" }, x, &rd, keepdim)?
+    } else {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let mut cur = x.clone();
+        for &d in rd.iter().rev() {
+            cur = max_dim(&cur, d as i64, true, is_max)?.0;
+        }
+        if keepdim {
+            cur
+        } else {
+            let mut c = cur;
+            for &d in rd.iter().rev() {
+                c = squeeze_dim(&c, d as i64)?;
+            }
+            kernels::contiguous(&c)?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let (shape, name) = (
+            x.shape(),
+            if is_max {
+                "AmaxBackward0"
+            } else {
+                "AminBackward0"
+            },
+        );
+        let rd2 = rd.clone();
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let mut r = s[1].clone();
+                let mut gg = g[0].clone();
+                if !keepdim {
+                    for &d in &rd2 {
+                        r = unsqueeze(&r, d as i64)?;
+                        gg = unsqueeze(&gg, d as i64)?;
+                    }
+                }
+                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &r)?, gg.dtype())?;
+                let dims: Vec<i64> = rd2.iter().map(|&d| d as i64).collect();
+                let count = sum(&mask, Some(&dims), true)?;
+                grads![mul(&expand(&div(&gg, &count)?, &shape)?, &mask)?]
+            }),
+        );
+    }
+    Ok(out)
+}

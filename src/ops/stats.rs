@@ -1,0 +1,242 @@
+//! Statistics of a tensor: var/std, logsumexp and the vector norm.
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels::{self};
+
+/// Variance with `correction` (VarBackward0); `std` is its square root (StdBackward0).
+pub fn var(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+) -> Result<Tensor> {
+    if !x.dtype().is_differentiable() {
+        return Err(Error::Runtime(
+            "std and var only support floating point and complex dtypes".into(),
+        ));
+    }
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    let n: usize = rd.iter().map(|&d| shape[d]).product();
+    let dims_i: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
+    let x_dtype_real = x.dtype().to_real();
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        // Single-precision inputs accumulate in double, as PyTorch's CPU kernels do (so the std
+        // of values near float32's limit does not overflow in the squares).
+        let wide = match x.dtype() {
+            DType::Float32 | DType::Float16 | DType::BFloat16 => DType::Float64,
+            DType::Complex64 => DType::Complex128,
+            d => d,
+        };
+        let xw = if wide == x.dtype() {
+            x.clone()
+        } else {
+            kernels::cast(x, wide)?
+        };
+        let x = &xw;
+        let m = mean(x, Some(&dims_i), true)?;
+        let dev = sub(x, &m)?;
+        let sq = mul(&dev, &conj(&dev)?)?;
+        let s = sum(&sq, Some(&dims_i), keepdim)?;
+        let v = div(
+            &s,
+            &Tensor::wrapped_scalar((n as f64 - correction).max(0.0)),
+        )?;
+        let v = if x.dtype().is_complex() {
+            kernels::cast(&v, x.dtype().to_real())?
+        } else {
+            v
+        };
+        let r = if is_std { sqrt(&v)? } else { v };
+        let target = x_dtype_real;
+        if r.dtype() == target {
+            r
+        } else {
+            kernels::cast(&r, target)?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let name = if is_std {
+            "StdBackward0"
+        } else {
+            "VarBackward0"
+        };
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let m = mean(&s[0], Some(&dims_i), true)?;
+                let dev = sub(&s[0], &m)?;
+                let mut gg = g[0].clone();
+                let mut r = s[1].clone();
+                if !keepdim {
+                    for &d in &dims_i {
+                        gg = unsqueeze(&gg, d)?;
+                        r = unsqueeze(&r, d)?;
+                    }
+                }
+                let denom = (n as f64 - correction).max(0.0);
+                // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
+                let scale = if is_std {
+                    // Where std == 0 the gradient is 0 (PyTorch masks the 0/0).
+                    let s = div(&gg, &mul_scalar(&r, denom)?)?;
+                    let zero = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(0.0f64))?;
+                    where_(&zero, &Tensor::wrapped_scalar(0.0f64), &s)?
+                } else {
+                    mul_scalar(&gg, 2.0 / denom)?
+                };
+                grads![mul(&dev, &scale)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// log Σ exp(x) over dims, computed stably (LogsumexpBackward0).
+pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
+    let xf = if x.dtype().is_differentiable() {
+        x.clone()
+    } else {
+        kernels::cast(x, DType::Float32)?
+    };
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let m = amax(&xf, Some(dims), true, true)?;
+        // Shift by the max where it is finite; an infinite max is the answer itself.
+        let finite = compare(CmpOp::Ne, &abs(&m)?, &Tensor::wrapped_scalar(f64::INFINITY))?;
+        let shift = where_(&finite, &m, &Tensor::zeros(&[], m.dtype())?)?;
+        let s = sum(&exp(&sub(&xf, &shift)?)?, Some(dims), true)?;
+        let r = add(&log(&s)?, &shift)?;
+        let r = where_(&finite, &r, &m)?;
+        if keepdim {
+            r
+        } else {
+            let rd = reduce_dims(x.ndim(), Some(dims))?;
+            let mut c = r;
+            for &d in rd.iter().rev() {
+                c = squeeze_dim(&c, d as i64)?;
+            }
+            kernels::contiguous(&c)?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        let rd: Vec<i64> = reduce_dims(x.ndim(), Some(dims))?
+            .iter()
+            .map(|&d| d as i64)
+            .collect();
+        record(
+            "LogsumexpBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let (mut r, mut gg) = (s[1].clone(), g[0].clone());
+                if !keepdim {
+                    for &d in &rd {
+                        r = unsqueeze(&r, d)?;
+                        gg = unsqueeze(&gg, d)?;
+                    }
+                }
+                // d lse = softmax(x) · dL
+                grads![mul(&gg, &exp(&sub(&s[0], &r)?)?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// The p-norm over dims (LinalgVectorNormBackward0).
+pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    if !x.dtype().is_differentiable() {
+        return Err(Error::Runtime(format!(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
+            x.dtype().scalar_type_name()
+        )));
+    }
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    if (p < 0.0 || p.is_infinite()) && rd.iter().any(|&d| shape[d] == 0) {
+        let ps = if p.is_infinite() {
+            if p > 0.0 {
+                "inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else if p.fract() == 0.0 {
+            format!("{}", p as i64)
+        } else {
+            format!("{}", p)
+        };
+        return Err(Error::Runtime(format!(
+            "linalg.vector_norm cannot compute the {ps} norm on an empty tensor because the operation does not have an identity"
+        )));
+    }
+    let dims_v: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let a = abs(x)?;
+        if p.is_infinite() {
+            amax(&a, Some(&dims_v), keepdim, p > 0.0)?
+        } else if p == 0.0 {
+            let nz = kernels::cast(
+                &compare(CmpOp::Ne, &a, &Tensor::wrapped_scalar(0.0))?,
+                a.dtype(),
+            )?;
+            sum(&nz, Some(&dims_v), keepdim)?
+        } else {
+            let s = sum(
+                &pow_scalar(&a, &Tensor::wrapped_scalar(p))?,
+                Some(&dims_v),
+                keepdim,
+            )?;
+            pow_scalar(&s, &Tensor::wrapped_scalar(1.0 / p))?
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[x]) {
+        record(
+            "LinalgVectorNormBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)],
+            Box::new(move |s, g| {
+                let (x, mut r, mut gg) = (&s[0], s[1].clone(), g[0].clone());
+                if !keepdim {
+                    for &d in &dims_v {
+                        r = unsqueeze(&r, d)?;
+                        gg = unsqueeze(&gg, d)?;
+                    }
+                }
+                let a = abs(x)?;
+                let sg = sgn(x)?;
+                let d = if p.is_infinite() {
+                    let mask = kernels::cast(&compare(CmpOp::Eq, &a, &r)?, a.dtype())?;
+                    let count = sum(&mask, Some(&dims_v), true)?;
+                    mul(&sg, &div(&mask, &count)?)?
+                } else if p == 0.0 {
+                    mul_scalar(&a, 0.0)?
+                } else {
+                    // d‖x‖ₚ = sgn(x) |x|^(p-1) / ‖x‖ₚ^(p-1), 0 where the norm is 0
+                    let num = mul(&sg, &pow_scalar(&a, &Tensor::wrapped_scalar(p - 1.0))?)?;
+                    let den = pow_scalar(&r, &Tensor::wrapped_scalar(p - 1.0))?;
+                    let q = div(&num, &den)?;
+                    let ok = compare(
+                        CmpOp::Ne,
+                        &expand(&r, &q.shape())?,
+                        &Tensor::wrapped_scalar(0.0),
+                    )?;
+                    where_(&ok, &q, &Tensor::zeros(&[], q.dtype())?)?
+                };
+                grads![mul(&gg, &d)?]
+            }),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,290 @@
+//! Sums: sum, mean, cumsum, and `sum_to` (undoing broadcasting); `reduce_dims` for every
+//! reduction.
+use super::*;
+use crate::dtype::DType;
+use crate::grads;
+use crate::kernels::{self, reduce::fold};
+use crate::shape::{wrap_dim, Shape};
+use num_complex::{Complex32, Complex64};
+
+/// Sorted, de-duplicated dims to reduce (`None`, or an empty list as in PyTorch, = all).
+pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
+    let Some(dims) = dims.filter(|d| !d.is_empty()) else {
+        return Ok((0..ndim).collect());
+    };
+    let mut out = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, ndim)?;
+        if out.contains(&w) {
+            return Err(Error::Runtime(format!(
+                "dim {} appears multiple times in the list of dims",
+                w
+            )));
+        }
+        out.push(w);
+    }
+    out.sort_unstable();
+    // A 0-d tensor accepts dim 0 / -1 but has nothing to reduce.
+    out.retain(|&d| d < ndim);
+    Ok(out)
+}
+
+fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
+    shape
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| {
+            if dims.contains(&i) {
+                if keepdim {
+                    Some(1)
+                } else {
+                    None
+                }
+            } else {
+                Some(s)
+            }
+        })
+        .collect()
+}
+
+/// The sum kernel: integer and bool inputs sum to int64.
+fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    kernels::no_meta(&[x])?;
+    let shape = out_shape(&x.shape(), dims, keepdim);
+    if x.is_cuda() {
+        return crate::cuda::reduce("sum", x, dims, keepdim);
+    }
+    Ok(match x.dtype() {
+        DType::Float16 | DType::BFloat16 => {
+            let wide = kernels::cast(x, DType::Float64)?;
+            kernels::cast(&sum_kernel(&wide, dims, keepdim)?, x.dtype())?
+        }
+        DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
+            let d = x.data();
+            // SAFETY: f32 matches the dtype; the tensor is contiguous.
+            let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
+            Tensor::from_vec(vec![kernels::reduce::sum_f32(s) as f32], &shape)?
+        }
+        DType::Float32 => {
+            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
+            Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
+        }
+        DType::Float64 => {
+            Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
+        }
+        DType::Complex64 => {
+            let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
+                a + Complex64::new(v.re as f64, v.im as f64)
+            })?;
+            Tensor::from_vec(
+                v.into_iter()
+                    .map(|a| Complex32::new(a.re as f32, a.im as f32))
+                    .collect::<Vec<_>>(),
+                &shape,
+            )?
+        }
+        DType::Complex128 => Tensor::from_vec(
+            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v)?.0,
+            &shape,
+        )?,
+        DType::Bool => Tensor::from_vec(
+            fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64)?.0,
+            &shape,
+        )?,
+        DType::UInt8 => {
+            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
+        }
+        DType::Int32 => Tensor::from_vec(
+            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
+        DType::Int64 => Tensor::from_vec(
+            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
+            &shape,
+        )?,
+    })
+}
+
+/// Broadcast a reduced gradient back over the reduced dims.
+fn expand_back(g: &Tensor, shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let mut g = g.clone();
+    if !keepdim {
+        for &d in dims {
+            g = unsqueeze(&g, d as i64)?;
+        }
+    }
+    expand(&g, shape)
+}
+
+/// `sum(dim=None)` is SumBackward0; with dims it is SumBackward1.
+pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let out = sum_kernel(x, &rd, keepdim)?;
+    if needs_grad(&[x]) {
+        let shape = x.shape();
+        let name = if dims.is_none() {
+            "SumBackward0"
+        } else {
+            "SumBackward1"
+        };
+        // d sum(x) = expand(dL)
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![expand_back(&g[0], &shape, &rd, keepdim)?]),
+        );
+    }
+    Ok(out)
+}
+
+pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    if !dt.is_differentiable() {
+        return Err(Error::Runtime(format!(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+            dt.scalar_type_name()
+        )));
+    }
+    let rd = reduce_dims(x.ndim(), dims)?;
+    let shape = x.shape();
+    let n: usize = rd.iter().map(|&d| shape[d]).product();
+    let s = sum_kernel(x, &rd, keepdim)?;
+    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
+    let out = if n == 0 {
+        Tensor::full_on(&out.shape(), Complex64::new(f64::NAN, 0.0), dt, x.device())?
+    } else {
+        out
+    };
+    if needs_grad(&[x]) {
+        let name = if dims.is_none() {
+            "MeanBackward0"
+        } else {
+            "MeanBackward1"
+        };
+        // d mean(x) = expand(dL) / n
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                grads![div(
+                    &expand_back(&g[0], &shape, &rd, keepdim)?,
+                    &Tensor::wrapped_scalar(n as f64)
+                )?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Sum `g` down to `shape` (the inverse of broadcasting `shape` to g's shape).
+pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let gs = g.shape();
+    if gs.as_slice() == shape {
+        return Ok(g.clone());
+    }
+    if gs.len() < shape.len() {
+        return Err(Error::Runtime("sum_to: target has more dims".into()));
+    }
+    let lead = gs.len() - shape.len();
+    let mut dims: Vec<i64> = (0..lead as i64).collect();
+    for (i, &s) in shape.iter().enumerate() {
+        let gd = gs[lead + i];
+        if s == 1 && gd != 1 {
+            dims.push((lead + i) as i64);
+        } else if s != gd {
+            return Err(Error::Runtime(
+                "sum_to: shapes are not broadcast-compatible".into(),
+            ));
+        }
+    }
+    let r = if dims.is_empty() {
+        g.clone()
+    } else {
+        sum(g, Some(&dims), true)?
+    };
+    if r.shape().as_slice() == shape {
+        Ok(r)
+    } else {
+        reshape(&r, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+    }
+}
+
+/// Cumulative sum along `dim` (CumsumBackward0); `reverse` sums from the end, which is its
+/// gradient. Integer and bool inputs sum in int64, half types in float32.
+pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    let work = match dt {
+        DType::Bool | DType::UInt8 | DType::Int32 => DType::Int64,
+        DType::Float16 | DType::BFloat16 => DType::Float32,
+        d => d,
+    };
+    let shape = x.shape();
+    let d = wrap_dim(dim, shape.len())?;
+    let c = kernels::cast(x, work)?;
+    let out = if shape.is_empty() {
+        // the running sum of one number is that number (still CumsumBackward0 in PyTorch)
+        kernels::cast(
+            &c,
+            if dt.is_differentiable() {
+                dt
+            } else {
+                DType::Int64
+            },
+        )?
+    } else {
+        cumsum_kernel(&c, &shape, d, work, reverse)?
+    };
+    let out = if dt.is_differentiable() && work != dt {
+        kernels::cast(&out, dt)?
+    } else {
+        out
+    };
+    if needs_grad(&[x]) {
+        // d cumsum = the reversed cumulative sum of dL
+        record(
+            "CumsumBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
+        );
+    }
+    Ok(out)
+}
+
+fn cumsum_kernel(
+    c: &Tensor,
+    shape: &[usize],
+    d: usize,
+    work: DType,
+    reverse: bool,
+) -> Result<Tensor> {
+    let n = shape[d];
+    let inner: usize = shape[d + 1..].iter().product();
+    let outer: usize = shape[..d].iter().product();
+    let out = if c.is_cuda() {
+        crate::cuda::scan("sum", c, d, reverse, false)?
+    } else {
+        crate::with_numeric!(work, T, {
+            let v = c.try_to_vec::<T>()?;
+            let mut o = v.clone();
+            for a in 0..outer {
+                for i in 0..inner {
+                    let mut acc = T::default();
+                    for step in 0..n {
+                        let k = if reverse { n - 1 - step } else { step };
+                        let idx = (a * n + k) * inner + i;
+                        acc += v[idx];
+                        o[idx] = acc;
+                    }
+                }
+            }
+            Tensor::from_vec(o, shape)?
+        })
+    };
+    Ok(out)
+}
