@@ -66,25 +66,20 @@ pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
     }
 }
 
-/// Record `out = op(x)` with the op's saved tensor and formula.
+/// Record `out = op(x)` with the op's saved tensor and its backward (a closure that captures
+/// nothing, so boxing it allocates nothing).
 pub(crate) fn record_float_unary(
     op: FloatUnary,
     x: &Tensor,
     out: &Tensor,
-    grad: fn(&Tensor, &Tensor) -> Result<Tensor>,
+    backward: crate::graph::node::BackwardFn,
 ) -> Result<()> {
     let saved = if op.saves_result() {
         save_output("result", out, 0)
     } else {
         save("self", x)?
     };
-    record(
-        op.node(),
-        &[x],
-        &[out],
-        vec![saved],
-        Box::new(move |s, g| crate::grads![grad(&s[0], &g[0])?]),
-    );
+    record(op.node(), &[x], &[out], vec![saved], backward);
     Ok(())
 }
 
@@ -162,7 +157,11 @@ macro_rules! define_float_unary {
             pub fn $name(x: &Tensor) -> Result<Tensor> {
                 let out = $crate::ops::pointwise::float_unary_value(FloatUnary::$Variant, x)?;
                 if needs_grad(&[x]) {
-                    $crate::ops::pointwise::record_float_unary(FloatUnary::$Variant, x, &out, $grad)?;
+                    let backward = Box::new(|s: &[Tensor], g: &[Tensor]| {
+                        let grad: fn(&Tensor, &Tensor) -> Result<Tensor> = $grad;
+                        $crate::grads![grad(&s[0], &g[0])?]
+                    });
+                    $crate::ops::pointwise::record_float_unary(FloatUnary::$Variant, x, &out, backward)?;
                 }
                 Ok(out)
             }
