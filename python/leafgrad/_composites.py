@@ -128,15 +128,6 @@ def gelu(x, approximate="none"):
     return _c("GeluBackward0", lambda x: 0.5 * x * (1 + (x / math.sqrt(2.0)).erf()), x)
 
 
-def rsqrt(x):
-    """1 / sqrt(x), elementwise (RsqrtBackward0).
-
-    >>> torch.rsqrt(torch.tensor([4., 16.]))
-    tensor([0.5000, 0.2500])
-    """
-    return _c("RsqrtBackward0", lambda x: x.sqrt().reciprocal(), x)
-
-
 def div_scalar(x, s):
     """`x / s` as ATen's div(Tensor, Scalar) records it (DivBackward1)."""
     return _c("DivBackward1", lambda x: x / s, x)

@@ -14,7 +14,7 @@ __all__ = [
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
-    "roll", "rsqrt", "complex", "trace", "tril", "triu", "erf", "addmm", "einsum",
+    "roll", "complex", "trace", "tril", "triu", "erf", "addmm", "einsum",
     "remainder", "fmod", "nonzero",
 ]
 
@@ -137,7 +137,7 @@ del _name, _inplace, _node, _doc
 
 
 from ._core import cat, nonzero, stack, where  # noqa: E402
-from ._composites import complex, angle, diag, flip, maximum, minimum, roll, rsqrt, trace, tril, triu  # noqa: E402,F401
+from ._composites import complex, angle, diag, flip, maximum, minimum, roll, trace, tril, triu  # noqa: E402,F401
 
 concat = concatenate = cat
 

@@ -313,7 +313,7 @@ def _install():
     T.minimum = _minimum_method
     from . import _composites as C
 
-    for name in ("rsqrt", "diag", "trace", "tril", "triu", "roll", "angle"):
+    for name in ("diag", "trace", "tril", "triu", "roll", "angle"):
         setattr(T, name, getattr(C, name))
     T.flip = _flip_method
     _clamp_numbers = T.clamp

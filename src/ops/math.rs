@@ -69,6 +69,22 @@ macro_rules! float_unary_ops {
                 // d sqrt(x) = dx / (2 sqrt(x))
                 grad: |y, g| div(g, &mul_scalar(&conj(y)?, 2.0)?),
             }
+            /// Elementwise 1 / sqrt(x).
+            ///
+            /// >>> torch.rsqrt(torch.tensor([4., 16.]))
+            /// tensor([0.5000, 0.2500])
+            rsqrt rsqrt_ Rsqrt "RsqrtBackward0" {
+                real: |v| 1.0 / v.sqrt(),
+                complex: |v| num_complex::Complex::new(1.0, 0.0) / v.sqrt(),
+                cuda: "(T)1 / m_sqrt(v)",
+                cuda_complex: "c_one<R>() / c_sqrt(v)",
+                saves: result,
+                // d x^(-1/2) = -1/2 x^(-3/2) dx = -1/2 result³ dx
+                grad: |y, g| {
+                    let cube = pow_scalar(&conj(y)?, &Tensor::wrapped_scalar(3.0f64))?;
+                    mul_scalar(&mul(g, &cube)?, -0.5)
+                },
+            }
             /// Elementwise sine.
             ///
             /// >>> torch.sin(torch.tensor([0., 1.]))
