@@ -143,6 +143,67 @@ impl BinaryKernel {
     }
 }
 
+/// A reduction kernel: `reduce_<name>_<dtype>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReduceKernel {
+    Sum,
+    Prod,
+    AMax,
+    AMin,
+}
+
+impl ReduceKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceKernel::Sum => "sum",
+            ReduceKernel::Prod => "prod",
+            ReduceKernel::AMax => "amax",
+            ReduceKernel::AMin => "amin",
+        }
+    }
+
+    /// max / min: amax and amin.
+    pub fn extreme(is_max: bool) -> ReduceKernel {
+        if is_max {
+            ReduceKernel::AMax
+        } else {
+            ReduceKernel::AMin
+        }
+    }
+}
+
+/// The index of the max / min along a dim: `argreduce_<name>_<dtype>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgReduceKernel {
+    Max,
+    Min,
+}
+
+impl ArgReduceKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgReduceKernel::Max => "max",
+            ArgReduceKernel::Min => "min",
+        }
+    }
+}
+
+/// A running sum / product along a dim: `scan_<name>_<dtype>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanKernel {
+    Sum,
+    Prod,
+}
+
+impl ScanKernel {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScanKernel::Sum => "sum",
+            ScanKernel::Prod => "prod",
+        }
+    }
+}
+
 /// The hand-written unary kernels of float32/float64 beside the declared ones.
 const FLOAT_UNARY: [UnaryKernel; 8] = [
     UnaryKernel::Erf,
@@ -417,16 +478,16 @@ dispatch! {
     // `cond ? a : b` broadcast, a and b of one dtype.
     where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Tensor;
     // sum / prod / amax / amin over sorted `dims`.
-    reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Tensor;
+    reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Tensor;
     // `out[i] = x.flat[plan[i]]` (x in logical order), shaped `shape`, on x's device.
     take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Tensor;
     // `out.flat[plan[i]] = vals[i]` (add: `+=`, atomically) into contiguous `out`, in place.
     put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> ();
     // Index of the max / min (op "max" / "min") along `dim`, kept as size 1 (int64).
-    argreduce(op: &str, x: &Tensor, dim: usize) -> Tensor;
+    argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Tensor;
     // Running sums / products of contiguous `x` along `dim` (from the end if `reverse`; without
     // the element itself if `exclusive`).
-    scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Tensor;
+    scan(op: ScanKernel, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Tensor;
     // Batched matrix product of [B, m, k] and [B, k, n] (B may be broadcast with stride 0).
     bmm(a: &Tensor, b: &Tensor) -> Tensor;
     // (kernel name, launches so far) for every kernel launched in this process.

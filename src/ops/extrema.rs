@@ -25,7 +25,12 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let flat = reshape(&x.detached(), &[-1])?;
     let out = with_real!(dt, T, {
         if flat.is_cuda() {
-            crate::cuda::reduce(if is_max { "amax" } else { "amin" }, &flat, &[0], false)?
+            crate::cuda::reduce(
+                crate::cuda::ReduceKernel::extreme(is_max),
+                &flat,
+                &[0],
+                false,
+            )?
         } else {
             let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max)?;
             Tensor::from_vec(v, &[])?
@@ -73,7 +78,15 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
         ));
     }
     let t = if src.is_cuda() {
-        crate::cuda::argreduce(if is_max { "max" } else { "min" }, &src, d)?
+        crate::cuda::argreduce(
+            if is_max {
+                crate::cuda::ArgReduceKernel::Max
+            } else {
+                crate::cuda::ArgReduceKernel::Min
+            },
+            &src,
+            d,
+        )?
     } else {
         let (idx, shape) = with_real!(src.dtype(), T, {
             let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max)?;
@@ -188,7 +201,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
         )));
     }
     let out = if x.is_cuda() {
-        crate::cuda::reduce(if is_max { "amax" } else { "amin" }, x, &rd, keepdim)?
+        crate::cuda::reduce(crate::cuda::ReduceKernel::extreme(is_max), x, &rd, keepdim)?
     } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let mut cur = x.clone();

@@ -102,7 +102,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         ka.dtype(),
     )?)?;
     let out = if p.is_cuda() {
-        crate::cuda::reduce("sum", &p, &[0], false)?
+        crate::cuda::reduce(crate::cuda::ReduceKernel::Sum, &p, &[0], false)?
     } else {
         with_numeric!(ka.dtype(), T, {
             let v = p.try_to_vec::<T>()?;

@@ -18,7 +18,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
     let by_dim = dim.is_some();
     let dim = if rd.is_empty() { None } else { dim };
     let (vals, oshape) = if src.is_cuda() {
-        let v = crate::cuda::reduce("prod", &src, &rd, true)?;
+        let v = crate::cuda::reduce(crate::cuda::ReduceKernel::Prod, &src, &rd, true)?;
         let s = v.shape();
         (v, s)
     } else {
@@ -93,8 +93,8 @@ fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
         None => (reshape(&x.detached(), &[-1])?, 0),
         Some(d) => (x.detached(), d),
     };
-    let before = crate::cuda::scan("prod", &flat, d, false, true)?;
-    let after = crate::cuda::scan("prod", &flat, d, true, true)?;
+    let before = crate::cuda::scan(crate::cuda::ScanKernel::Prod, &flat, d, false, true)?;
+    let after = crate::cuda::scan(crate::cuda::ScanKernel::Prod, &flat, d, true, true)?;
     let others =
         super::arith::binary_kernel(super::arith::BinOp::Mul, &before, &after, flat.dtype())?;
     let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();

@@ -52,7 +52,7 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     kernels::no_meta(&[x])?;
     let shape = out_shape(&x.shape(), dims, keepdim);
     if x.is_cuda() {
-        return crate::cuda::reduce("sum", x, dims, keepdim);
+        return crate::cuda::reduce(crate::cuda::ReduceKernel::Sum, x, dims, keepdim);
     }
     Ok(match x.dtype() {
         DType::Float16 | DType::BFloat16 => {
@@ -267,7 +267,7 @@ fn cumsum_kernel(
     let inner: usize = shape[d + 1..].iter().product();
     let outer: usize = shape[..d].iter().product();
     let out = if c.is_cuda() {
-        crate::cuda::scan("sum", c, d, reverse, false)?
+        crate::cuda::scan(crate::cuda::ScanKernel::Sum, c, d, reverse, false)?
     } else {
         crate::with_numeric!(work, T, {
             let v = c.try_to_vec::<T>()?;

@@ -171,7 +171,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     if is_half(x.dtype()) {
         return crate::kernels::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
     }
@@ -180,10 +180,12 @@ pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Ten
     let xd = x.data();
     let dt = xd.dtype;
     let acc_dt = match (op, dt) {
-        ("sum" | "prod", DType::Int32 | DType::UInt8 | DType::Bool) => DType::Int64,
+        (ReduceKernel::Sum | ReduceKernel::Prod, DType::Int32 | DType::UInt8 | DType::Bool) => {
+            DType::Int64
+        }
         _ => dt,
     };
-    let name = format!("reduce_{op}_{}", type_name(dt)?);
+    let name = format!("reduce_{}_{}", op.name(), type_name(dt)?);
     let kept: Vec<usize> = (0..xd.shape.len()).filter(|k| !dims.contains(k)).collect();
     let kshape: Vec<usize> = kept.iter().map(|&k| xd.shape[k]).collect();
     let rshape: Vec<usize> = dims.iter().map(|&k| xd.shape[k]).collect();
@@ -255,14 +257,14 @@ pub fn reduce(op: &str, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Ten
     Ok(out)
 }
 
-pub fn argreduce(op: &str, x: &Tensor, dim: usize) -> Result<Tensor> {
+pub fn argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
     if is_half(x.dtype()) {
         return argreduce(op, &wide(x)?, dim);
     }
     let i = device_of(x)?;
     let d = dev(i)?;
     let xd = x.data();
-    let name = format!("argreduce_{op}_{}", type_name(xd.dtype)?);
+    let name = format!("argreduce_{}_{}", op.name(), type_name(xd.dtype)?);
     let mut out_shape: Vec<usize> = xd.shape.to_vec();
     out_shape[dim] = 1;
     let out = empty(&out_shape, DType::Int64, Device::Cuda(i))?;
@@ -292,7 +294,13 @@ pub fn argreduce(op: &str, x: &Tensor, dim: usize) -> Result<Tensor> {
     Ok(out)
 }
 
-pub fn scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Result<Tensor> {
+pub fn scan(
+    op: ScanKernel,
+    x: &Tensor,
+    dim: usize,
+    reverse: bool,
+    exclusive: bool,
+) -> Result<Tensor> {
     if is_half(x.dtype()) {
         let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
         return crate::kernels::cast(&r, x.dtype());
@@ -302,7 +310,7 @@ pub fn scan(op: &str, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) ->
     let device = Device::Cuda(i);
     let src = contiguous(x)?;
     let shape = src.shape();
-    let name = format!("scan_{op}_{}", type_name(src.dtype())?);
+    let name = format!("scan_{}_{}", op.name(), type_name(src.dtype())?);
     let out = empty(&shape, src.dtype(), device)?;
     if out.numel() == 0 {
         return Ok(out);

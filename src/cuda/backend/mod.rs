@@ -6,7 +6,10 @@
 //! - `memory`: device buffers, host/device copies, fills.
 //! - `compute`: elementwise kernels, reductions and scans.
 //! - `linalg`: cuBLAS matrix products. `index`: gathers and scatters by index plans.
-use super::{kernel_table, source, type_name, BinaryKernel, UnaryKernel};
+use super::{
+    kernel_table, source, type_name, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel,
+    UnaryKernel,
+};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
