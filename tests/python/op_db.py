@@ -56,12 +56,13 @@ class BinaryOp:
     ref: Callable  # numpy's function (float64)
     domains: tuple = ("any", "any")
     inplace: bool = True  # PyTorch has `Tensor.<name>_`
+    torch_complex: bool = False  # PyTorch takes complex operands (leafgrad's rows do not yet)
     rtol32: float = 2e-6
 
 
 BINARY = [
     BinaryOp("hypot", np.hypot),
-    BinaryOp("logaddexp", np.logaddexp, inplace=False),
+    BinaryOp("logaddexp", np.logaddexp, inplace=False, torch_complex=True),
 ]
 
 # Every pair of these, as (input, other): signed zeros, ordinary, huge, infinities, NaN.

@@ -55,12 +55,16 @@ def test_integer_and_half_inputs(op):
     assert r.dtype == torch.float32
     assert values(r).tolist() == values(getattr(torch, op.name)(ints.float())).tolist()
     assert getattr(torch, op.name)(torch.tensor([True, False])).dtype == torch.float32
-    for half in (torch.float16, torch.bfloat16):
+    for half, ulp in ((torch.float16, 2.0**-10), (torch.bfloat16, 2.0**-7)):
         x = torch.tensor(samples(op, shape=(5,))).to(half)
         r = getattr(torch, op.name)(x)
         assert r.dtype == half
         wide = getattr(torch, op.name)(x.float()).to(half)
-        assert values(r).tolist() == values(wide).tolist()
+        # leafgrad rounds once; PyTorch's scalar loop (a tensor's last elements, short of a
+        # vector) computes some ops in half steps (rsqrt: sqrt, then 1/), one ulp apart
+        np.testing.assert_allclose(values(r), values(wide), rtol=ulp, atol=0)
+        if not USING_TORCH:
+            assert values(r).tolist() == values(wide).tolist()
 
 
 @pytest.mark.parametrize("op", UNARY, ids=IDS)
@@ -211,11 +215,14 @@ def test_binary_dtypes(op):
     f32, f64 = torch.tensor([1.5, 2.0]), torch.tensor([0.5, 3.0], dtype=torch.float64)
     assert getattr(torch, op.name)(f32, f64).dtype == torch.float64
     assert getattr(torch, op.name)(f32, torch.tensor([1, 2])).dtype == torch.float32
-    for a, b, name in [
+    refused = [
         (torch.tensor([1, 2]), torch.tensor([3, 4]), "Long"),
         (torch.tensor([True]), torch.tensor([False]), "Bool"),
-        (torch.tensor([1 + 1j]), torch.tensor([2 + 0j]), "ComplexFloat"),
-    ]:
+    ]
+    if not op.torch_complex or not USING_TORCH:
+        # (PyTorch computes logaddexp of complex tensors; leafgrad does not yet: differences.md)
+        refused.append((torch.tensor([1 + 1j]), torch.tensor([2 + 0j]), "ComplexFloat"))
+    for a, b, name in refused:
         with pytest.raises(NotImplementedError, match=f'"{op.name}_cpu" not implemented for \'{name}\''):
             getattr(torch, op.name)(a, b)
     for half in (torch.float16, torch.bfloat16):
