@@ -278,11 +278,6 @@ DOCS = {
     >>> y, y.is_leaf
     (tensor([2., 2.]), True)
     """,
-    "erf": """The elementwise error function.
-
-    >>> torch.erf(torch.tensor([0.5, 1.0]))
-    tensor([0.5205, 0.8427])
-    """,
     "cumsum": """Cumulative sum along `dim` (integer and bool inputs sum in int64).
 
     >>> torch.cumsum(torch.tensor([1., 2., 3.]), 0)

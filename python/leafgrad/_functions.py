@@ -14,7 +14,7 @@ __all__ = [
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
-    "roll", "complex", "trace", "tril", "triu", "erf", "addmm", "einsum",
+    "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero",
 ]
 
@@ -142,7 +142,7 @@ from ._composites import complex, angle, diag, flip, maximum, minimum, roll, tra
 concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
-           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "erf", "cumsum"]:
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "cumsum"]:
     globals()[_n] = _unary(_n)
 del _n
 

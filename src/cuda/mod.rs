@@ -43,7 +43,6 @@ pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
 pub enum UnaryKernel {
     /// A declared float function (src/ops/math.rs), with real and complex kernels.
     Float(FloatUnary),
-    Erf,
     Floor,
     Ceil,
     Round,
@@ -65,7 +64,6 @@ impl UnaryKernel {
     pub fn name(self) -> &'static str {
         match self {
             UnaryKernel::Float(op) => op.name(),
-            UnaryKernel::Erf => "erf",
             UnaryKernel::Floor => "floor",
             UnaryKernel::Ceil => "ceil",
             UnaryKernel::Round => "round",
@@ -205,8 +203,7 @@ impl ScanKernel {
 }
 
 /// The hand-written unary kernels of float32/float64 beside the declared ones.
-const FLOAT_UNARY: [UnaryKernel; 8] = [
-    UnaryKernel::Erf,
+const FLOAT_UNARY: [UnaryKernel; 7] = [
     UnaryKernel::Floor,
     UnaryKernel::Ceil,
     UnaryKernel::Round,
@@ -236,10 +233,9 @@ pub fn source() -> &'static str {
         for op in FloatUnary::ALL {
             let n = op.name();
             real.push_str(&format!(" \\\n    UNARY({n}, T, tn, {})", op.cuda_real()));
-            complex.push_str(&format!(
-                " \\\n    UNARY({n}, T, tn, {})",
-                op.cuda_complex()
-            ));
+            if let Some(expr) = op.cuda_complex() {
+                complex.push_str(&format!(" \\\n    UNARY({n}, T, tn, {expr})"));
+            }
         }
         let mut binary = String::from("#define DECLARED_FLOAT_BINARY(T, tn)");
         for op in FloatBinary::ALL {
@@ -347,6 +343,7 @@ pub fn kernel_table() -> Vec<(String, usize)> {
     for (_, t) in COMPLEX_TYPES {
         for op in FloatUnary::ALL
             .iter()
+            .filter(|f| f.cuda_complex().is_some())
             .map(|&f| UnaryKernel::Float(f))
             .chain(COMPLEX_UNARY)
         {

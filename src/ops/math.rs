@@ -1,9 +1,11 @@
 //! Float functions of one and two tensors, each declared once: one row gives the op's names, its kernel
-//! identity and node, its CPU element functions (real, complex), its CUDA expressions (`v` is
+//! identity and node, its CPU element functions and CUDA expressions (real; complex where the
+//! op takes complex tensors) (`v` is
 //! the element; `T` its type, `R` the real type of a complex one), what its backward saves
 //! (`self`, the input, or `result`, the output) and its derivative, written with ops so
 //! `create_graph` differentiates it again. The doc comment is the Python docstring; its example
 //! is PyTorch's output and runs as a doctest. `pointwise.rs` says what a row becomes.
+use super::pointwise::ViaF64;
 use super::*;
 
 /// The declarations, handed to `$cb` (the core's `define_float_unary`, the bindings' methods).
@@ -16,8 +18,8 @@ macro_rules! float_unary_ops {
             /// tensor([1.0000, 2.7183])
             exp exp_ Exp "ExpBackward0" {
                 real: |v| v.exp(),
-                complex: |v| v.exp(),
                 cuda: "m_exp(v)",
+                complex: |v| v.exp(),
                 cuda_complex: "c_exp(v)",
                 saves: result,
                 // d exp(x) = exp(x) dx
@@ -29,6 +31,7 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000e+00, 1.0000e-10, 1.7183e+00])
             expm1 expm1_ Expm1 "Expm1Backward0" {
                 real: |v| v.exp_m1(),
+                cuda: "m_expm1(v)",
                 // expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y), as PyTorch
                 complex: |z| {
                     let a = (z.im / 2.0).sin();
@@ -37,7 +40,6 @@ macro_rules! float_unary_ops {
                         z.re.exp() * z.im.sin(),
                     )
                 },
-                cuda: "m_expm1(v)",
                 cuda_complex: "c_expm1(v)",
                 saves: result,
                 // d (e^x - 1) = (result + 1) dx
@@ -49,8 +51,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000, 4.6052])
             log log_ Log "LogBackward0" {
                 real: |v| v.ln(),
-                complex: |v| v.ln(),
                 cuda: "m_log(v)",
+                complex: |v| v.ln(),
                 cuda_complex: "c_log(v)",
                 saves: self,
                 // d log(x) = dx / x
@@ -62,8 +64,8 @@ macro_rules! float_unary_ops {
             /// tensor([2., 3.])
             sqrt sqrt_ Sqrt "SqrtBackward0" {
                 real: |v| v.sqrt(),
-                complex: |v| v.sqrt(),
                 cuda: "m_sqrt(v)",
+                complex: |v| v.sqrt(),
                 cuda_complex: "c_sqrt(v)",
                 saves: result,
                 // d sqrt(x) = dx / (2 sqrt(x))
@@ -75,8 +77,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.5000, 0.2500])
             rsqrt rsqrt_ Rsqrt "RsqrtBackward0" {
                 real: |v| 1.0 / v.sqrt(),
-                complex: |v| num_complex::Complex::new(1.0, 0.0) / v.sqrt(),
                 cuda: "(T)1 / m_sqrt(v)",
+                complex: |v| num_complex::Complex::new(1.0, 0.0) / v.sqrt(),
                 cuda_complex: "c_one<R>() / c_sqrt(v)",
                 saves: result,
                 // d x^(-1/2) = -1/2 x^(-3/2) dx = -1/2 result³ dx
@@ -91,8 +93,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000, 0.8415])
             sin sin_ Sin "SinBackward0" {
                 real: |v| v.sin(),
-                complex: |v| v.sin(),
                 cuda: "m_sin(v)",
+                complex: |v| v.sin(),
                 cuda_complex: "c_sin(v)",
                 saves: self,
                 // d sin(x) = cos(x) dx
@@ -104,12 +106,27 @@ macro_rules! float_unary_ops {
             /// tensor([1.0000, 0.5403])
             cos cos_ Cos "CosBackward0" {
                 real: |v| v.cos(),
-                complex: |v| v.cos(),
                 cuda: "m_cos(v)",
+                complex: |v| v.cos(),
                 cuda_complex: "c_cos(v)",
                 saves: self,
                 // d cos(x) = -sin(x) dx
                 grad: |x, g| mul(g, &neg(&conj(&sin(x)?)?)?),
+            }
+            /// The elementwise error function.
+            ///
+            /// >>> torch.erf(torch.tensor([0.5, 1.0]))
+            /// tensor([0.5205, 0.8427])
+            erf erf_ Erf "ErfBackward0" {
+                // float32 through float64, correctly rounded (PyTorch's is within an ulp)
+                real: |v| v.via_f64(libm::erf),
+                cuda: "m_erf(v)",
+                saves: self,
+                // d erf(x) = 2/√π · exp(-x²) dx
+                grad: |x, g| {
+                    let e = exp(&neg(&mul(x, x)?)?)?;
+                    mul(g, &mul_scalar(&e, std::f64::consts::FRAC_2_SQRT_PI)?)
+                },
             }
             /// Elementwise hyperbolic tangent.
             ///
@@ -117,8 +134,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000, 0.7616])
             tanh tanh_ Tanh "TanhBackward0" {
                 real: |v| v.tanh(),
-                complex: |v| v.tanh(),
                 cuda: "m_tanh(v)",
+                complex: |v| v.tanh(),
                 cuda_complex: "c_tanh(v)",
                 saves: result,
                 // d tanh(x) = (1 - tanh²(x)) dx
@@ -133,6 +150,7 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000e+00, 1.0000e-10, 6.9315e-01])
             log1p log1p_ Log1p "Log1PBackward0" {
                 real: |v| v.ln_1p(),
+                cuda: "m_log1p(v)",
                 // PyTorch's CPU formula: log(u) scaled by z / (u - 1), u = 1 + z rounded
                 complex: |z| {
                     let one = num_complex::Complex::new(1.0, 0.0);
@@ -145,7 +163,6 @@ macro_rules! float_unary_ops {
                         u.ln() * (z / (u - one))
                     }
                 },
-                cuda: "m_log1p(v)",
                 cuda_complex: "c_log1p(v)",
                 saves: self,
                 // d log(1 + x) = dx / (1 + x)
@@ -157,8 +174,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.0000, 1.1752])
             sinh sinh_ Sinh "SinhBackward0" {
                 real: |v| v.sinh(),
-                complex: |v| v.sinh(),
                 cuda: "m_sinh(v)",
+                complex: |v| v.sinh(),
                 cuda_complex: "c_sinh(v)",
                 saves: self,
                 // d sinh(x) = cosh(x) dx
@@ -170,8 +187,8 @@ macro_rules! float_unary_ops {
             /// tensor([1.0000, 1.5431])
             cosh cosh_ Cosh "CoshBackward0" {
                 real: |v| v.cosh(),
-                complex: |v| v.cosh(),
                 cuda: "m_cosh(v)",
+                complex: |v| v.cosh(),
                 cuda_complex: "c_cosh(v)",
                 saves: self,
                 // d cosh(x) = sinh(x) dx
@@ -183,11 +200,11 @@ macro_rules! float_unary_ops {
             /// tensor([0.5000, 0.8808])
             sigmoid sigmoid_ Sigmoid "SigmoidBackward0" {
                 real: |v| 1.0 / (1.0 + (-v).exp()),
+                cuda: "(T)1 / ((T)1 + m_exp(-v))",
                 complex: |v| {
                     let one = num_complex::Complex::new(1.0, 0.0);
                     one / (one + (-v).exp())
                 },
-                cuda: "(T)1 / ((T)1 + m_exp(-v))",
                 cuda_complex: "c_sigmoid(v)",
                 saves: result,
                 // d σ(x) = σ(x)(1 - σ(x)) dx
@@ -202,8 +219,8 @@ macro_rules! float_unary_ops {
             /// tensor([0.5000, 0.2500])
             reciprocal reciprocal_ Reciprocal "ReciprocalBackward0" {
                 real: |v| 1.0 / v,
-                complex: |v| num_complex::Complex::new(1.0, 0.0) / v,
                 cuda: "(T)1 / v",
+                complex: |v| num_complex::Complex::new(1.0, 0.0) / v,
                 cuda_complex: "c_one<R>() / v",
                 saves: result,
                 // d(1/x) = -dx / x²

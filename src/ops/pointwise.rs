@@ -31,6 +31,24 @@ pub struct OpInfo {
     pub doc: &'static str,
 }
 
+/// Computing a float32 function through its float64 version (correctly rounded where the
+/// float64 one is accurate): `erf` of float32 as PyTorch's accuracy needs.
+pub(crate) trait ViaF64 {
+    fn via_f64(self, f: fn(f64) -> f64) -> Self;
+}
+
+impl ViaF64 for f32 {
+    fn via_f64(self, f: fn(f64) -> f64) -> f32 {
+        f(self as f64) as f32
+    }
+}
+
+impl ViaF64 for f64 {
+    fn via_f64(self, f: fn(f64) -> f64) -> f64 {
+        f(self)
+    }
+}
+
 /// Integer and bool inputs of float functions compute in the default float dtype.
 pub(crate) fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
@@ -48,6 +66,15 @@ pub(crate) fn is_half(d: DType) -> bool {
 /// The value of a float function of one tensor, without recording: PyTorch's dtype rules
 /// (integers compute in float32, halves in float32 rounded once), then the device's kernel.
 pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_complex() && op.cuda_complex().is_none() {
+        // PyTorch's dispatch error; its CPU kernels of these functions are the "vml" ones
+        let kernel = if x.is_cuda() { "cuda" } else { "vml_cpu" };
+        return Err(Error::NotImplemented(format!(
+            "\"{}_{kernel}\" not implemented for '{}'",
+            op.name(),
+            x.dtype().scalar_type_name()
+        )));
+    }
     let half = is_half(x.dtype());
     let xf = if half {
         kernels::cast_keep(x, DType::Float32)?
@@ -90,9 +117,8 @@ macro_rules! define_float_unary {
         $(#[doc = $doc:literal])*
         $name:ident $inplace:ident $Variant:ident $node:literal {
             real: $real:expr,
-            complex: $complex:expr,
             cuda: $cuda:literal,
-            cuda_complex: $cuda_complex:literal,
+            $(complex: $complex:expr, cuda_complex: $cuda_complex:literal,)?
             saves: $saves:ident,
             grad: $grad:expr $(,)?
         }
@@ -131,9 +157,10 @@ macro_rules! define_float_unary {
                 match self { $(FloatUnary::$Variant => $cuda,)* }
             }
 
-            /// The CUDA C expression of the complex kernels (`v` a `cx<R>`).
-            pub fn cuda_complex(self) -> &'static str {
-                match self { $(FloatUnary::$Variant => $cuda_complex,)* }
+            /// The CUDA C expression of the complex kernels (`v` a `cx<R>`), for the ops that
+            /// take complex tensors.
+            pub fn cuda_complex(self) -> Option<&'static str> {
+                match self { $(FloatUnary::$Variant => None $(.or(Some($cuda_complex)))?,)* }
             }
 
             /// The CPU kernel over a float or complex tensor (halves and integers were widened).
@@ -144,9 +171,11 @@ macro_rules! define_float_unary {
                     $(FloatUnary::$Variant => match x.dtype() {
                         $crate::dtype::DType::Float32 => map1::<f32, f32>(x, $real),
                         $crate::dtype::DType::Float64 => map1::<f64, f64>(x, $real),
-                        $crate::dtype::DType::Complex64 => map1::<Complex32, Complex32>(x, $complex),
-                        $crate::dtype::DType::Complex128 => map1::<Complex64, Complex64>(x, $complex),
-                        d => unreachable!("{d:?} is widened to a float type before this kernel"),
+                        $(
+                            $crate::dtype::DType::Complex64 => map1::<Complex32, Complex32>(x, $complex),
+                            $crate::dtype::DType::Complex128 => map1::<Complex64, Complex64>(x, $complex),
+                        )?
+                        d => unreachable!("{d:?} is widened or refused before this kernel"),
                     },)*
                 }
             }

@@ -337,36 +337,6 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
     sgn(x)
 }
 
-pub fn erf(x: &Tensor) -> Result<Tensor> {
-    real_only(x, "erf")?;
-    let xf = floating(x)?;
-    let out = if xf.is_cuda() {
-        crate::cuda::unary(UnaryKernel::Erf, &xf)?
-    } else {
-        kernels::cast_keep(
-            &map1::<f64, f64>(&kernels::cast_keep(&xf, DType::Float64)?, libm::erf)?,
-            xf.dtype(),
-        )?
-    };
-    if needs_grad(&[x]) {
-        // d erf(x) = 2/√π · exp(-x²) dx
-        record(
-            "ErfBackward0",
-            &[x],
-            &[&out],
-            vec![save("self", x)?],
-            Box::new(|s, g| {
-                let e = exp(&neg(&mul(&s[0], &s[0])?)?)?;
-                grads![mul(
-                    &g[0],
-                    &mul_scalar(&e, std::f64::consts::FRAC_2_SQRT_PI)?
-                )?]
-            }),
-        );
-    }
-    Ok(out)
-}
-
 /// The argument of a complex number (AngleBackward0); 0 or π for reals.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     let out = match x.dtype() {

@@ -298,9 +298,6 @@ impl PyTensor {
     fn _angle<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::angle(&self.t))
     }
-    fn erf<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::erf(&self.t))
-    }
     fn relu<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::relu(&self.t))
     }

@@ -350,3 +350,10 @@ def test_binary_recorded_values_are_pytorchs(op):
         theirs = getattr(pt, op.name)(pt.tensor(x), pt.tensor(w)).numpy()
         tol = op.rtol32 if dtype == "float32" else 1e-13
         np.testing.assert_allclose(mine, theirs, rtol=tol, atol=tol * 1e-2, err_msg=f"{op.name} {dtype}")
+
+
+@pytest.mark.parametrize("op", [o for o in UNARY if not o.complex], ids=[o.name for o in UNARY if not o.complex])
+def test_complex_refused(op):
+    # PyTorch's dispatch error (these are its "vml" CPU kernels)
+    with pytest.raises(NotImplementedError, match=f"\"{op.name}_vml_cpu\" not implemented for 'ComplexFloat'"):
+        getattr(torch, op.name)(torch.tensor([1 + 1j]))
