@@ -339,15 +339,6 @@ def _install():
 
     T.clamp_ = clamp_
     T.clip_ = clamp_
-    _squeeze_one = T.squeeze
-
-    def squeeze(self, dim=None):
-        """Drop dims of size 1: all, one, or a tuple of them (as PyTorch 2.0+)."""
-        if isinstance(dim, (tuple, list)):
-            return self._squeeze_dims(list(dim))  # one SqueezeBackward2, as PyTorch
-        return _squeeze_one(self, dim)
-
-    T.squeeze = squeeze
     T.new_zeros = _new(0)
     T.new_ones = _new(1)
     T.new_empty = _new(0)

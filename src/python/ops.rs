@@ -472,15 +472,19 @@ impl PyTensor {
     fn unsqueeze<'py>(&self, py: Python<'py>, dim: i64) -> R<'py> {
         out(py, ops::unsqueeze(&self.t, dim))
     }
+    /// Drop dims of size 1: all of them, one, or a tuple of them (one SqueezeBackward2, as
+    /// PyTorch 2.0+).
     #[pyo3(signature = (dim = None))]
-    fn squeeze<'py>(&self, py: Python<'py>, dim: Option<i64>) -> R<'py> {
+    fn squeeze<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>) -> R<'py> {
         match dim {
             None => out(py, ops::squeeze(&self.t)),
-            Some(d) => out(py, ops::squeeze_dim(&self.t, d)),
+            Some(d)
+                if d.is_instance_of::<PyTuple>() || d.is_instance_of::<pyo3::types::PyList>() =>
+            {
+                out(py, ops::squeeze_dims(&self.t, &d.extract::<Vec<i64>>()?))
+            }
+            Some(d) => out(py, ops::squeeze_dim(&self.t, d.extract()?)),
         }
-    }
-    fn _squeeze_dims<'py>(&self, py: Python<'py>, dims: Vec<i64>) -> R<'py> {
-        out(py, ops::squeeze_dims(&self.t, &dims))
     }
     #[pyo3(signature = (*sizes))]
     fn expand<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
