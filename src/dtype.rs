@@ -52,6 +52,10 @@ impl DType {
     pub fn is_complex(self) -> bool {
         self.category() == Category::Complex
     }
+    /// float16 or bfloat16: stored in 16 bits, computed in float32 (as PyTorch's kernels do).
+    pub fn is_half(self) -> bool {
+        matches!(self, DType::Float16 | DType::BFloat16)
+    }
     /// Can carry gradients (floating point or complex).
     pub fn is_differentiable(self) -> bool {
         self.is_floating() || self.is_complex()

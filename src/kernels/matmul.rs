@@ -10,7 +10,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
         return crate::cuda::mm(a, b);
     }
     let dt = a.dtype();
-    if matches!(dt, DType::Float16 | DType::BFloat16) {
+    if dt.is_half() {
         // Accumulate half-precision products in float32, as PyTorch does.
         let r = mm(
             &super::cast(a, DType::Float32)?,

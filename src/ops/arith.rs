@@ -126,7 +126,7 @@ fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
     let (mut dt, mut a2, mut b2) = promote_pair(a, b)?;
-    if matches!(dt, DType::Float16 | DType::BFloat16) {
+    if dt.is_half() {
         // Half types compute in float32 and round once, as PyTorch's CPU kernels do (a Python
         // number enters as a float32, not rounded to half first).
         let wide = |t: &Tensor| kernels::cast_keep(t, DType::Float32);
@@ -408,7 +408,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         ));
     }
     let (dt, a, b) = promote_pair(x, e)?;
-    if matches!(dt, DType::Float16 | DType::BFloat16) {
+    if dt.is_half() {
         let r = pow_kernel(&cast_to(&a, DType::Float32)?, &cast_to(&b, DType::Float32)?)?;
         return cast_to(&r, dt);
     }

@@ -29,7 +29,7 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
-    if matches!(dt, DType::Float16 | DType::BFloat16) {
+    if dt.is_half() {
         let r = floor_divide_kernel(
             &cast_to(&a2, DType::Float32)?,
             &cast_to(&b2, DType::Float32)?,
@@ -143,7 +143,7 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     } else {
         BinaryKernel::Fmod
     };
-    if matches!(dt, DType::Float16 | DType::BFloat16) {
+    if dt.is_half() {
         let r = modulo_kernel(
             &cast_to(&a2, DType::Float32)?,
             &cast_to(&b2, DType::Float32)?,

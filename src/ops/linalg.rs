@@ -86,7 +86,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     // Half types multiply and accumulate in float32 (PyTorch's accumulation type).
-    let half = matches!(a.dtype(), DType::Float16 | DType::BFloat16);
+    let half = a.dtype().is_half();
     let (ka, kb) = if half {
         (
             kernels::cast(a, DType::Float32)?,

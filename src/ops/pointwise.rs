@@ -58,11 +58,6 @@ pub(crate) fn floating(x: &Tensor) -> Result<Tensor> {
     }
 }
 
-/// Half-precision inputs compute in float32 and round back, as PyTorch's CPU kernels do.
-pub(crate) fn is_half(d: DType) -> bool {
-    matches!(d, DType::Float16 | DType::BFloat16)
-}
-
 /// The value of a float function of one tensor, without recording: PyTorch's dtype rules
 /// (integers compute in float32, halves in float32 rounded once), then the device's kernel.
 pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
@@ -75,7 +70,7 @@ pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
             x.dtype().scalar_type_name()
         )));
     }
-    let half = is_half(x.dtype());
+    let half = x.dtype().is_half();
     let xf = if half {
         kernels::cast_keep(x, DType::Float32)?
     } else {
@@ -93,22 +88,20 @@ pub(crate) fn float_unary_value(op: FloatUnary, x: &Tensor) -> Result<Tensor> {
     }
 }
 
-/// Record `out = op(x)` with the op's saved tensor and its backward (a closure that captures
-/// nothing, so boxing it allocates nothing).
-pub(crate) fn record_float_unary(
-    op: FloatUnary,
-    x: &Tensor,
-    out: &Tensor,
-    backward: crate::graph::node::BackwardFn,
-) -> Result<()> {
-    let saved = if op.saves_result() {
-        save_output("result", out, 0)
-    } else {
-        save("self", x)?
+/// The tensor a row's `saves` names, chosen when the row expands: the input `self` (or
+/// `other`), or the output `result`.
+macro_rules! saved {
+    (self, $a:expr, $b:expr, $out:expr) => {
+        $crate::ops::save("self", $a)?
     };
-    record(op.node(), &[x], &[out], vec![saved], backward);
-    Ok(())
+    (other, $a:expr, $b:expr, $out:expr) => {
+        $crate::ops::save("other", $b)?
+    };
+    (result, $a:expr, $b:expr, $out:expr) => {
+        $crate::ops::save_output("result", $out, 0)
+    };
 }
+pub(crate) use saved;
 
 /// Expands the rows of `float_unary_ops!` into the kernel identity, the Rust functions and
 /// the op table (see the module docs).
@@ -148,10 +141,6 @@ macro_rules! define_float_unary {
                 match self { $(FloatUnary::$Variant => $node,)* }
             }
 
-            pub(crate) fn saves_result(self) -> bool {
-                match self { $(FloatUnary::$Variant => stringify!($saves) == "result",)* }
-            }
-
             /// The CUDA C expression of the real kernels, in terms of the element `v` of type `T`.
             pub fn cuda_real(self) -> &'static str {
                 match self { $(FloatUnary::$Variant => $cuda,)* }
@@ -186,11 +175,13 @@ macro_rules! define_float_unary {
             pub fn $name(x: &Tensor) -> Result<Tensor> {
                 let out = $crate::ops::pointwise::float_unary_value(FloatUnary::$Variant, x)?;
                 if needs_grad(&[x]) {
+                    // The closure captures nothing, so boxing it allocates nothing.
                     let backward = Box::new(|s: &[Tensor], g: &[Tensor]| {
                         let grad: fn(&Tensor, &Tensor) -> Result<Tensor> = $grad;
                         $crate::grads![grad(&s[0], &g[0])?]
                     });
-                    $crate::ops::pointwise::record_float_unary(FloatUnary::$Variant, x, &out, backward)?;
+                    let saved = $crate::ops::pointwise::saved!($saves, x, x, &out);
+                    record($node, &[x], &[&out], vec![saved], backward);
                 }
                 Ok(out)
             }
@@ -223,7 +214,7 @@ pub(crate) fn float_binary_value(op: FloatBinary, a: &Tensor, b: &Tensor) -> Res
             dt.scalar_type_name()
         )));
     }
-    if is_half(dt) {
+    if dt.is_half() {
         let wide = |t: &Tensor| kernels::cast_keep(t, DType::Float32);
         let r = float_binary_value(op, &wide(&a2)?, &wide(&b2)?)?;
         return kernels::cast_keep(&r, dt);
@@ -233,20 +224,6 @@ pub(crate) fn float_binary_value(op: FloatBinary, a: &Tensor, b: &Tensor) -> Res
     }
     let shape = crate::shape::broadcast_shapes(&a2.shape(), &b2.shape())?;
     op.cpu(&a2, &b2, &shape)
-}
-
-/// A tensor a declared op saves for its backward: its input `self` or `other`, or its output.
-pub(crate) fn saved_by_name(
-    which: &'static str,
-    a: &Tensor,
-    b: &Tensor,
-    out: &Tensor,
-) -> Result<SavedTensor> {
-    match which {
-        "self" => save("self", a),
-        "other" => save("other", b),
-        _ => Ok(save_output("result", out, 0)),
-    }
 }
 
 /// The derivative formula of one input of a binary op: (saved tensors, output gradient).
@@ -340,7 +317,7 @@ macro_rules! define_float_binary {
                 let out = $crate::ops::pointwise::float_binary_value(FloatBinary::$Variant, a, b)?;
                 if needs_grad(&[a, b]) {
                     let saved = vec![$(
-                        $crate::ops::pointwise::saved_by_name(stringify!($saves), a, b, &out)?
+                        $crate::ops::pointwise::saved!($saves, a, b, &out)
                     ),*];
                     $crate::ops::pointwise::record_float_binary(
                         FloatBinary::$Variant, (a, b, &out), saved, $grad_self, $grad_other,

@@ -1,5 +1,5 @@
 //! Elementwise functions of one tensor, each with its derivative beside it.
-use super::pointwise::{floating, is_half};
+use super::pointwise::floating;
 use super::*;
 use crate::cuda::UnaryKernel;
 use crate::dtype::{DType, Element};
@@ -288,7 +288,7 @@ fn piecewise(
         }
         DType::Float32 => map1::<f32, f32>(x, f32f)?,
         DType::Float64 => map1::<f64, f64>(x, f64f)?,
-        d if is_half(d) => kernels::cast_keep(
+        d if d.is_half() => kernels::cast_keep(
             &map1::<f32, f32>(&kernels::cast_keep(x, DType::Float32)?, f32f)?,
             d,
         )?,

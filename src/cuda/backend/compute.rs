@@ -2,17 +2,13 @@
 
 use super::*;
 
-pub(super) fn is_half(dt: DType) -> bool {
-    matches!(dt, DType::Float16 | DType::BFloat16)
-}
-
 /// float16 / bfloat16 compute in float32 (the result rounds once, back to the half type).
 pub(super) fn wide(x: &Tensor) -> Result<Tensor> {
     crate::kernels::cast(x, DType::Float32)
 }
 
 pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
-    if is_half(x.dtype()) {
+    if x.dtype().is_half() {
         return crate::kernels::cast(&unary(op, &wide(x)?)?, x.dtype());
     }
     let i = device_of(x)?;
@@ -56,7 +52,7 @@ pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
 }
 
 pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
-    if is_half(dt) {
+    if dt.is_half() {
         let r = binary(op, &wide(a)?, &wide(b)?, DType::Float32)?;
         return if r.dtype() == DType::Bool {
             Ok(r)
@@ -172,7 +168,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    if is_half(x.dtype()) {
+    if x.dtype().is_half() {
         return crate::kernels::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
     }
     let i = device_of(x)?;
@@ -258,7 +254,7 @@ pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Re
 }
 
 pub fn argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
-    if is_half(x.dtype()) {
+    if x.dtype().is_half() {
         return argreduce(op, &wide(x)?, dim);
     }
     let i = device_of(x)?;
@@ -301,7 +297,7 @@ pub fn scan(
     reverse: bool,
     exclusive: bool,
 ) -> Result<Tensor> {
-    if is_half(x.dtype()) {
+    if x.dtype().is_half() {
         let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
         return crate::kernels::cast(&r, x.dtype());
     }

@@ -28,7 +28,7 @@ pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
 }
 
 pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
-    if add && is_half(out.dtype()) {
+    if add && out.dtype().is_half() {
         // Accumulate half types in float32 (no 16-bit atomics), then round once.
         let acc = wide(out)?;
         put(&acc, plan, &wide(vals)?, true)?;

@@ -20,7 +20,7 @@ pub(super) fn blas_layout(r: usize, c: usize, s0: isize, s1: isize) -> Option<(b
 }
 
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    if is_half(a.dtype()) && a.dtype() == b.dtype() {
+    if a.dtype().is_half() && a.dtype() == b.dtype() {
         // Products of half types accumulate in float32, as PyTorch's.
         return crate::kernels::cast(&bmm(&wide(a)?, &wide(b)?)?, a.dtype());
     }
