@@ -170,17 +170,27 @@ pub fn is_ndarray(obj: &Bound<'_, PyAny>) -> bool {
 }
 
 pub fn operand_or_type_error(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> PyResult<Tensor> {
-    operand(obj).ok_or_else(|| {
-        PyTypeError::new_err(format!(
-            "{}(): argument '{}' (position 1) must be Tensor, not {}",
-            fname,
-            arg,
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })
+    operand(obj).ok_or_else(|| not_a_tensor(obj, fname, arg))
+}
+
+/// A `Tensor` argument of a method (numbers refused), or PyTorch's argument-parser TypeError.
+pub fn tensor_or_type_error(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> PyResult<Tensor> {
+    match obj.cast::<PyTensor>() {
+        Ok(t) => Ok(t.get().t.clone()),
+        Err(_) => Err(not_a_tensor(obj, fname, arg)),
+    }
+}
+
+fn not_a_tensor(obj: &Bound<'_, PyAny>, fname: &str, arg: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "{}(): argument '{}' (position 1) must be Tensor, not {}",
+        fname,
+        arg,
+        obj.get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    ))
 }
 
 /// A number as complex (for fill values).

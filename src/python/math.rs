@@ -1,11 +1,10 @@
 //! The declared float functions of one and two tensors (src/ops/math.rs) as Tensor methods,
 //! with their in-place forms and docstrings, expanded from the same rows as the core.
+use super::convert::tensor_or_type_error;
 use super::ops::{inplace, out, R};
 use super::tensor::PyTensor;
 use crate::ops;
 use crate::ops::math::{float_binary_ops, float_unary_ops};
-use crate::tensor::Tensor;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 macro_rules! float_unary_methods {
@@ -30,17 +29,6 @@ macro_rules! float_unary_methods {
 }
 float_unary_ops!(float_unary_methods);
 
-/// A `Tensor other` argument, or PyTorch's argument-parser TypeError naming what came instead.
-fn tensor_arg(other: &Bound<'_, PyAny>, fname: &str) -> PyResult<Tensor> {
-    match other.cast::<PyTensor>() {
-        Ok(t) => Ok(t.get().t.clone()),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{fname}(): argument 'other' (position 1) must be Tensor, not {}",
-            other.get_type().name()?
-        ))),
-    }
-}
-
 macro_rules! float_binary_methods {
     ($(
         $(#[doc = $doc:literal])*
@@ -51,7 +39,7 @@ macro_rules! float_binary_methods {
             $(
                 $(#[doc = $doc])*
                 fn $name<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-                    let o = tensor_arg(other, stringify!($name))?;
+                    let o = tensor_or_type_error(other, stringify!($name), "other")?;
                     out(py, ops::$name(&self.t, &o))
                 }
                 $(
@@ -60,7 +48,7 @@ macro_rules! float_binary_methods {
                         slf: &Bound<'py, Self>,
                         other: &Bound<'py, PyAny>,
                     ) -> PyResult<Bound<'py, Self>> {
-                        let o = tensor_arg(other, stringify!($inplace))?;
+                        let o = tensor_or_type_error(other, stringify!($inplace), "other")?;
                         inplace(slf, &[&o], |s| ops::$name(s, &o))
                     }
                 )?
