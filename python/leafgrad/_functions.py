@@ -98,42 +98,38 @@ for _n in ["matmul", "mm", "bmm", "dot", "mv", "relu", "abs", "neg", "sum", "mea
 del _n
 
 
-def _declared(name, doc):
-    """`torch.<name>` of an op declared in the core (src/ops/math.rs): the Tensor method."""
-
-    def f(input):
-        if not isinstance(input, Tensor):
-            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-        return getattr(input, name)()
-
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = doc
-    return f
+def _check_tensor(fname, arg, position, value):
+    """PyTorch's argument-parser TypeError for a non-tensor where a Tensor is required."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{fname}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
 
 
-def _declared_binary(name, doc):
-    """`torch.<name>(input, other)` of an op of two tensors declared in the core."""
+def _declared(name, doc, binary):
+    """`torch.<name>(input[, other])` of an op declared in the core (src/ops/math.rs): the Tensor
+    method, after PyTorch's check of the arguments."""
+    if binary:
 
-    def f(input, other):
-        for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
-            if not isinstance(value, Tensor):
-                raise TypeError(
-                    f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}"
-                )
-        return getattr(input, name)(other)
+        def f(input, other):
+            _check_tensor(name, "input", 1, input)
+            _check_tensor(name, "other", 2, other)
+            return getattr(input, name)(other)
+
+    else:
+
+        def f(input):
+            _check_tensor(name, "input", 1, input)
+            return getattr(input, name)()
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
     return f
 
 
-for _name, _inplace, _node, _doc in _core._float_unary_ops():
-    globals()[_name] = _declared(_name, _doc)
-    __all__.append(_name)
-for _name, _inplace, _node, _doc in _core._float_binary_ops():
-    globals()[_name] = _declared_binary(_name, _doc)
-    __all__.append(_name)
-del _name, _inplace, _node, _doc
+for _binary, _table in ((False, _core._float_unary_ops()), (True, _core._float_binary_ops())):
+    for _name, _inplace, _node, _doc in _table:
+        globals()[_name] = _declared(_name, _doc, _binary)
+        __all__.append(_name)
+del _binary, _table, _name, _inplace, _node, _doc
 
 
 from ._core import cat, nonzero, stack, where  # noqa: E402
