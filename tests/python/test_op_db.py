@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from op_db import BINARY, EDGES, PAIRS, RECORDED, RECORDED_BINARY, UNARY
 from support import USING_TORCH
-from test_gradcheck import assert_close, check_first_order, first_grads, make_array, numeric_grads, rng_for, to_np
+from test_gradcheck import check_first_order, check_second_order, make_array, rng_for
 
 IDS = [op.name for op in UNARY]
 BIDS = [op.name for op in BINARY]
@@ -86,20 +86,7 @@ def test_first_derivative(op):
 @pytest.mark.parametrize("op", UNARY, ids=IDS)
 def test_second_derivative(op):
     # the formula is written with ops: create_graph differentiates it again
-    fn = getattr(torch, op.name)
-    rng = rng_for("op_db:second:" + op.name)
-    a = make_array(rng, (2, 3), op.domain)
-    weights, v = make_array(rng, (2, 3), "any"), make_array(rng, (2, 3), "any")
-    x = torch.tensor(a.copy(), requires_grad=True)
-    (g,) = first_grads(fn, [x], weights, create_graph=True)
-    (analytic,) = torch.autograd.grad((g * torch.tensor(v)).sum(), [x])
-
-    def contracted(arrs):
-        (g,) = first_grads(fn, [torch.tensor(arrs[0], requires_grad=True)], weights, create_graph=False)
-        return float(np.sum(to_np(g) * v))
-
-    (numeric,) = numeric_grads(contracted, [a])
-    assert_close(to_np(analytic), numeric, f"{op.name}: second derivative")
+    check_second_order(op.name, getattr(torch, op.name), [((2, 3), op.domain)], "op_db:second:" + op.name)
 
 
 @pytest.mark.parametrize("op", UNARY, ids=IDS)
@@ -268,19 +255,7 @@ def test_binary_derivatives(op):
     fn(x, y).sum().backward()
     assert x.grad is not None and y.grad is None
     # second derivative of each input through create_graph, against central differences
-    rng = rng_for("op_db:second:" + op.name)
-    arrays = [make_array(rng, (2, 3), k) for k in op.domains]
-    weights, vs = make_array(rng, (2, 3), "any"), [make_array(rng, (2, 3), "any") for _ in arrays]
-    inputs = [torch.tensor(v.copy(), requires_grad=True) for v in arrays]
-    grads = first_grads(fn, inputs, weights, create_graph=True)
-    analytic = torch.autograd.grad(sum((g * torch.tensor(v)).sum() for g, v in zip(grads, vs)), inputs)
-
-    def contracted(arrs):
-        gs = first_grads(fn, [torch.tensor(v, requires_grad=True) for v in arrs], weights, create_graph=False)
-        return float(sum(np.sum(to_np(g) * v) for g, v in zip(gs, vs)))
-
-    for i, (ga, gn) in enumerate(zip(analytic, numeric_grads(contracted, arrays))):
-        assert_close(to_np(ga), gn, f"{op.name}: second derivative, input {i}")
+    check_second_order(op.name, fn, [((2, 3), k) for k in op.domains], "op_db:second:" + op.name)
 
 
 @pytest.mark.parametrize("op", BINARY, ids=BIDS)
