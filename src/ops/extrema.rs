@@ -211,11 +211,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
         if keepdim {
             cur
         } else {
-            let mut c = cur;
-            for &d in rd.iter().rev() {
-                c = squeeze_dim(&c, d as i64)?;
-            }
-            kernels::contiguous(&c)?
+            drop_reduced_dims(&cur, &rd)?
         }
     };
     let out = out.detached();

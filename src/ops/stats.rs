@@ -117,12 +117,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         if keepdim {
             r
         } else {
-            let rd = reduce_dims(x.ndim(), Some(dims))?;
-            let mut c = r;
-            for &d in rd.iter().rev() {
-                c = squeeze_dim(&c, d as i64)?;
-            }
-            kernels::contiguous(&c)?
+            drop_reduced_dims(&r, &reduce_dims(x.ndim(), Some(dims))?)?
         }
     };
     let out = out.detached();

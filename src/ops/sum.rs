@@ -29,6 +29,15 @@ pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
     Ok(out)
 }
 
+/// A keepdim result without its reduced dims (`rd` sorted), contiguous.
+pub(crate) fn drop_reduced_dims(t: &Tensor, rd: &[usize]) -> Result<Tensor> {
+    let mut c = t.clone();
+    for &d in rd.iter().rev() {
+        c = squeeze_dim(&c, d as i64)?;
+    }
+    kernels::contiguous(&c)
+}
+
 fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
     shape
         .iter()
