@@ -1,11 +1,11 @@
 //! The backward engine: count dependencies from the roots, run each node once all its incoming
 //! gradients have arrived (latest-created first among the ready ones, as PyTorch), sum gradients
 //! per input, run tensor hooks then retain_grad, and accumulate into leaves.
+use crate::backend::{self, cpu};
 use crate::error::{Error, Result};
 use crate::grad_mode::GradModeGuard;
 use crate::graph::arena::{NodeId, NodeRef};
 use crate::graph::node::{lock, Node, NodeKind};
-use crate::kernels;
 use crate::ops;
 use crate::shape::fmt_shape;
 use crate::tensor::Tensor;
@@ -398,7 +398,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
             if create_graph {
                 ops::copy_backwards_clone(&g, var)?
             } else {
-                kernels::layout::grad_copy(&g, var)?
+                cpu::layout::grad_copy(&g, var)?
             }
         }
         Some(old) => {
@@ -406,7 +406,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
                 ops::add(&old, &g)?
             } else {
                 let sum = ops::add(&old, &g)?;
-                kernels::copy_into(&old, &sum)?;
+                backend::copy_into(&old, &sum)?;
                 old.bump_version();
                 old
             }

@@ -4,7 +4,7 @@
 //! - [`graph`]: the node arena (generational ids) and backward nodes.
 //! - [`ops`]: differentiable ops, each forward beside its backward formula.
 //! - [`engine`]: the backward pass; [`grad_mode`]: thread-local grad / inference mode.
-//! - [`kernels`]: CPU loops the ops call.
+//! - [`backend`]: the devices (CPU loops, CUDA kernels, meta) behind one trait.
 //! - `python` (feature `python`): the PyO3 bindings and nothing else.
 //!
 //! # Example
@@ -25,14 +25,14 @@
 //! assert_eq!(x.grad().unwrap().to_vec::<f64>(), vec![7.0, 1.0]);
 //! # Ok::<(), leafgrad::Error>(())
 //! ```
-pub mod cuda;
+pub mod backend;
+mod declared;
 pub mod device;
 pub mod dtype;
 pub mod engine;
 pub mod error;
 pub mod grad_mode;
 pub mod graph;
-pub mod kernels;
 pub mod ops;
 pub mod random;
 pub mod shape;

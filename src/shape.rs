@@ -145,6 +145,26 @@ impl<const N: usize> MultiIndex<N> {
     }
 }
 
+/// The element count of `shape`, or PyTorch's overflow error.
+pub fn checked_numel(shape: &[usize]) -> Result<usize> {
+    let n = shape
+        .iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .ok_or_else(|| Error::Runtime("numel: integer multiplication overflow".into()))?;
+    // An empty shape still has row-major strides (sizes counted as at least 1), which must fit
+    // in an i64 as in PyTorch.
+    if n == 0
+        && shape
+            .iter()
+            .skip(1)
+            .try_fold(1i64, |acc, &d| acc.checked_mul(d.max(1) as i64))
+            .is_none()
+    {
+        return Err(Error::Runtime("Stride calculation overflowed".into()));
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,6 @@ use crate::graph::arena::{self, NodeRef};
 use crate::graph::node::{lock, TensorHook};
 use crate::shape::{contiguous_strides, is_contiguous, numel, Shape, Strides};
 use crate::storage::Storage;
-use num_complex::Complex64;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 
@@ -170,61 +169,18 @@ impl Tensor {
     }
 
     pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
-        let n = crate::kernels::checked_numel(shape)?
+        let n = crate::shape::checked_numel(shape)?
             .checked_mul(dtype.size())
             .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
         Ok(Tensor::from_storage(Storage::zeroed(n)?, shape, dtype))
     }
 
-    /// Zeros on `device`.
-    pub fn zeros_on(
-        shape: &[usize],
-        dtype: DType,
-        device: crate::device::Device,
-    ) -> Result<Tensor> {
-        if device.is_meta() {
-            return Tensor::on_meta(shape, dtype);
-        }
-        if device.is_cuda() {
-            let t = crate::cuda::empty(shape, dtype, device)?;
-            crate::cuda::fill(&t, Complex64::new(0.0, 0.0))?;
-            Ok(t)
-        } else {
-            Tensor::zeros(shape, dtype)
-        }
-    }
-
-    /// `value` everywhere, on `device`.
-    pub fn full_on(
-        shape: &[usize],
-        value: Complex64,
-        dtype: DType,
-        device: crate::device::Device,
-    ) -> Result<Tensor> {
-        if device.is_meta() {
-            return Tensor::on_meta(shape, dtype);
-        }
-        if device.is_cuda() {
-            let t = crate::cuda::empty(shape, dtype, device)?;
-            crate::cuda::fill(&t, value)?;
-            Ok(t)
-        } else {
-            Tensor::full(shape, value, dtype)
-        }
-    }
-
     /// A tensor on the meta device: its shape and dtype, no memory.
     pub fn on_meta(shape: &[usize], dtype: DType) -> Result<Tensor> {
-        crate::kernels::checked_numel(shape)?
+        crate::shape::checked_numel(shape)?
             .checked_mul(dtype.size())
             .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
         Ok(Tensor::from_storage(Storage::meta(), shape, dtype))
-    }
-
-    pub fn full(shape: &[usize], value: Complex64, dtype: DType) -> Result<Tensor> {
-        let t = Tensor::zeros(shape, dtype)?;
-        crate::kernels::fill(&t, value)?;
-        Ok(t)
     }
 
     /// Where the tensor's memory lives.
@@ -424,53 +380,5 @@ impl Tensor {
             m.origin = Origin::Other;
         }
         t
-    }
-
-    /// Elements in logical order as `T` (converting from the stored dtype), copied to the host;
-    /// the copy's failure (device memory, an allocation) is the error.
-    pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        if self.device().is_meta() {
-            return Err(crate::error::meta_has_no_data());
-        }
-        if self.is_cuda() {
-            return crate::cuda::to_device(self, crate::device::Device::Cpu)?.try_to_vec();
-        }
-        let c = crate::kernels::cast(self, T::DTYPE)?;
-        let d = c.data();
-        // SAFETY: `cast` returns a contiguous tensor of T::DTYPE.
-        unsafe { d.contiguous_slice::<T>() }
-            .map(|s| s.to_vec())
-            .ok_or_else(|| Error::Runtime("internal error: a cast is not contiguous".into()))
-    }
-
-    /// [`Tensor::try_to_vec`] for tensors whose copy cannot fail in practice (small host
-    /// tensors in examples and tests): an empty vector if it does. The library itself uses
-    /// `try_to_vec`.
-    pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        self.try_to_vec().unwrap_or_default()
-    }
-
-    /// The single element as a complex number (real dtypes have im = 0).
-    pub fn item(&self) -> Result<Complex64> {
-        let n = self.numel();
-        if n != 1 {
-            return Err(Error::Runtime(format!(
-                "a Tensor with {} elements cannot be converted to Scalar",
-                n
-            )));
-        }
-        if self.is_cuda() {
-            return crate::cuda::to_device(self, crate::device::Device::Cpu)?.item();
-        }
-        if self.device().is_meta() {
-            return Err(Error::Runtime(
-                "Tensor.item() cannot be called on meta tensors".into(),
-            ));
-        }
-        let d = self.data();
-        Ok(crate::with_dtype!(d.dtype, T, {
-            // SAFETY: T matches dtype; offset is in bounds for a 1-element tensor.
-            unsafe { d.storage.slice::<T>()[d.offset].to_c64() }
-        }))
     }
 }

@@ -1,7 +1,8 @@
 //! The CUDA backend from Rust, on any machine: without a driver every entry point returns the
 //! reason as an error (never a panic); the kernel table is consistent.
+use leafgrad::backend::cuda;
 use leafgrad::device::Device;
-use leafgrad::{cuda, ops, DType, Tensor};
+use leafgrad::{ops, DType, Tensor};
 
 #[test]
 fn without_a_device_every_entry_point_says_why() {

@@ -1,5 +1,5 @@
 """Writes the generated part of python/leafgrad/_core.pyi and of docs/api.md from the op
-declarations (src/ops/math.rs), read from the built module: `python tests/gen_stubs.py`.
+declarations (src/declared.rs), read from the built module: `python tests/gen_stubs.py`.
 tests/python/test_stubs.py fails when either file is not what this would write."""
 import re
 import sys

@@ -1,11 +1,11 @@
 //! Binary arithmetic with broadcasting and type promotion: add, sub, mul, div, pow, and the
 //! comparisons (which return bool and record nothing).
 use super::*;
-use crate::cuda::BinaryKernel;
-use crate::dtype::{result_type, DType, Element};
-use crate::kernels::{self, map2};
+use crate::backend;
+use crate::backend::BinaryKernel;
+use crate::dtype::{result_type, DType};
+use crate::grads;
 use crate::shape::broadcast_shapes;
-use crate::{grads, with_numeric, with_real};
 
 /// Promote both operands to their common dtype (no copy when it already matches).
 pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
@@ -19,12 +19,12 @@ pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
     let a2 = if da == dt {
         a.clone()
     } else {
-        kernels::cast_keep(a, dt)?
+        backend::cast_keep(a, dt)?
     };
     let b2 = if db == dt {
         b.clone()
     } else {
-        kernels::cast_keep(b, dt)?
+        backend::cast_keep(b, dt)?
     };
     Ok((dt, a2, b2))
 }
@@ -33,7 +33,7 @@ pub(super) fn cast_to(t: &Tensor, dt: DType) -> Result<Tensor> {
     if t.dtype() == dt {
         Ok(t.clone())
     } else {
-        kernels::cast_keep(t, dt)
+        backend::cast_keep(t, dt)
     }
 }
 
@@ -47,70 +47,8 @@ pub enum BinOp {
 
 /// The forward kernel of `a op b` in dtype `dt` (bool adds/multiplies as logical or/and).
 pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
-    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
-    if crate::cuda::any_cuda(&[a, b]) {
-        return binary_cuda(op, a, b, dt);
-    }
-    if dt == DType::Bool {
-        if op == BinOp::Sub {
-            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
-        }
-        return map2::<bool, bool, bool>(a, b, &shape, move |x, y| match op {
-            BinOp::Mul | BinOp::Div => x && y,
-            _ => x || y,
-        });
-    }
-    if op == BinOp::Div && dt.is_complex() {
-        // Division by an exact zero is componentwise (1+1j)/0 = inf+infj, as in PyTorch;
-        // num-complex's formula would give nan+nanj.
-        return Ok(if dt == DType::Complex64 {
-            map2::<num_complex::Complex32, num_complex::Complex32, num_complex::Complex32>(
-                a,
-                b,
-                &shape,
-                |x, y| {
-                    if y.re == 0.0 && y.im == 0.0 {
-                        num_complex::Complex32::new(x.re / 0.0, x.im / 0.0)
-                    } else {
-                        x / y
-                    }
-                },
-            )?
-        } else {
-            map2::<num_complex::Complex64, num_complex::Complex64, num_complex::Complex64>(
-                a,
-                b,
-                &shape,
-                |x, y| {
-                    if y.re == 0.0 && y.im == 0.0 {
-                        num_complex::Complex64::new(x.re / 0.0, x.im / 0.0)
-                    } else {
-                        x / y
-                    }
-                },
-            )?
-        });
-    }
-    Ok(with_numeric!(dt, T, {
-        match op {
-            BinOp::Add => map2::<T, T, T>(a, b, &shape, |x, y| x + y)?,
-            BinOp::Sub => map2::<T, T, T>(a, b, &shape, |x, y| x - y)?,
-            BinOp::Mul => map2::<T, T, T>(a, b, &shape, |x, y| x * y)?,
-            BinOp::Div => {
-                if !dt.is_differentiable() {
-                    let zero = T::default();
-                    if b.try_to_vec::<T>()?.contains(&zero) {
-                        return Err(Error::Runtime("ZeroDivisionError".into()));
-                    }
-                }
-                map2::<T, T, T>(a, b, &shape, |x, y| x / y)?
-            }
-        }
-    }))
-}
-
-fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
-    let name = match (op, dt) {
+    broadcast_shapes(&a.shape(), &b.shape())?;
+    let k = match (op, dt) {
         (BinOp::Sub, DType::Bool) => {
             return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()))
         }
@@ -121,7 +59,7 @@ fn binary_cuda(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
         (BinOp::Mul, _) => BinaryKernel::Mul,
         (BinOp::Div, _) => BinaryKernel::Div,
     };
-    crate::cuda::binary(name, a, b, dt)
+    backend::binary(k, a, b, dt)
 }
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
@@ -129,14 +67,14 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
     if dt.is_half() {
         // Half types compute in float32 and round once, as PyTorch's CPU kernels do (a Python
         // number enters as a float32, not rounded to half first).
-        let wide = |t: &Tensor| kernels::cast_keep(t, DType::Float32);
+        let wide = |t: &Tensor| backend::cast_keep(t, DType::Float32);
         let r = binary_kernel(op, &wide(a)?, &wide(b)?, DType::Float32)?;
         let r = if r.dtype() == DType::Float32 {
             r
         } else {
-            kernels::cast_keep(&r, DType::Float32)?
+            backend::cast_keep(&r, DType::Float32)?
         };
-        return kernels::cast_keep(&r, dt);
+        return backend::cast_keep(&r, dt);
     }
     if true_div && !dt.is_differentiable() {
         dt = DType::Float32;
@@ -342,7 +280,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     let mut out = pow_kernel(x, e)?;
     if x.data().wrapped_number && !out.is_contiguous() {
         // PyTorch's pow(Scalar, Tensor) returns a row-major result whatever e's layout
-        out = kernels::contiguous(&out)?;
+        out = backend::contiguous(&out)?;
     }
     if needs_grad(&[x, e]) {
         if x.data().wrapped_number {
@@ -394,7 +332,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
 
 fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
     let mask = ne(x, &Tensor::wrapped_scalar(0.0f64))?;
-    let m = crate::kernels::cast(&mask, v.dtype())?;
+    let m = crate::backend::cast(&mask, v.dtype())?;
     mul(v, &m)
 }
 
@@ -412,144 +350,42 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         let r = pow_kernel(&cast_to(&a, DType::Float32)?, &cast_to(&b, DType::Float32)?)?;
         return cast_to(&r, dt);
     }
-    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
-    if crate::cuda::any_cuda(&[&a, &b]) && dt.is_differentiable() {
-        return crate::cuda::binary(BinaryKernel::Pow, &a, &b, dt);
+    broadcast_shapes(&a.shape(), &b.shape())?;
+    if dt.is_differentiable() {
+        return backend::binary(BinaryKernel::Pow, &a, &b, dt);
     }
-    Ok(match dt {
-        DType::Float32 => map2::<f32, f32, f32>(&a, &b, &shape, |x, y| x.powf(y))?,
-        DType::Float64 => map2::<f64, f64, f64>(&a, &b, &shape, |x, y| x.powf(y))?,
-        DType::Complex64 => map2::<
-            num_complex::Complex32,
-            num_complex::Complex32,
-            num_complex::Complex32,
-        >(&a, &b, &shape, |x, y| {
-            if x == num_complex::Complex32::new(0.0, 0.0) {
-                if y.re == 0.0 && y.im == 0.0 {
-                    num_complex::Complex32::new(1.0, 0.0)
-                } else {
-                    x
-                }
-            } else {
-                x.powc(y)
-            }
-        })?,
-        DType::Complex128 => map2::<
-            num_complex::Complex64,
-            num_complex::Complex64,
-            num_complex::Complex64,
-        >(&a, &b, &shape, |x, y| {
-            if x == num_complex::Complex64::new(0.0, 0.0) {
-                if y.re == 0.0 && y.im == 0.0 {
-                    num_complex::Complex64::new(1.0, 0.0)
-                } else {
-                    x
-                }
-            } else {
-                x.powc(y)
-            }
-        })?,
-        DType::Bool => {
-            let a = cast_to(&a, DType::Int64)?;
-            let b = cast_to(&b, DType::Int64)?;
-            let r = if crate::cuda::any_cuda(&[&a, &b]) {
-                crate::cuda::binary(BinaryKernel::IPow, &a, &b, DType::Int64)?
-            } else {
-                map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
-            };
-            cast_to(&r, DType::Bool)?
-        }
-        dt => {
-            let a = cast_to(&a, DType::Int64)?;
-            let b = cast_to(&b, DType::Int64)?;
-            if b.try_to_vec::<i64>()?.iter().any(|&v| v < 0) {
-                return Err(Error::Runtime(
-                    "Integers to negative integer powers are not allowed.".into(),
-                ));
-            }
-            let r = if crate::cuda::any_cuda(&[&a, &b]) {
-                crate::cuda::binary(BinaryKernel::IPow, &a, &b, DType::Int64)?
-            } else {
-                map2::<i64, i64, i64>(&a, &b, &shape, ipow)?
-            };
-            cast_to(&r, dt)?
-        }
-    })
+    let (a, b) = (cast_to(&a, DType::Int64)?, cast_to(&b, DType::Int64)?);
+    if dt != DType::Bool && b.try_to_vec::<i64>()?.iter().any(|&v| v < 0) {
+        return Err(Error::Runtime(
+            "Integers to negative integer powers are not allowed.".into(),
+        ));
+    }
+    cast_to(
+        &backend::binary(BinaryKernel::IPow, &a, &b, DType::Int64)?,
+        dt,
+    )
 }
 
-/// x**y for y >= 0, wrapping like C integer arithmetic (exponentiation by squaring over all 63
-/// exponent bits, so (-1) ** 2**62 is 1).
-fn ipow(x: i64, y: i64) -> i64 {
-    let (mut base, mut e, mut acc) = (x, y.max(0) as u64, 1i64);
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = acc.wrapping_mul(base);
-        }
-        base = base.wrapping_mul(base);
-        e >>= 1;
-    }
-    acc
-}
-
-#[derive(Debug, Copy, Clone, PartialEq, Eq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
+pub use crate::backend::CmpOp;
 
 /// Elementwise comparison: a bool tensor, never recorded.
 #[allow(clippy::bool_comparison)]
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(a, b)?;
-    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
-    let cuda = crate::cuda::any_cuda(&[&a, &b]);
-    if cuda && (!dt.is_complex() || matches!(op, CmpOp::Eq | CmpOp::Ne)) {
-        return crate::cuda::binary(BinaryKernel::Cmp(op), &a, &b, dt);
+    broadcast_shapes(&a.shape(), &b.shape())?;
+    if dt.is_complex() && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+        return Err(Error::Runtime(format!(
+            "\"{}_{}\" not implemented for '{}'",
+            BinaryKernel::Cmp(op).name(),
+            if a.is_cuda() || b.is_cuda() {
+                "cuda"
+            } else {
+                "cpu"
+            },
+            dt.scalar_type_name()
+        )));
     }
-    if dt.is_complex() {
-        return match op {
-            CmpOp::Eq | CmpOp::Ne => {
-                let ne = matches!(op, CmpOp::Ne);
-                let (a, b) = (
-                    cast_to(&a, DType::Complex128)?,
-                    cast_to(&b, DType::Complex128)?,
-                );
-                Ok(
-                    map2::<num_complex::Complex64, num_complex::Complex64, bool>(
-                        &a,
-                        &b,
-                        &shape,
-                        move |x, y| (x == y) != ne,
-                    )?,
-                )
-            }
-            _ => Err(Error::Runtime(format!(
-                "\"{}_{}\" not implemented for '{}'",
-                match op {
-                    CmpOp::Lt => "lt",
-                    CmpOp::Le => "le",
-                    CmpOp::Gt => "gt",
-                    _ => "ge",
-                },
-                if cuda { "cuda" } else { "cpu" },
-                dt.scalar_type_name()
-            ))),
-        };
-    }
-    Ok(with_real!(dt, T, {
-        match op {
-            CmpOp::Eq => map2::<T, T, bool>(&a, &b, &shape, |x, y| x == y)?,
-            CmpOp::Ne => map2::<T, T, bool>(&a, &b, &shape, |x, y| x != y)?,
-            CmpOp::Lt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x < y)?,
-            CmpOp::Le => map2::<T, T, bool>(&a, &b, &shape, |x, y| x <= y)?,
-            CmpOp::Gt => map2::<T, T, bool>(&a, &b, &shape, |x, y| x > y)?,
-            CmpOp::Ge => map2::<T, T, bool>(&a, &b, &shape, |x, y| x >= y)?,
-        }
-    }))
+    backend::binary(BinaryKernel::Cmp(op), &a, &b, dt)
 }
 
 pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -609,27 +445,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     }
     let lo = min.unwrap_or(f64::NEG_INFINITY);
     let hi = max.unwrap_or(f64::INFINITY);
-    let nan_bound = lo.is_nan() || hi.is_nan();
-    let out = if x.is_cuda() {
-        let dt = x.dtype();
-        let lo_t = crate::kernels::cast(&Tensor::wrapped_scalar(lo), dt)?;
-        let hi_t = crate::kernels::cast(&Tensor::wrapped_scalar(hi), dt)?;
-        let r = crate::cuda::binary(BinaryKernel::Maximum, x, &lo_t, dt)?;
-        crate::cuda::binary(BinaryKernel::Minimum, &r, &hi_t, dt)?
-    } else {
-        crate::with_real!(x.dtype(), T, {
-            crate::kernels::map1::<T, T>(x, move |v| {
-                let f = v.to_f64();
-                if nan_bound {
-                    T::from_f64(f64::NAN)
-                } else if f.is_nan() {
-                    v
-                } else {
-                    T::from_f64(f.max(lo).min(hi))
-                }
-            })?
-        })
-    };
+    let out = backend::clamp(x, lo, hi)?;
     if needs_grad(&[x]) {
         // d clamp(x) = [min <= x <= max] dx
         record(
@@ -645,7 +461,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
                     &compare(CmpOp::Le, &s[0], &Tensor::wrapped_scalar(hi))?,
                     DType::Bool,
                 )?;
-                let mask = crate::kernels::cast(&inside, g[0].dtype())?;
+                let mask = crate::backend::cast(&inside, g[0].dtype())?;
                 grads![mul(&g[0], &mask)?]
             }),
         );
@@ -663,37 +479,17 @@ pub enum BitOp {
 /// `a & b`, `a | b`, `a ^ b` for bool and integer tensors (never recorded).
 pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
-    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
-    if dt == DType::Bool && crate::cuda::any_cuda(&[&a2, &b2]) {
-        let name = match op {
-            BitOp::And => BinaryKernel::And,
-            BitOp::Or => BinaryKernel::Or,
-            BitOp::Xor => BinaryKernel::Xor,
-        };
-        return crate::cuda::binary(name, &a2, &b2, dt);
-    }
+    broadcast_shapes(&a2.shape(), &b2.shape())?;
+    let (logical, bitwise) = match op {
+        BitOp::And => (BinaryKernel::And, BinaryKernel::BAnd),
+        BitOp::Or => (BinaryKernel::Or, BinaryKernel::BOr),
+        BitOp::Xor => (BinaryKernel::Xor, BinaryKernel::BXor),
+    };
     match dt {
-        DType::Bool => map2::<bool, bool, bool>(&a2, &b2, &shape, move |x, y| match op {
-            BitOp::And => x & y,
-            BitOp::Or => x | y,
-            BitOp::Xor => x ^ y,
-        }),
+        DType::Bool => backend::binary(logical, &a2, &b2, dt),
         DType::UInt8 | DType::Int32 | DType::Int64 => {
             let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
-            if crate::cuda::any_cuda(&[&x, &y]) {
-                let name = match op {
-                    BitOp::And => BinaryKernel::BAnd,
-                    BitOp::Or => BinaryKernel::BOr,
-                    BitOp::Xor => BinaryKernel::BXor,
-                };
-                return cast_to(&crate::cuda::binary(name, &x, &y, DType::Int64)?, dt);
-            }
-            let r = map2::<i64, i64, i64>(&x, &y, &shape, move |x, y| match op {
-                BitOp::And => x & y,
-                BitOp::Or => x | y,
-                BitOp::Xor => x ^ y,
-            })?;
-            cast_to(&r, dt)
+            cast_to(&backend::binary(bitwise, &x, &y, DType::Int64)?, dt)
         }
         _ => Err(Error::Runtime(format!(
             "\"bitwise_{}_cpu\" not implemented for '{}'",
@@ -710,14 +506,12 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `~a`: logical not for bool, bitwise not for integers.
 pub fn invert(a: &Tensor) -> Result<Tensor> {
     match a.dtype() {
-        DType::Bool if a.is_cuda() => crate::cuda::unary(crate::cuda::UnaryKernel::Not, a),
-        DType::Bool => crate::kernels::map1::<bool, bool>(a, |x| !x),
-        DType::UInt8 | DType::Int32 | DType::Int64 if a.is_cuda() => {
-            let r = crate::cuda::unary(crate::cuda::UnaryKernel::BNot, &cast_to(a, DType::Int64)?)?;
-            cast_to(&r, a.dtype())
-        }
+        DType::Bool => backend::unary(crate::backend::UnaryKernel::Not, a),
         DType::UInt8 | DType::Int32 | DType::Int64 => {
-            let r = crate::kernels::map1::<i64, i64>(&cast_to(a, DType::Int64)?, |x| !x)?;
+            let r = backend::unary(
+                crate::backend::UnaryKernel::BNot,
+                &cast_to(a, DType::Int64)?,
+            )?;
             cast_to(&r, a.dtype())
         }
         dt => Err(Error::Runtime(format!(

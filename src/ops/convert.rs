@@ -1,17 +1,17 @@
 //! Copies and dtype conversions.
 use super::*;
+use crate::backend::{self, cpu};
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels;
 
 /// `x.to(dtype)` as a new tensor (ToCopyBackward0); integer results are not recorded.
 pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    to_dtype_impl(kernels::cast(x, dtype)?, x, dtype)
+    to_dtype_impl(backend::cast(x, dtype)?, x, dtype)
 }
 
 /// `x.to(dtype)` / `x.double()`: the copy keeps `x`'s layout (PyTorch's preserve_format).
 pub fn to_dtype_preserving(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    to_dtype_impl(kernels::layout::copy_with_layout(x, dtype)?, x, dtype)
+    to_dtype_impl(cpu::layout::copy_with_layout(x, dtype)?, x, dtype)
 }
 
 fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
@@ -31,12 +31,12 @@ fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// A row-major copy (CloneBackward0), what `contiguous()` and reshape's copy need.
 pub fn clone(x: &Tensor) -> Result<Tensor> {
-    clone_impl(kernels::contiguous(x)?, x)
+    clone_impl(backend::contiguous(x)?, x)
 }
 
 /// `x.clone()`: a copy laid out like `x` (PyTorch's preserve_format).
 pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
-    clone_impl(kernels::layout::copy_with_layout(x, x.dtype())?, x)
+    clone_impl(cpu::layout::copy_with_layout(x, x.dtype())?, x)
 }
 
 fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
@@ -63,7 +63,7 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 
 /// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
 pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
-    let out = kernels::layout::grad_copy(x, like)?;
+    let out = cpu::layout::grad_copy(x, like)?;
     if needs_grad(&[x]) {
         record(
             "torch::autograd::CopyBackwards",
@@ -79,22 +79,16 @@ pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
 /// `x.to(device, dtype)` as one copy (ToCopyBackward0): the gradient goes back to x's device
 /// and dtype. `.cuda()` / `.cpu()` / `.to('cuda')` of a leaf make a non-leaf, as in PyTorch.
 pub fn to_copy(x: &Tensor, dtype: DType, device: crate::device::Device) -> Result<Tensor> {
-    crate::cuda::check(device)?;
     let src_dev = x.device();
-    let out = if device.is_meta() {
-        // Only the shape and dtype travel (a no-op copy when x is already a meta tensor).
-        Tensor::on_meta(&x.shape(), dtype)?
-    } else if src_dev.is_meta() {
-        return Err(crate::error::meta_has_no_data());
-    } else if src_dev == device {
-        kernels::cast(x, dtype)?
-    } else if x.dtype() == dtype {
-        crate::cuda::to_device(x, device)?
+    let out = if src_dev == device {
+        backend::cast(x, dtype)?
+    } else if x.dtype() == dtype || device.is_meta() {
+        backend::to_device(x, device)?
     } else if device.is_cuda() {
         // Convert where the kernels are: cast on the host, then copy over.
-        crate::cuda::to_device(&kernels::cast(x, dtype)?, device)?
+        backend::to_device(&backend::cast(x, dtype)?, device)?
     } else {
-        kernels::cast(&crate::cuda::to_device(x, device)?, dtype)?
+        backend::cast(&backend::to_device(x, device)?, dtype)?
     };
     if dtype.is_differentiable() && needs_grad(&[x]) {
         let src_dt = x.dtype();

@@ -1,10 +1,10 @@
 //! Division that rounds: floor division (`//`), `remainder` (`%`) and `fmod`.
 use super::arith::{cast_to, promote_pair};
 use super::*;
-use crate::cuda::BinaryKernel;
+use crate::backend;
+use crate::backend::BinaryKernel;
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels::map2;
 use crate::shape::broadcast_shapes;
 
 /// `a // b`: floor division. Like PyTorch, a result from inputs that require grad has a
@@ -36,38 +36,15 @@ fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )?;
         return cast_to(&r, dt);
     }
-    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
-    if crate::cuda::any_cuda(&[&a2, &b2]) && !matches!(dt, DType::Bool) && !dt.is_complex() {
-        if dt.is_differentiable() {
-            return crate::cuda::binary(BinaryKernel::FloorDiv, &a2, &b2, dt);
-        }
-        let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
-        if b3.try_to_vec::<i64>()?.contains(&0) {
-            return Err(Error::Runtime("ZeroDivisionError".into()));
-        }
-        return cast_to(
-            &crate::cuda::binary(BinaryKernel::FloorDiv, &a3, &b3, DType::Int64)?,
-            dt,
-        );
+    broadcast_shapes(&a2.shape(), &b2.shape())?;
+    match dt {
+        DType::Bool | DType::Complex64 | DType::Complex128 => Err(Error::Runtime(format!(
+            "\"div_floor_cpu\" not implemented for '{}'",
+            dt.scalar_type_name()
+        ))),
+        DType::Float32 | DType::Float64 => backend::binary(BinaryKernel::FloorDiv, &a2, &b2, dt),
+        dt => int_division(BinaryKernel::FloorDiv, &a2, &b2, dt),
     }
-    Ok(match dt {
-        DType::Float32 => map2::<f32, f32, f32>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
-        DType::Float64 => map2::<f64, f64, f64>(&a2, &b2, &shape, |x, y| (x / y).floor())?,
-        DType::Bool | DType::Complex64 | DType::Complex128 => {
-            return Err(Error::Runtime(format!(
-                "\"div_floor_cpu\" not implemented for '{}'",
-                dt.scalar_type_name()
-            )))
-        }
-        dt => int_division(&a2, &b2, &shape, dt, |x, y| {
-            x.wrapping_div_euclid(y)
-                - if (x.wrapping_rem_euclid(y) != 0) && (y < 0) {
-                    1
-                } else {
-                    0
-                }
-        })?,
-    })
 }
 
 /// `a % b` / `torch.remainder` (RemainderBackward0): the sign of the divisor, as Python's %.
@@ -151,66 +128,30 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
         )?;
         return cast_to(&r, dt);
     }
-    let cuda = crate::cuda::any_cuda(&[&a2, &b2]);
-    if cuda && matches!(dt, DType::Float32 | DType::Float64) {
-        return crate::cuda::binary(what, &a2, &b2, dt);
-    }
-    if cuda && !matches!(dt, DType::Bool) && !dt.is_complex() {
-        // integers run on int64 (a zero divisor is refused first, as on the CPU)
-        let (a3, b3) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
-        if b3.try_to_vec::<i64>()?.contains(&0) {
-            return Err(Error::Runtime("ZeroDivisionError".into()));
-        }
-        return cast_to(&crate::cuda::binary(what, &a3, &b3, DType::Int64)?, dt);
-    }
-    let shape = broadcast_shapes(&a2.shape(), &b2.shape())?;
-    macro_rules! float_mod {
-        ($T:ty) => {
-            map2::<$T, $T, $T>(&a2, &b2, &shape, move |x, y| {
-                let m = x % y; // C fmod
-                if python_sign && m != 0.0 && ((m < 0.0) != (y < 0.0)) {
-                    m + y
-                } else {
-                    m
-                }
-            })?
-        };
-    }
-    Ok(match dt {
-        DType::Float32 => float_mod!(f32),
-        DType::Float64 => float_mod!(f64),
-        DType::Bool | DType::Complex64 | DType::Complex128 => {
-            return Err(Error::NotImplemented(format!(
-                "\"{}_{}\" not implemented for '{}'",
-                what.name(),
-                if cuda { "cuda" } else { "cpu" },
-                dt.scalar_type_name()
-            )));
-        }
-        dt => int_division(&a2, &b2, &shape, dt, move |x, y| {
-            let m = x.wrapping_rem(y);
-            if python_sign && m != 0 && ((m < 0) != (y < 0)) {
-                m + y
+    broadcast_shapes(&a2.shape(), &b2.shape())?;
+    match dt {
+        DType::Bool | DType::Complex64 | DType::Complex128 => Err(Error::NotImplemented(format!(
+            "\"{}_{}\" not implemented for '{}'",
+            what.name(),
+            if a2.is_cuda() || b2.is_cuda() {
+                "cuda"
             } else {
-                m
-            }
-        })?,
-    })
+                "cpu"
+            },
+            dt.scalar_type_name()
+        ))),
+        DType::Float32 | DType::Float64 => backend::binary(what, &a2, &b2, dt),
+        dt => int_division(what, &a2, &b2, dt),
+    }
 }
 
-/// An integer (or bool) division-like op computed in int64 and cast back to `dt`; a zero
-/// divisor is PyTorch's "ZeroDivisionError".
-fn int_division(
-    a: &Tensor,
-    b: &Tensor,
-    shape: &[usize],
-    dt: DType,
-    f: impl Fn(i64, i64) -> i64 + Sync,
-) -> Result<Tensor> {
+/// An integer division-like kernel run on int64 and cast back to `dt`; a zero divisor is
+/// PyTorch's "ZeroDivisionError".
+fn int_division(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     let a3 = cast_to(a, DType::Int64)?;
     let b3 = cast_to(b, DType::Int64)?;
     if b3.try_to_vec::<i64>()?.contains(&0) {
         return Err(Error::Runtime("ZeroDivisionError".into()));
     }
-    cast_to(&map2::<i64, i64, i64>(&a3, &b3, shape, f)?, dt)
+    cast_to(&backend::binary(k, &a3, &b3, DType::Int64)?, dt)
 }

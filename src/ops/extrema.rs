@@ -2,9 +2,9 @@
 //! argmin. Ties share the gradient as in PyTorch.
 use super::index::{take, Plan};
 use super::*;
-use crate::kernels::{self};
+use crate::backend::{self, ArgReduceKernel, ReduceKernel};
+use crate::grads;
 use crate::shape::{contiguous_strides, wrap_dim};
-use crate::{grads, with_real};
 use std::sync::Arc;
 
 /// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
@@ -23,19 +23,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
         )));
     }
     let flat = reshape(&x.detached(), &[-1])?;
-    let out = with_real!(dt, T, {
-        if flat.is_cuda() {
-            crate::cuda::reduce(
-                crate::cuda::ReduceKernel::extreme(is_max),
-                &flat,
-                &[0],
-                false,
-            )?
-        } else {
-            let (v, _, _) = crate::kernels::reduce::arg_extreme::<T>(&flat, 0, is_max)?;
-            Tensor::from_vec(v, &[])?
-        }
-    });
+    let out = backend::reduce(ReduceKernel::extreme(is_max), &flat, &[0], false)?;
     if needs_grad(&[x]) {
         let name = if is_max {
             "MaxBackward1"
@@ -49,7 +37,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
             &[&out],
             vec![save("self", x)?, save_output("result", &out, 0)],
             Box::new(|s, g| {
-                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
+                let mask = backend::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
                 let count = sum(&mask, None, false)?;
                 grads![mul(&div(&g[0], &count)?, &mask)?]
             }),
@@ -77,23 +65,12 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
             "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
         ));
     }
-    let t = if src.is_cuda() {
-        crate::cuda::argreduce(
-            if is_max {
-                crate::cuda::ArgReduceKernel::Max
-            } else {
-                crate::cuda::ArgReduceKernel::Min
-            },
-            &src,
-            d,
-        )?
+    let kernel = if is_max {
+        ArgReduceKernel::Max
     } else {
-        let (idx, shape) = with_real!(src.dtype(), T, {
-            let (_, i, s) = crate::kernels::reduce::arg_extreme::<T>(&src, d, is_max)?;
-            (i, s)
-        });
-        Tensor::from_vec(idx, &shape)?
+        ArgReduceKernel::Min
     };
+    let t = backend::argreduce(kernel, &src, d)?;
     if dim.is_none() {
         return if keepdim {
             reshape(&t, &vec![1; x.ndim()])
@@ -139,7 +116,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
     if x.ndim() == 0 {
         wrap_dim(dim, 0)?;
         // A 0-d tensor is its own max/min, recorded under PyTorch's node name.
-        let v = kernels::contiguous(x)?;
+        let v = backend::contiguous(x)?;
         if needs_grad(&[x]) {
             record(
                 if is_max {
@@ -200,21 +177,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
             d
         )));
     }
-    let out = if x.is_cuda() {
-        crate::cuda::reduce(crate::cuda::ReduceKernel::extreme(is_max), x, &rd, keepdim)?
-    } else {
-        let _g = crate::grad_mode::GradModeGuard::new(false);
-        let mut cur = x.clone();
-        for &d in rd.iter().rev() {
-            cur = max_dim(&cur, d as i64, true, is_max)?.0;
-        }
-        if keepdim {
-            cur
-        } else {
-            drop_reduced_dims(&cur, &rd)?
-        }
-    };
-    let out = out.detached();
+    let out = backend::reduce(ReduceKernel::extreme(is_max), x, &rd, keepdim)?;
     if needs_grad(&[x]) {
         let (shape, name) = (
             x.shape(),
@@ -239,7 +202,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
                         gg = unsqueeze(&gg, d as i64)?;
                     }
                 }
-                let mask = kernels::cast(&compare(CmpOp::Eq, &s[0], &r)?, gg.dtype())?;
+                let mask = backend::cast(&compare(CmpOp::Eq, &s[0], &r)?, gg.dtype())?;
                 let dims: Vec<i64> = rd2.iter().map(|&d| d as i64).collect();
                 let count = sum(&mask, Some(&dims), true)?;
                 grads![mul(&expand(&div(&gg, &count)?, &shape)?, &mask)?]

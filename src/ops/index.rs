@@ -2,9 +2,9 @@
 //! it reads) serves advanced indexing, index_select, gather and embedding; `take` reads with a
 //! plan, `put` scatters back with it (each is the other's gradient).
 use super::*;
+use crate::backend::{self, cpu};
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels;
 use crate::shape::{broadcast_shapes, contiguous_strides, numel, wrap_dim, Shape};
 use std::sync::Arc;
 
@@ -12,17 +12,7 @@ pub type Plan = Arc<Vec<usize>>;
 
 /// `out[i] = x.flat[plan[i]]`, shaped `shape`.
 pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
-    let out = if x.is_cuda() {
-        crate::cuda::take(x, plan, shape)?
-    } else {
-        let src = kernels::contiguous(x)?;
-        crate::with_dtype!(src.dtype(), T, {
-            let v = src.try_to_vec::<T>()?;
-            let mut o = kernels::alloc_vec::<T>(plan.len())?;
-            o.extend(plan.iter().map(|&i| v[i]));
-            Tensor::from_vec(o, shape)?
-        })
-    };
+    let out = backend::take(x, plan, shape)?;
     if needs_grad(&[x]) {
         let (xs, p) = (x.shape(), plan.clone());
         // d take = scatter-add of dL back to where each element came from
@@ -39,21 +29,9 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
 
 /// zeros(shape) with `values[i]` added at flat index `plan[i]` (the gradient of `take`).
 pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> {
-    let src = kernels::contiguous(values)?;
+    let src = backend::contiguous(values)?;
     let out = Tensor::zeros_on(shape, src.dtype(), src.device())?;
-    if src.is_cuda() {
-        crate::cuda::put(&out, plan, &src, true)?;
-    } else {
-        let d = out.data();
-        crate::with_numeric_or_bool!(src.dtype(), T, {
-            let v = src.try_to_vec::<T>()?;
-            // SAFETY: T matches dtype; plan entries index a buffer of numel(shape) elements.
-            let o = unsafe { d.storage.slice_mut::<T>() };
-            for (&i, &x) in plan.iter().zip(&v) {
-                o[i] = add_elem(o[i], x);
-            }
-        });
-    }
+    backend::put(&out, plan, &src, true)?;
     if needs_grad(&[values]) {
         let (vs, p) = (values.shape(), plan.clone());
         record(
@@ -69,27 +47,15 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
 
 /// `x` with `x.flat[plan[i]] = values[i]` (index_put without accumulate; IndexPutBackward0).
 pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
-    let out = kernels::cast(x, x.dtype())?;
-    let vals = kernels::cast(
+    let out = backend::cast(x, x.dtype())?;
+    let vals = backend::cast(
         &expand(values, &[plan.len()]).or_else(|_| reshape(values, &[plan.len() as i64]))?,
         x.dtype(),
     )?;
-    if out.is_cuda() || vals.is_cuda() {
-        if out.device() != values.device() && values.ndim() > 0 {
-            return Err(crate::device::mismatch(out.device(), values.device()));
-        }
-        crate::cuda::put(&out, plan, &vals, false)?;
-    } else {
-        let d = out.data();
-        crate::with_dtype!(x.dtype(), T, {
-            let v = vals.try_to_vec::<T>()?;
-            // SAFETY: T matches dtype; plan entries index the contiguous copy.
-            let o = unsafe { d.storage.slice_mut::<T>() };
-            for (&i, &e) in plan.iter().zip(&v) {
-                o[i] = e;
-            }
-        });
+    if out.device() != values.device() && values.ndim() > 0 && !values.device().is_meta() {
+        return Err(crate::device::mismatch(out.device(), values.device()));
     }
+    backend::put(&out, plan, &vals, false)?;
     if needs_grad(&[x, values]) {
         let (p, vs) = (plan.clone(), values.shape());
         record(
@@ -113,45 +79,6 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
     }
     Ok(out)
 }
-
-#[macro_export]
-macro_rules! with_numeric_or_bool {
-    ($dt:expr, $T:ident, $body:block) => {
-        match $dt {
-            $crate::dtype::DType::Bool => {
-                type $T = bool;
-                $body
-            }
-            d => $crate::with_numeric!(d, $T, $body),
-        }
-    };
-}
-
-trait AddElem {
-    fn add_elem(self, o: Self) -> Self;
-}
-fn add_elem<T: AddElem>(a: T, b: T) -> T {
-    a.add_elem(b)
-}
-impl AddElem for bool {
-    fn add_elem(self, o: bool) -> bool {
-        self || o
-    }
-}
-macro_rules! add_elem_num {
-    ($($t:ty),*) => {$(impl AddElem for $t { fn add_elem(self, o: $t) -> $t { self + o } })*};
-}
-add_elem_num!(
-    u8,
-    i32,
-    i64,
-    f32,
-    f64,
-    half::f16,
-    half::bf16,
-    num_complex::Complex32,
-    num_complex::Complex64
-);
 
 /// Index values as i64, checked against `size`, negatives wrapped.
 fn index_values(idx: &Tensor, size: usize, dim: usize) -> Result<Vec<usize>> {
@@ -218,7 +145,7 @@ pub fn advanced_plan(x_shape: &[usize], dims: &[usize], idxs: &[Tensor]) -> Resu
         .zip(dims)
         .map(|(t, &d)| {
             let e = expand(t, &bshape)?;
-            index_values(&kernels::contiguous(&e)?, x_shape[d], d)
+            index_values(&backend::contiguous(&e)?, x_shape[d], d)
         })
         .collect::<Result<_>>()?;
     let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
@@ -239,7 +166,7 @@ pub fn advanced_plan(x_shape: &[usize], dims: &[usize], idxs: &[Tensor]) -> Resu
     let nb = numel(&bshape);
     let n_before: usize = before.iter().map(|&d| x_shape[d]).product();
     let n_after: usize = after.iter().map(|&d| x_shape[d]).product();
-    let mut plan = kernels::alloc_vec::<usize>(n_before * nb * n_after)?;
+    let mut plan = cpu::alloc_vec::<usize>(n_before * nb * n_after)?;
     let offsets = |dd: &[usize], mut k: usize| -> usize {
         let mut off = 0;
         for &d in dd.iter().rev() {
@@ -320,7 +247,7 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
             )));
         }
     }
-    let vals = index_values(&kernels::contiguous(index)?, xs[d], d)?;
+    let vals = index_values(&backend::contiguous(index)?, xs[d], d)?;
     let xst = contiguous_strides(&xs);
     let ist = contiguous_strides(&is);
     let plan: Vec<usize> = vals
@@ -359,9 +286,9 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
             shape.len().saturating_sub(1)
         ))
     })?;
-    let fill = kernels::cast(value, x.dtype())?.item()?;
-    let out = kernels::cast(x, x.dtype())?;
-    kernels::fill_where(&out, &m, fill)?;
+    let fill = backend::cast(value, x.dtype())?.item()?;
+    let out = backend::cast(x, x.dtype())?;
+    backend::fill_where(&out, &m, fill)?;
     if needs_grad(&[x]) {
         record(
             "MaskedFillBackward0",
@@ -369,7 +296,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
             &[&out],
             vec![save("mask", &m)?],
             Box::new(|s, g| {
-                let keep = kernels::cast(
+                let keep = backend::cast(
                     &compare(CmpOp::Eq, &s[0], &Tensor::wrapped_scalar(false))?,
                     g[0].dtype(),
                 )?;
@@ -388,35 +315,9 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             cond.dtype().scalar_type_name()
         )));
     }
-    let (dt, a2, b2) = promote_pair(a, b)?;
-    let shape = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a2.shape())?, &b2.shape())?;
-    let out = if crate::cuda::any_cuda(&[cond, &a2, &b2]) {
-        crate::cuda::where_(cond, &a2, &b2)?
-    } else {
-        let rowmajor = |c: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]| -> Result<Tensor> {
-            let out = kernels::contiguous(&expand(b, shape)?)?;
-            let av = kernels::contiguous(&expand(a, shape)?)?;
-            kernels::copy_where(&out, &expand(c, shape)?, &av)?;
-            Ok(out)
-        };
-        let ord = if [cond, &a2, &b2].iter().all(|t| t.is_contiguous()) {
-            None
-        } else {
-            let ds = [cond.data(), a2.data(), b2.data()];
-            let ops: Vec<(&[usize], &[isize])> =
-                ds.iter().map(|d| (&d.shape[..], &d.strides[..])).collect();
-            kernels::layout::result_strides(&shape, &ops)
-        };
-        match ord {
-            None => rowmajor(cond, &a2, &b2, &shape)?,
-            Some(st) => {
-                kernels::layout::run_with_strides(&shape, &st, &[cond, &a2, &b2], |i, ps| {
-                    rowmajor(&i[0], &i[1], &i[2], ps)
-                })?
-            }
-        }
-    };
-    let _ = dt;
+    let (_, a2, b2) = promote_pair(a, b)?;
+    broadcast_shapes(&broadcast_shapes(&cond.shape(), &a2.shape())?, &b2.shape())?;
+    let out = backend::where_(cond, &a2, &b2)?;
     if needs_grad(&[a, b]) {
         record(
             "WhereBackward0",

@@ -3,11 +3,11 @@
 //! grad_fn. Writing through a view of a tensor that requires grad rebases the view's base onto a
 //! `CopySlices` node, as PyTorch does.
 use super::*;
+use crate::backend;
 use crate::dtype::DType;
 use crate::error::{INFERENCE_INPLACE, LEAF_INPLACE, LEAF_VIEW_INPLACE};
 use crate::grads;
 use crate::graph::node::lock;
-use crate::kernels;
 use crate::shape::fmt_shape;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
 
 /// A private copy of `t`'s values that carries `t`'s history (grad_fn / output_nr).
 fn snapshot(t: &Tensor) -> Result<Tensor> {
-    let s = kernels::contiguous(t)?;
+    let s = backend::contiguous(t)?;
     let (gf, nr) = {
         let m = t.meta();
         (m.grad_fn.clone(), m.output_nr)
@@ -121,7 +121,7 @@ pub fn apply_inplace(
         )));
     }
     let base = target.base();
-    kernels::copy_into(target, &r)?;
+    backend::copy_into(target, &r)?;
     target.bump_version();
     let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
     if !recording || !(r.requires_grad() || base_rg) {
@@ -182,7 +182,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
             ))
         })?;
     let out = Tensor::zeros_on(&shape, like.dtype(), like.device())?;
-    kernels::copy_into(&out, src)?;
+    backend::copy_into(&out, src)?;
     if needs_grad(&[like, src]) {
         let sdt = src.dtype();
         record(
@@ -222,7 +222,7 @@ pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) 
 /// gradient is the sum of the incoming one; none flows to the old contents).
 pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
     let out = Tensor::zeros_on(&like.shape(), like.dtype(), like.device())?;
-    kernels::copy_into(&out, value)?;
+    backend::copy_into(&out, value)?;
     if needs_grad(&[like, value]) {
         let vdt = value.dtype();
         record(
@@ -268,11 +268,11 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
         return apply_inplace(target, &[src], |s| copy_value(s, src));
     }
     let src = if std::ptr::eq(target.data().storage.as_ptr(), src.data().storage.as_ptr()) {
-        kernels::contiguous(src)?
+        backend::contiguous(src)?
     } else {
         src.clone()
     };
-    kernels::copy_into(target, &src)?;
+    backend::copy_into(target, &src)?;
     target.bump_version();
     Ok(())
 }
@@ -283,7 +283,7 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
     if inplace_records(target, &[]) {
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }
-    kernels::fill(target, value)?;
+    backend::fill(target, value)?;
     target.bump_version();
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! Joining and splitting: cat, stack, split/chunk/unbind (multi-output nodes), repeat.
 use super::*;
+use crate::backend;
 use crate::dtype::result_type;
 use crate::grads;
-use crate::kernels;
 use crate::shape::{fmt_shape, wrap_dim, Shape};
 
 fn check_same_rank(ts: &[Tensor], dim: usize) -> Result<Shape> {
@@ -79,7 +79,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
             Some((start + n) as i64),
             1,
         )?;
-        kernels::copy_into(&win, t)?;
+        backend::copy_into(&win, t)?;
         start += n;
     }
     let refs: Vec<&Tensor> = ts.iter().collect();
@@ -247,7 +247,7 @@ pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
     let total = x.shape().get(d).copied().unwrap_or(0);
     if total == 0 && x.ndim() > 0 {
         // An empty dim still gives `chunks` (empty) pieces, through split_with_sizes (PyTorch).
-        let mut sizes = crate::kernels::alloc_vec::<usize>(chunks)?;
+        let mut sizes = crate::backend::cpu::alloc_vec::<usize>(chunks)?;
         sizes.resize(chunks, 0);
         return split_sizes(x, &sizes, dim, "SplitWithSizesBackward0");
     }
@@ -305,7 +305,7 @@ pub fn repeat(x: &Tensor, reps: &[usize]) -> Result<Tensor> {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let v = reshape(&x.detached(), &inter)?;
         let e = expand_i64(&v, &expanded)?;
-        reshape(&kernels::contiguous(&e)?, &out_shape)?
+        reshape(&backend::contiguous(&e)?, &out_shape)?
     };
     // A fresh tensor, not a view of the temporary it was reshaped from (PyTorch's repeat).
     let out = out.detached();

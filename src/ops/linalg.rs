@@ -1,9 +1,9 @@
 //! Matrix products: `matmul` dispatches to dot, mv, mm and batched mm like PyTorch.
 use super::*;
+use crate::backend::{self, mm as mm_kernel, ReduceKernel};
 use crate::dtype::DType;
-use crate::kernels::{self, matmul::mm as mm_kernel};
+use crate::grads;
 use crate::shape::broadcast_shapes;
-use crate::{grads, with_numeric};
 
 fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
     let (va, vb) = (a.device(), b.device());
@@ -89,32 +89,27 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let half = a.dtype().is_half();
     let (ka, kb) = if half {
         (
-            kernels::cast(a, DType::Float32)?,
-            kernels::cast(b, DType::Float32)?,
+            backend::cast(a, DType::Float32)?,
+            backend::cast(b, DType::Float32)?,
         )
     } else {
         (a.clone(), b.clone())
     };
-    let p = kernels::contiguous(&super::arith::binary_kernel(
+    let p = backend::contiguous(&super::arith::binary_kernel(
         super::arith::BinOp::Mul,
         &ka,
         &kb,
         ka.dtype(),
     )?)?;
-    let out = if p.is_cuda() {
-        crate::cuda::reduce(crate::cuda::ReduceKernel::Sum, &p, &[0], false)?
+    // integer products sum to int64 in the kernel; dot keeps the operands' dtype
+    let out = backend::reduce(ReduceKernel::Sum, &p, &[0], false)?;
+    let out = if out.dtype() == ka.dtype() {
+        out
     } else {
-        with_numeric!(ka.dtype(), T, {
-            let v = p.try_to_vec::<T>()?;
-            let mut acc = T::default();
-            for x in v {
-                acc += x;
-            }
-            Tensor::from_vec(vec![acc], &[])?
-        })
+        backend::cast(&out, ka.dtype())?
     };
     let out = if half {
-        kernels::cast(&out, a.dtype())?
+        backend::cast(&out, a.dtype())?
     } else {
         out
     };
@@ -222,20 +217,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             sa[0], sa[2], sb[0], sb[1]
         )));
     }
-    let (nb, m, n) = (sa[0], sa[1], sb[2]);
-    let cuda = crate::cuda::any_cuda(&[a, b]);
-    let out = if cuda {
-        crate::cuda::bmm(&a.detached(), &b.detached())?
-    } else {
-        Tensor::zeros(&[nb, m, n], a.dtype())?
-    };
-    for i in 0..if cuda { 0 } else { nb } {
-        let ai = select(&a.detached(), 0, i as i64)?;
-        let bi = select(&b.detached(), 0, i as i64)?;
-        let r = mm_kernel(&ai, &bi)?;
-        let oi = out.view_with(&[m, n], &[n as isize, 1], i * m * n);
-        kernels::copy_into(&oi, &r)?;
-    }
+    let out = backend::bmm(&a.detached(), &b.detached())?;
     if needs_grad(&[a, b]) {
         record(
             "BmmBackward0",

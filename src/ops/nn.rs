@@ -3,10 +3,10 @@
 //! (take/put_add/matmul/...), so second derivatives work through them too.
 use super::index::{put_add, take, Plan};
 use super::*;
+use crate::backend;
 use crate::dtype::DType;
 use crate::grad_mode::GradModeGuard;
 use crate::grads;
-use crate::kernels;
 use crate::shape::{contiguous_strides, fmt_shape, wrap_dim};
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
         Ok(x.clone())
     } else {
-        kernels::cast(x, DType::Float32)
+        backend::cast(x, DType::Float32)
     }
 }
 
@@ -36,10 +36,10 @@ fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
 pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "softmax")?;
     // computed row-major: PyTorch's softmax kernels return a contiguous result
-    let xf = kernels::contiguous(&floating(x)?)?;
+    let xf = backend::contiguous(&floating(x)?)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
-        kernels::contiguous(&xf)?
+        backend::contiguous(&xf)?
     } else {
         let _g = GradModeGuard::new(false);
         let m = amax(&xf, Some(&[d]), true, true)?;
@@ -68,10 +68,10 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "log_softmax")?;
     // computed row-major: PyTorch's softmax kernels return a contiguous result
-    let xf = kernels::contiguous(&floating(x)?)?;
+    let xf = backend::contiguous(&floating(x)?)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
-        kernels::contiguous(&xf)?
+        backend::contiguous(&xf)?
     } else {
         let _g = GradModeGuard::new(false);
         sub(&xf, &logsumexp(&xf, &[d], true)?)?
@@ -170,9 +170,9 @@ pub fn nll_loss(
     }
     let plan: Plan = Arc::new(plan);
     let dt = input.dtype();
-    let coef_t = kernels::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
-    let coef_t = if input.is_cuda() {
-        crate::cuda::to_device(&coef_t, input.device())?
+    let coef_t = backend::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
+    let coef_t = if coef_t.device() != input.device() {
+        backend::to_device(&coef_t, input.device())?
     } else {
         coef_t
     };
@@ -358,7 +358,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
         if let Some(b) = b {
             y = add(&y, &reshape(b, &[1, o as i64, 1, 1])?)?;
         }
-        kernels::contiguous(&y)?
+        backend::contiguous(&y)?
     };
     let out = out.detached();
     let mut inputs: Vec<&Tensor> = vec![&x4, w];
@@ -472,7 +472,7 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         a.dilation.1,
         a.ceil_mode,
     )?;
-    let v = kernels::contiguous(&x4)?.try_to_vec::<f64>()?;
+    let v = backend::contiguous(&x4)?.try_to_vec::<f64>()?;
     let mut plan = Vec::with_capacity(n * c * ho * wo);
     for nc in 0..n * c {
         for oy in 0..ho {
@@ -644,7 +644,7 @@ pub fn layer_norm(
             y = add(&y, b)?;
         }
         // PyTorch's layer norm kernel writes a row-major result
-        kernels::contiguous(&y)?.detached()
+        backend::contiguous(&y)?.detached()
     };
     let mut inputs: Vec<&Tensor> = vec![x];
     if let Some(w) = weight {

@@ -1,9 +1,9 @@
 //! Products: prod over everything or one dim, and the product of the other elements that its
 //! gradient needs.
 use super::*;
+use crate::backend::{self, ReduceKernel, ScanKernel};
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels::{self};
 
 /// Product over everything (ProdBackward0) or one dim (ProdBackward1).
 pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
@@ -12,23 +12,12 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
     } else {
         DType::Int64
     };
-    let src = kernels::cast(x, dt)?;
+    let src = backend::cast(x, dt)?;
     let rd = reduce_dims(x.ndim(), dim.map(|d| vec![d]).as_deref())?;
     // prod(dim) of a 0-d tensor is the tensor, still recorded as ProdBackward1.
     let by_dim = dim.is_some();
     let dim = if rd.is_empty() { None } else { dim };
-    let (vals, oshape) = if src.is_cuda() {
-        let v = crate::cuda::reduce(crate::cuda::ReduceKernel::Prod, &src, &rd, true)?;
-        let s = v.shape();
-        (v, s)
-    } else {
-        crate::with_numeric!(dt, T, {
-            let one = <T as crate::dtype::Element>::from_f64(1.0);
-            let (v, s) = kernels::reduce::fold::<T, T>(&src, &rd, one, |a, v| a * v)?;
-            (Tensor::from_vec(v, &s)?, s)
-        })
-    };
-    let _ = oshape;
+    let vals = backend::reduce(ReduceKernel::Prod, &src, &rd, true)?;
     let out = if keepdim || dim.is_none() {
         if dim.is_none() {
             reshape(&vals, &[])?
@@ -93,8 +82,8 @@ fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
         None => (reshape(&x.detached(), &[-1])?, 0),
         Some(d) => (x.detached(), d),
     };
-    let before = crate::cuda::scan(crate::cuda::ScanKernel::Prod, &flat, d, false, true)?;
-    let after = crate::cuda::scan(crate::cuda::ScanKernel::Prod, &flat, d, true, true)?;
+    let before = backend::scan(ScanKernel::Prod, &flat, d, false, true)?;
+    let after = backend::scan(ScanKernel::Prod, &flat, d, true, true)?;
     let others =
         super::arith::binary_kernel(super::arith::BinOp::Mul, &before, &after, flat.dtype())?;
     let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
@@ -121,7 +110,7 @@ fn prod_of_others_masked(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
     let (is_zero, count) = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let z = compare(CmpOp::Eq, &flat, &zero)?;
-        let c = sum(&kernels::cast(&z, DType::Int64)?, Some(&[d]), true)?;
+        let c = sum(&backend::cast(&z, DType::Int64)?, Some(&[d]), true)?;
         (z, c)
     };
     let c_is = |n: f64| -> Result<Tensor> {

@@ -1,8 +1,8 @@
 //! Statistics of a tensor: var/std, logsumexp and the vector norm.
 use super::*;
+use crate::backend;
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels::{self};
 
 /// Variance with `correction` (VarBackward0); `std` is its square root (StdBackward0).
 pub fn var(
@@ -34,7 +34,7 @@ pub fn var(
         let xw = if wide == x.dtype() {
             x.clone()
         } else {
-            kernels::cast(x, wide)?
+            backend::cast(x, wide)?
         };
         let x = &xw;
         let m = mean(x, Some(&dims_i), true)?;
@@ -46,7 +46,7 @@ pub fn var(
             &Tensor::wrapped_scalar((n as f64 - correction).max(0.0)),
         )?;
         let v = if x.dtype().is_complex() {
-            kernels::cast(&v, x.dtype().to_real())?
+            backend::cast(&v, x.dtype().to_real())?
         } else {
             v
         };
@@ -55,7 +55,7 @@ pub fn var(
         if r.dtype() == target {
             r
         } else {
-            kernels::cast(&r, target)?
+            backend::cast(&r, target)?
         }
     };
     let out = out.detached();
@@ -103,7 +103,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let xf = if x.dtype().is_differentiable() {
         x.clone()
     } else {
-        kernels::cast(x, DType::Float32)?
+        backend::cast(x, DType::Float32)?
     };
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
@@ -180,7 +180,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
         if p.is_infinite() {
             amax(&a, Some(&dims_v), keepdim, p > 0.0)?
         } else if p == 0.0 {
-            let nz = kernels::cast(
+            let nz = backend::cast(
                 &compare(CmpOp::Ne, &a, &Tensor::wrapped_scalar(0.0))?,
                 a.dtype(),
             )?;
@@ -212,7 +212,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
                 let a = abs(x)?;
                 let sg = sgn(x)?;
                 let d = if p.is_infinite() {
-                    let mask = kernels::cast(&compare(CmpOp::Eq, &a, &r)?, a.dtype())?;
+                    let mask = backend::cast(&compare(CmpOp::Eq, &a, &r)?, a.dtype())?;
                     let count = sum(&mask, Some(&dims_v), true)?;
                     mul(&sg, &div(&mask, &count)?)?
                 } else if p == 0.0 {

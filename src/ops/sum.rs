@@ -1,11 +1,11 @@
 //! Sums: sum, mean, cumsum, and `sum_to` (undoing broadcasting); `reduce_dims` for every
 //! reduction.
 use super::*;
+use crate::backend::{self, ReduceKernel, ScanKernel};
 use crate::dtype::DType;
 use crate::grads;
-use crate::kernels::{self, reduce::fold};
-use crate::shape::{wrap_dim, Shape};
-use num_complex::{Complex32, Complex64};
+use crate::shape::wrap_dim;
+use num_complex::Complex64;
 
 /// Sorted, de-duplicated dims to reduce (`None`, or an empty list as in PyTorch, = all).
 pub fn reduce_dims(ndim: usize, dims: Option<&[i64]>) -> Result<Vec<usize>> {
@@ -35,83 +35,12 @@ pub(crate) fn drop_reduced_dims(t: &Tensor, rd: &[usize]) -> Result<Tensor> {
     for &d in rd.iter().rev() {
         c = squeeze_dim(&c, d as i64)?;
     }
-    kernels::contiguous(&c)
-}
-
-fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
-    shape
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &s)| {
-            if dims.contains(&i) {
-                if keepdim {
-                    Some(1)
-                } else {
-                    None
-                }
-            } else {
-                Some(s)
-            }
-        })
-        .collect()
+    backend::contiguous(&c)
 }
 
 /// The sum kernel: integer and bool inputs sum to int64.
 fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    kernels::no_meta(&[x])?;
-    let shape = out_shape(&x.shape(), dims, keepdim);
-    if x.is_cuda() {
-        return crate::cuda::reduce(crate::cuda::ReduceKernel::Sum, x, dims, keepdim);
-    }
-    Ok(match x.dtype() {
-        DType::Float16 | DType::BFloat16 => {
-            let wide = kernels::cast(x, DType::Float64)?;
-            kernels::cast(&sum_kernel(&wide, dims, keepdim)?, x.dtype())?
-        }
-        DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
-            let d = x.data();
-            // SAFETY: f32 matches the dtype; the tensor is contiguous.
-            let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
-            Tensor::from_vec(vec![kernels::reduce::sum_f32(s) as f32], &shape)?
-        }
-        DType::Float32 => {
-            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
-            Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
-        }
-        DType::Float64 => {
-            Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
-        }
-        DType::Complex64 => {
-            let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
-                a + Complex64::new(v.re as f64, v.im as f64)
-            })?;
-            Tensor::from_vec(
-                v.into_iter()
-                    .map(|a| Complex32::new(a.re as f32, a.im as f32))
-                    .collect::<Vec<_>>(),
-                &shape,
-            )?
-        }
-        DType::Complex128 => Tensor::from_vec(
-            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v)?.0,
-            &shape,
-        )?,
-        DType::Bool => Tensor::from_vec(
-            fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64)?.0,
-            &shape,
-        )?,
-        DType::UInt8 => {
-            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
-        }
-        DType::Int32 => Tensor::from_vec(
-            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
-            &shape,
-        )?,
-        DType::Int64 => Tensor::from_vec(
-            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
-            &shape,
-        )?,
-    })
+    backend::reduce(ReduceKernel::Sum, x, dims, keepdim)
 }
 
 /// Broadcast a reduced gradient back over the reduced dims.
@@ -160,7 +89,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let s = sum_kernel(x, &rd, keepdim)?;
-    let out = kernels::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
+    let out = backend::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
     let out = if n == 0 {
         Tensor::full_on(&out.shape(), Complex64::new(f64::NAN, 0.0), dt, x.device())?
     } else {
@@ -233,10 +162,10 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     };
     let shape = x.shape();
     let d = wrap_dim(dim, shape.len())?;
-    let c = kernels::cast(x, work)?;
+    let c = backend::cast(x, work)?;
     let out = if shape.is_empty() {
         // the running sum of one number is that number (still CumsumBackward0 in PyTorch)
-        kernels::cast(
+        backend::cast(
             &c,
             if dt.is_differentiable() {
                 dt
@@ -245,10 +174,10 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
             },
         )?
     } else {
-        cumsum_kernel(&c, &shape, d, work, reverse)?
+        backend::scan(ScanKernel::Sum, &c, d, reverse, false)?
     };
     let out = if dt.is_differentiable() && work != dt {
-        kernels::cast(&out, dt)?
+        backend::cast(&out, dt)?
     } else {
         out
     };
@@ -262,38 +191,5 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
             Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
         );
     }
-    Ok(out)
-}
-
-fn cumsum_kernel(
-    c: &Tensor,
-    shape: &[usize],
-    d: usize,
-    work: DType,
-    reverse: bool,
-) -> Result<Tensor> {
-    let n = shape[d];
-    let inner: usize = shape[d + 1..].iter().product();
-    let outer: usize = shape[..d].iter().product();
-    let out = if c.is_cuda() {
-        crate::cuda::scan(crate::cuda::ScanKernel::Sum, c, d, reverse, false)?
-    } else {
-        crate::with_numeric!(work, T, {
-            let v = c.try_to_vec::<T>()?;
-            let mut o = v.clone();
-            for a in 0..outer {
-                for i in 0..inner {
-                    let mut acc = T::default();
-                    for step in 0..n {
-                        let k = if reverse { n - 1 - step } else { step };
-                        let idx = (a * n + k) * inner + i;
-                        acc += v[idx];
-                        o[idx] = acc;
-                    }
-                }
-            }
-            Tensor::from_vec(o, shape)?
-        })
-    };
     Ok(out)
 }

@@ -1,70 +1,18 @@
 //! Elementwise functions of one tensor, each with its derivative beside it.
 use super::pointwise::floating;
 use super::*;
-use crate::cuda::UnaryKernel;
-use crate::dtype::{DType, Element};
+use crate::backend;
+use crate::backend::UnaryKernel;
+use crate::dtype::DType;
 use crate::grads;
-use crate::kernels::{self, map1};
-
-/// Real numeric types (no bool, no complex).
-macro_rules! with_real_numeric {
-    ($dt:expr, $T:ident, $body:block) => {
-        match $dt {
-            DType::UInt8 => {
-                type $T = u8;
-                $body
-            }
-            DType::Int32 => {
-                type $T = i32;
-                $body
-            }
-            DType::Int64 => {
-                type $T = i64;
-                $body
-            }
-            DType::Float16 => {
-                type $T = half::f16;
-                $body
-            }
-            DType::BFloat16 => {
-                type $T = half::bf16;
-                $body
-            }
-            DType::Float32 => {
-                type $T = f32;
-                $body
-            }
-            DType::Float64 => {
-                type $T = f64;
-                $body
-            }
-            _ => unreachable!("bool and complex are handled before this kernel"),
-        }
-    };
-}
 
 pub fn neg(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     if dt == DType::Bool {
         return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
     }
-    let out = if x.is_cuda() {
-        crate::cuda::unary(UnaryKernel::Neg, x)?
-    } else {
-        // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
-        match dt {
-            DType::Float32 => map1::<f32, f32>(x, |v| -v)?,
-            DType::Float64 => map1::<f64, f64>(x, |v| -v)?,
-            DType::Float16 => map1::<half::f16, half::f16>(x, |v| -v)?,
-            DType::BFloat16 => map1::<half::bf16, half::bf16>(x, |v| -v)?,
-            DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| -v)?,
-            DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| -v)?,
-            DType::Int64 => map1::<i64, i64>(x, |v| v.wrapping_neg())?,
-            DType::Int32 => map1::<i32, i32>(x, |v| v.wrapping_neg())?,
-            DType::UInt8 => map1::<u8, u8>(x, |v| v.wrapping_neg())?,
-            DType::Bool => return Err(Error::Runtime("neg of a bool tensor".into())),
-        }
-    };
+    // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
+    let out = backend::unary(UnaryKernel::Neg, x)?;
     if needs_grad(&[x]) {
         // d(-x) = -dx
         record(
@@ -84,13 +32,7 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     if !dt.is_complex() {
         return Ok(x.clone());
     }
-    let out = if x.is_cuda() {
-        crate::cuda::unary(UnaryKernel::Conj, x)?
-    } else if dt == DType::Complex64 {
-        map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| v.conj())?
-    } else {
-        map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| v.conj())?
-    };
+    let out = backend::unary(UnaryKernel::Conj, x)?;
     let flag = !x.meta().is_conj;
     out.meta().is_conj = flag;
     if needs_grad(&[x]) {
@@ -122,16 +64,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
             "\"clamp_min_cpu\" not implemented for 'Bool'".into(),
         ));
     }
-    let out = if x.is_cuda() {
-        crate::cuda::unary(UnaryKernel::Relu, x)?
-    } else {
-        with_real_numeric!(x.dtype(), T, {
-            let z = T::default();
-            // NaN stays NaN (v != v only for NaN), as in PyTorch.
-            #[allow(clippy::eq_op)]
-            map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })?
-        })
-    };
+    let out = backend::unary(UnaryKernel::Relu, x)?;
     if needs_grad(&[x]) {
         // d relu(x) = [relu(x) > 0] dx
         record(
@@ -150,7 +83,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tensor> {
     let out = {
         let _nograd = crate::grad_mode::GradModeGuard::new(false);
-        let mask = kernels::cast(
+        let mask = backend::cast(
             &compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?,
             g.dtype(),
         )?;
@@ -177,13 +110,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
         DType::Bool => x.detached(),
-        _ if x.is_cuda() => crate::cuda::unary(UnaryKernel::Abs, x)?,
-        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.norm())?,
-        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.norm())?,
-        _ => with_real_numeric!(dt, T, {
-            let z = T::default();
-            map1::<T, T>(x, move |v| if v < z { z - v } else { v })?
-        }),
+        _ => backend::unary(UnaryKernel::Abs, x)?,
     };
     if needs_grad(&[x]) {
         // d|x| = sgn(x) dx  (x/|x| for complex, 0 at 0)
@@ -203,43 +130,8 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
         DType::Bool => x.detached(),
-        _ if x.is_cuda() => crate::cuda::unary(
-            if dt.is_complex() {
-                UnaryKernel::Sgn
-            } else {
-                UnaryKernel::Sign
-            },
-            x,
-        )?,
-        DType::Complex64 => map1::<num_complex::Complex32, num_complex::Complex32>(x, |v| {
-            let n = v.norm();
-            if n == 0.0 {
-                v
-            } else {
-                v / n
-            }
-        })?,
-        DType::Complex128 => map1::<num_complex::Complex64, num_complex::Complex64>(x, |v| {
-            let n = v.norm();
-            if n == 0.0 {
-                v
-            } else {
-                v / n
-            }
-        })?,
-        _ => with_real_numeric!(dt, T, {
-            let z = T::default();
-            let one = <T as Element>::from_f64(1.0);
-            map1::<T, T>(x, move |v| {
-                if v > z {
-                    one
-                } else if v < z {
-                    z - one
-                } else {
-                    z
-                }
-            })?
-        }),
+        _ if dt.is_complex() => backend::unary(UnaryKernel::Sgn, x)?,
+        _ => backend::unary(UnaryKernel::Sign, x)?,
     };
     if needs_grad(&[x]) {
         if dt.is_complex() {
@@ -274,25 +166,12 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
 }
 
 /// Piecewise-constant float functions: recorded, with a zero gradient.
-fn piecewise(
-    x: &Tensor,
-    name: &'static str,
-    kernel: UnaryKernel,
-    f32f: fn(f32) -> f32,
-    f64f: fn(f64) -> f64,
-) -> Result<Tensor> {
+fn piecewise(x: &Tensor, name: &'static str, kernel: UnaryKernel) -> Result<Tensor> {
     real_only(x, name)?;
-    let out = match x.dtype() {
-        DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16 if x.is_cuda() => {
-            crate::cuda::unary(kernel, x)?
-        }
-        DType::Float32 => map1::<f32, f32>(x, f32f)?,
-        DType::Float64 => map1::<f64, f64>(x, f64f)?,
-        d if d.is_half() => kernels::cast_keep(
-            &map1::<f32, f32>(&kernels::cast_keep(x, DType::Float32)?, f32f)?,
-            d,
-        )?,
-        _ => return super::clone(x),
+    let out = if x.dtype().is_differentiable() {
+        backend::unary(kernel, x)?
+    } else {
+        return super::clone(x);
     };
     if needs_grad(&[x]) {
         record(
@@ -307,16 +186,10 @@ fn piecewise(
 }
 
 pub fn floor(x: &Tensor) -> Result<Tensor> {
-    piecewise(
-        x,
-        "FloorBackward0",
-        UnaryKernel::Floor,
-        f32::floor,
-        f64::floor,
-    )
+    piecewise(x, "FloorBackward0", UnaryKernel::Floor)
 }
 pub fn ceil(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "CeilBackward0", UnaryKernel::Ceil, f32::ceil, f64::ceil)
+    piecewise(x, "CeilBackward0", UnaryKernel::Ceil)
 }
 pub fn round(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
@@ -324,13 +197,7 @@ pub fn round(x: &Tensor) -> Result<Tensor> {
             "\"round_vml_cpu\" not implemented for 'Bool'".into(),
         ));
     }
-    piecewise(
-        x,
-        "RoundBackward0",
-        UnaryKernel::Round,
-        f32::round_ties_even,
-        f64::round_ties_even,
-    )
+    piecewise(x, "RoundBackward0", UnaryKernel::Round)
 }
 pub fn sign(x: &Tensor) -> Result<Tensor> {
     real_only(x, "sign")?;
@@ -339,23 +206,10 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
 
 /// The argument of a complex number (AngleBackward0); 0 or π for reals.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
-    let out = match x.dtype() {
-        _ if x.is_cuda() => crate::cuda::unary(UnaryKernel::Angle, &floating(x)?)?,
-        DType::Complex64 => map1::<num_complex::Complex32, f32>(x, |v| v.arg())?,
-        DType::Complex128 => map1::<num_complex::Complex64, f64>(x, |v| v.arg())?,
-        _ => {
-            let xf = floating(x)?;
-            let r = map1::<f64, f64>(&kernels::cast_keep(&xf, DType::Float64)?, |v| {
-                if v < 0.0 {
-                    std::f64::consts::PI
-                } else if v.is_nan() {
-                    v
-                } else {
-                    0.0
-                }
-            })?;
-            kernels::cast_keep(&r, xf.dtype())?
-        }
+    let out = if x.dtype().is_complex() {
+        backend::unary(UnaryKernel::Angle, x)?
+    } else {
+        backend::unary(UnaryKernel::Angle, &floating(x)?)?
     };
     if needs_grad(&[x]) {
         // z.grad = g · i z / |z|²  (0 at z = 0); real inputs get a zero gradient

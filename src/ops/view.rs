@@ -1,8 +1,8 @@
 //! Views: ops whose result shares storage (and the version counter) with the input. Each
 //! backward maps the gradient back onto the input's shape.
 use super::*;
+use crate::backend::{self, cpu};
 use crate::grads;
-use crate::kernels;
 use crate::shape::{contiguous_strides, fmt_shape, numel, wrap_dim, Shape, Strides};
 use smallvec::SmallVec;
 
@@ -563,7 +563,7 @@ pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
     let out = Tensor::zeros_on(shape, g.dtype(), g.device())?;
     {
         let win = out.view_with(&region.shape, &region.strides, region.offset);
-        kernels::copy_into(&win, g)?;
+        backend::copy_into(&win, g)?;
     }
     let out = out.detached();
     if needs_grad(&[g]) {
@@ -584,7 +584,7 @@ pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
     let src = if x.is_contiguous() && x.data().offset == 0 {
         x.detached()
     } else {
-        kernels::contiguous(x)?
+        backend::contiguous(x)?
     };
     let out = src
         .view_with(&region.shape, &region.strides, region.offset)
@@ -633,7 +633,7 @@ pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
             offset: 0,
         });
     }
-    if !kernels::layout::is_dense(&bd.shape, &bd.strides) {
+    if !cpu::layout::is_dense(&bd.shape, &bd.strides) {
         return Err(unsupported());
     }
     // storage offset (relative to the base's) -> row-major position in the base
@@ -730,7 +730,7 @@ pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
     }
     let cdt = x.dtype().to_complex();
     let out = Tensor::zeros_on(&shape[..shape.len() - 1], cdt, x.device())?;
-    kernels::copy_into(&real_pairs(&out), &x.detached())?;
+    backend::copy_into(&real_pairs(&out), &x.detached())?;
     if needs_grad(&[x]) {
         record(
             "ViewAsComplexBackward0",

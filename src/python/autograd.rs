@@ -41,7 +41,7 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
                     )));
                 }
                 if gd != od {
-                    crate::kernels::cast(&g, od)?
+                    crate::backend::cast(&g, od)?
                 } else {
                     g
                 }
@@ -212,8 +212,8 @@ fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
     if d.is_contiguous() {
         return None;
     }
-    let st = crate::kernels::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
-    Some(crate::kernels::layout::dims_by_stride(&d.shape, &st))
+    let st = crate::backend::cpu::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
+    Some(crate::backend::cpu::layout::dims_by_stride(&d.shape, &st))
 }
 
 /// Live backward nodes and tensor records: tests use it to prove memory comes back.

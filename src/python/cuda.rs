@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 /// (available, device count, reason when not available).
 #[pyfunction]
 fn _cuda_status() -> (bool, usize, Option<String>) {
-    match crate::cuda::available() {
+    match crate::backend::cuda::available() {
         Ok(n) => (true, n, None),
         Err(why) => (false, 0, Some(why)),
     }
@@ -17,52 +17,52 @@ fn _cuda_status() -> (bool, usize, Option<String>) {
 /// (name, (major, minor), total memory in bytes) of CUDA device `i`.
 #[pyfunction]
 fn _cuda_device_properties(i: usize) -> PyResult<(String, (i32, i32), usize)> {
-    crate::cuda::device_properties(i).py()
+    crate::backend::cuda::device_properties(i).py()
 }
 
 /// Every kernel name with its parameter count, as the launch sites use them.
 #[pyfunction]
 fn _cuda_kernels() -> Vec<(String, usize)> {
-    crate::cuda::kernel_table()
+    crate::backend::cuda::kernel_table()
 }
 
 /// The CUDA C source of the kernels.
 #[pyfunction]
 fn _cuda_source() -> &'static str {
-    crate::cuda::source()
+    crate::backend::cuda::source()
 }
 
 /// The kernels compiled by NVRTC to PTX for `arch` (e.g. "compute_80"); needs no GPU.
 #[pyfunction]
 fn _cuda_compile_ptx(py: Python<'_>, arch: &str) -> PyResult<String> {
-    py.detach(|| crate::cuda::compile_ptx(arch)).py()
+    py.detach(|| crate::backend::cuda::compile_ptx(arch)).py()
 }
 
 /// {kernel name: launches} in this process (the GPU tests check every kernel ran).
 #[pyfunction]
 fn _cuda_launch_counts() -> PyResult<Vec<(String, u64)>> {
-    crate::cuda::launch_counts().py()
+    crate::backend::cuda::launch_counts().py()
 }
 
 #[pyfunction]
 fn _cuda_memory_allocated() -> PyResult<usize> {
-    crate::cuda::memory_allocated().py()
+    crate::backend::cuda::memory_allocated().py()
 }
 
 #[pyfunction]
 fn _cuda_synchronize(py: Python<'_>, i: usize) -> PyResult<()> {
-    py.detach(|| crate::cuda::synchronize(i)).py()
+    py.detach(|| crate::backend::cuda::synchronize(i)).py()
 }
 
 /// A contiguous copy of `t` on `device` with no autograd history (factories' `device=`).
 #[pyfunction]
 fn _move(py: Python<'_>, t: &Bound<'_, PyTensor>, device: &str) -> PyResult<Py<PyAny>> {
     let d = Device::parse(device).py()?;
-    crate::cuda::check(d).py()?;
+    crate::backend::cuda::check(d).py()?;
     let r = if d.is_meta() {
         crate::Tensor::on_meta(&t.get().t.shape(), t.get().t.dtype()).py()?
     } else {
-        crate::cuda::to_device(&t.get().t, d).py()?
+        crate::backend::cuda::to_device(&t.get().t, d).py()?
     };
     Ok(wrap(py, r)?.unbind())
 }

@@ -150,7 +150,7 @@ pub fn export(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     drop(d);
     if let crate::device::Device::Cuda(i) = t.device() {
         // The consumer may read on another stream: our queued kernels finish first.
-        py.detach(|| crate::cuda::synchronize(i)).py()?;
+        py.detach(|| crate::backend::cuda::synchronize(i)).py()?;
     }
     let mut ex = Box::new(Export {
         managed: DLManagedTensor {
@@ -255,7 +255,7 @@ pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bo
                 )))
             }
         };
-        crate::cuda::check(device).py()?;
+        crate::backend::cuda::check(device).py()?;
         let dtype = from_dl_dtype(dl.dtype)?;
         let nd = dl.ndim.max(0) as usize;
         let shape: Vec<usize> = (0..nd).map(|i| *dl.shape.add(i) as usize).collect();
@@ -318,7 +318,7 @@ impl PyTensor {
     ) -> PyResult<Py<PyAny>> {
         let _ = (stream, max_version, dl_device);
         if copy == Some(true) {
-            let c = crate::kernels::contiguous(&self.t)?;
+            let c = crate::backend::contiguous(&self.t)?;
             return export(py, &c);
         }
         export(py, &self.t)

@@ -361,9 +361,9 @@ fn _arange<'py>(
     let n = n.max(0.0) as usize;
     // The result first, so an allocation failure names its size.
     let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
+    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
     vals.extend((0..n).map(|i| start + i as f64 * step));
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
+    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
     wrap(py, out)
 }
 
@@ -382,7 +382,7 @@ fn _linspace<'py>(
     }
     let n = steps as usize;
     let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
+    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
     let step = if n > 1 {
         (end - start) / (n - 1) as f64
     } else {
@@ -398,7 +398,7 @@ fn _linspace<'py>(
             end - step * (n - 1 - i) as f64
         }
     }));
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
+    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
     wrap(py, out)
 }
 
@@ -410,14 +410,14 @@ fn _eye<'py>(
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&[n, m])?;
-    let total = crate::kernels::checked_numel(&s)?;
+    let total = crate::backend::cpu::checked_numel(&s)?;
     let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::kernels::alloc_vec(total)?;
+    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(total)?;
     vals.resize(total, 0.0);
     for i in 0..s[0].min(s[1]) {
         vals[i * s[1] + i] = 1.0;
     }
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
+    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
     wrap(py, out)
 }
 
@@ -441,11 +441,11 @@ fn _rand<'py>(
             dt.scalar_type_name()
         )));
     }
-    let n = crate::kernels::checked_numel(&s)?
+    let n = crate::backend::cpu::checked_numel(&s)?
         .checked_mul(if dt.is_complex() { 2 } else { 1 })
         .ok_or_else(|| PyRuntimeError::new_err("numel: integer multiplication overflow"))?;
     let out = Tensor::zeros(&s, dt).py()?;
-    let mut vals: Vec<f64> = crate::kernels::alloc_vec(n)?;
+    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
     crate::random::with_rng(|r| {
         vals.extend((0..n).map(|_| if normal { r.normal() } else { r.uniform() }))
     });
@@ -463,7 +463,7 @@ fn _rand<'py>(
     } else {
         Tensor::from_vec(vals, &s).py()?
     };
-    crate::kernels::copy_into(&out, &t).py()?;
+    crate::backend::cpu::copy_into(&out, &t).py()?;
     wrap(py, out)
 }
 
@@ -482,14 +482,14 @@ fn _randint<'py>(
         )));
     }
     let s = sizes(&shape_args(shape, "randint")?)?;
-    let n = crate::kernels::checked_numel(&s)?;
+    let n = crate::backend::cpu::checked_numel(&s)?;
     let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
     let span = high.wrapping_sub(low) as u64;
-    let mut vals: Vec<i64> = crate::kernels::alloc_vec(n)?;
+    let mut vals: Vec<i64> = crate::backend::cpu::alloc_vec(n)?;
     crate::random::with_rng(|r| {
         vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
     });
-    crate::kernels::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
+    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
     wrap(py, out)
 }
 

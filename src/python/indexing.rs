@@ -285,7 +285,7 @@ pub(super) fn set_index(
     };
     ops::apply_inplace(&target, &[&v], |s| {
         let vv = ops::expand(&v, &shape)?;
-        let flat = ops::reshape(&crate::kernels::contiguous(&vv)?, &[-1])?;
+        let flat = ops::reshape(&crate::backend::contiguous(&vv)?, &[-1])?;
         let vflat = if v.requires_grad() {
             ops::reshape(&vv, &[-1])?
         } else {

@@ -80,14 +80,30 @@ fn _binary_out<'py>(
         return Ok(false);
     }
     let done = match (op, dt) {
-        ("add", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x + y),
-        ("add", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x + y),
-        ("sub", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x - y),
-        ("sub", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x - y),
-        ("mul", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x * y),
-        ("mul", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x * y),
-        ("div", crate::DType::Float32) => crate::kernels::map2_into::<f32>(a, b, o, |x, y| x / y),
-        ("div", crate::DType::Float64) => crate::kernels::map2_into::<f64>(a, b, o, |x, y| x / y),
+        ("add", crate::DType::Float32) => {
+            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x + y)
+        }
+        ("add", crate::DType::Float64) => {
+            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x + y)
+        }
+        ("sub", crate::DType::Float32) => {
+            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x - y)
+        }
+        ("sub", crate::DType::Float64) => {
+            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x - y)
+        }
+        ("mul", crate::DType::Float32) => {
+            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x * y)
+        }
+        ("mul", crate::DType::Float64) => {
+            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x * y)
+        }
+        ("div", crate::DType::Float32) => {
+            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x / y)
+        }
+        ("div", crate::DType::Float64) => {
+            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x / y)
+        }
         _ => false,
     };
     if done {
@@ -104,7 +120,7 @@ fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> 
             n
         )));
     }
-    let mut v: Vec<i64> = crate::kernels::alloc_vec(n as usize)?;
+    let mut v: Vec<i64> = crate::backend::cpu::alloc_vec(n as usize)?;
     v.extend(0..n);
     crate::random::with_rng(|r| {
         for i in (1..v.len()).rev() {
@@ -115,7 +131,7 @@ fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> 
     let t = Tensor::from_vec(v, &[n as usize]).py()?;
     out(
         py,
-        crate::kernels::cast(&t, super::convert::extract_dtype(dtype)?),
+        crate::backend::cast(&t, super::convert::extract_dtype(dtype)?),
     )
 }
 

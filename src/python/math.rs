@@ -4,7 +4,7 @@ use super::convert::tensor_or_type_error;
 use super::ops::{inplace, out, R};
 use super::tensor::PyTensor;
 use crate::ops;
-use crate::ops::math::{float_binary_ops, float_unary_ops};
+
 use pyo3::prelude::*;
 
 macro_rules! float_unary_methods {
@@ -27,7 +27,7 @@ macro_rules! float_unary_methods {
         }
     };
 }
-float_unary_ops!(float_unary_methods);
+crate::float_unary_ops!(float_unary_methods);
 
 macro_rules! float_binary_methods {
     ($(
@@ -56,7 +56,7 @@ macro_rules! float_binary_methods {
         }
     };
 }
-float_binary_ops!(float_binary_methods);
+crate::float_binary_ops!(float_binary_methods);
 
 type Listing = Vec<(&'static str, &'static str, &'static str, &'static str)>;
 

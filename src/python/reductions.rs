@@ -85,7 +85,7 @@ impl PyTensor {
         let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
         let zeros = ops::compare(ops::CmpOp::Eq, &nz, &Tensor::wrapped_scalar(false)).py()?;
         let cnt = ops::sum(
-            &crate::kernels::cast(&zeros, crate::DType::Int64).py()?,
+            &crate::backend::cast(&zeros, crate::DType::Int64).py()?,
             dim.map(|d| vec![d]).as_deref(),
             keepdim,
         )
@@ -99,7 +99,7 @@ impl PyTensor {
     fn any<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
         let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
         let cnt = ops::sum(
-            &crate::kernels::cast(&nz, crate::DType::Int64).py()?,
+            &crate::backend::cast(&nz, crate::DType::Int64).py()?,
             dim.map(|d| vec![d]).as_deref(),
             keepdim,
         )

@@ -134,7 +134,7 @@ impl PyTensor {
             if t.dtype() == DType::Float32 {
                 t
             } else {
-                crate::kernels::cast(&t, DType::Float32)?
+                crate::backend::cast(&t, DType::Float32)?
             }
         } else {
             let shape = shape_args(args, "Tensor")?;

@@ -651,7 +651,7 @@ def _complex_kernels_against_the_cpu():
             "abs": lambda x: x.abs(),
             "angle": lambda x: x.angle(),
         }
-        # every declared float function with complex kernels (src/ops/math.rs), away from poles
+        # every declared float function with complex kernels (src/declared.rs), away from poles
         kernels = {k for k, _ in torch._core._cuda_kernels()}
         for fn, *_ in torch._core._float_unary_ops():
             if f"unary_{fn}_c64" in kernels:
@@ -785,7 +785,7 @@ def test_every_kernel_runs_against_the_cpu():
         if dt.is_floating_point:
             for fn in ["erf", "floor", "ceil", "round", "angle"]:
                 unary[fn] = lambda x, fn=fn: getattr(x, fn)()
-            # every declared float function (src/ops/math.rs), inside its domain
+            # every declared float function (src/declared.rs), inside its domain
             for fn, *_ in torch._core._float_unary_ops():
                 unary[fn] = lambda x, fn=fn: getattr(x.abs() + 0.5, fn)()
             for fn, *_ in torch._core._float_binary_ops():

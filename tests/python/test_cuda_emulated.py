@@ -28,7 +28,7 @@ import leafgrad as torch
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(USING_TORCH, reason="leafgrad's own kernels")
 
-SHIM = (ROOT / "src" / "cuda" / "host_emulation.h").read_text()
+SHIM = (ROOT / "src" / "backend" / "cuda" / "host_emulation.h").read_text()
 
 
 class Strided(ctypes.Structure):

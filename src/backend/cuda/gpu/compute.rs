@@ -4,12 +4,12 @@ use super::*;
 
 /// float16 / bfloat16 compute in float32 (the result rounds once, back to the half type).
 pub(super) fn wide(x: &Tensor) -> Result<Tensor> {
-    crate::kernels::cast(x, DType::Float32)
+    crate::backend::cast(x, DType::Float32)
 }
 
 pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_half() {
-        return crate::kernels::cast(&unary(op, &wide(x)?)?, x.dtype());
+        return crate::backend::cast(&unary(op, &wide(x)?)?, x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
@@ -57,10 +57,10 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
         return if r.dtype() == DType::Bool {
             Ok(r)
         } else {
-            crate::kernels::cast(&r, dt)
+            crate::backend::cast(&r, dt)
         };
     }
-    let device = crate::cuda::common_device(&[a, b])?;
+    let device = super::super::common_device(&[a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
             "internal error: a CPU operation reached the CUDA backend".into(),
@@ -118,7 +118,7 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
 }
 
 pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let device = crate::cuda::common_device(&[cond, a, b])?;
+    let device = super::super::common_device(&[cond, a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
             "internal error: a CPU operation reached the CUDA backend".into(),
@@ -169,7 +169,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     if x.dtype().is_half() {
-        return crate::kernels::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
+        return crate::backend::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
@@ -299,7 +299,7 @@ pub fn scan(
 ) -> Result<Tensor> {
     if x.dtype().is_half() {
         let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
-        return crate::kernels::cast(&r, x.dtype());
+        return crate::backend::cast(&r, x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;

@@ -25,7 +25,7 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
     };
     type_name(dtype)?;
     let d = dev(i)?;
-    let nbytes = crate::kernels::checked_numel(shape)?
+    let nbytes = crate::backend::cpu::checked_numel(shape)?
         .checked_mul(dtype.size())
         .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
     let storage = if nbytes == 0 {
@@ -62,14 +62,14 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
     match (src_dev, device) {
         (_, Device::Meta) => Tensor::on_meta(&x.shape(), x.dtype()),
         (Device::Meta, _) => Err(crate::error::meta_has_no_data()),
-        (Device::Cpu, Device::Cpu) => crate::kernels::contiguous(x),
+        (Device::Cpu, Device::Cpu) => crate::backend::contiguous(x),
         (_, Device::Cuda(_)) if src_dev == device => {
             let out = empty(&x.shape(), x.dtype(), device)?;
             copy_into(&out, x)?;
             Ok(out)
         }
         (Device::Cpu, Device::Cuda(i)) => {
-            let c = crate::kernels::contiguous(x)?;
+            let c = crate::backend::contiguous(x)?;
             let out = empty(&c.shape(), c.dtype(), device)?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
@@ -136,7 +136,7 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
         // Across devices: bring src to dst's device first (a contiguous copy), then copy.
         let moved = to_device(src, ddev)?;
         return if ddev == Device::Cpu {
-            crate::kernels::copy_into(dst, &moved)
+            crate::backend::cpu::copy_into(dst, &moved)
         } else {
             copy_into(dst, &moved)
         };

@@ -5,18 +5,15 @@ use crate::tensor::Tensor;
 
 /// `a @ b` for 2-D `a` [m, k] and `b` [k, n] of the same dtype; returns a contiguous [m, n].
 pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
-    super::no_meta(&[a, b])?;
-    if crate::cuda::any_cuda(&[a, b]) {
-        return crate::cuda::mm(a, b);
-    }
+    super::host_only(&[&a.data(), &b.data()])?;
     let dt = a.dtype();
     if dt.is_half() {
         // Accumulate half-precision products in float32, as PyTorch does.
         let r = mm(
-            &super::cast(a, DType::Float32)?,
-            &super::cast(b, DType::Float32)?,
+            &crate::backend::cast(a, DType::Float32)?,
+            &crate::backend::cast(b, DType::Float32)?,
         )?;
-        return super::cast(&r, dt);
+        return crate::backend::cast(&r, dt);
     }
     let (da, db) = (a.data(), b.data());
     let (m, k, n) = (da.shape[0], da.shape[1], db.shape[1]);
@@ -93,6 +90,29 @@ pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
                 }),
             }
         }
+    }
+    Ok(out)
+}
+
+/// Batched `a @ b` of [B, m, k] and [B, k, n] (B may be broadcast with stride 0): one GEMM per
+/// batch into a contiguous [B, m, n].
+pub fn bmm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
+    let (la, lb) = {
+        let (da, db) = (a.data(), b.data());
+        super::host_only(&[&da, &db])?;
+        (
+            (da.shape.clone(), da.strides.clone(), da.offset),
+            (db.shape.clone(), db.strides.clone(), db.offset),
+        )
+    };
+    let (nb, m, n) = (la.0[0], la.0[1], lb.0[2]);
+    let out = Tensor::zeros(&[nb, m, n], a.dtype())?;
+    for i in 0..nb {
+        let ai = a.restrided(&la.0[1..], &la.1[1..], la.2 + i * la.1[0] as usize);
+        let bi = b.restrided(&lb.0[1..], &lb.1[1..], lb.2 + i * lb.1[0] as usize);
+        let r = mm(&ai, &bi)?;
+        let oi = out.restrided(&[m, n], &[n as isize, 1], i * m * n);
+        super::copy_into(&oi, &r)?;
     }
     Ok(out)
 }

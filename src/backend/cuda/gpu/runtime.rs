@@ -111,7 +111,7 @@ pub(super) struct Gpu {
 }
 
 pub(super) fn dev(i: usize) -> Result<&'static Dev> {
-    crate::cuda::check(Device::Cuda(i))?;
+    super::super::check(Device::Cuda(i))?;
     static DEVS: OnceLock<Vec<OnceLock<std::result::Result<Dev, String>>>> = OnceLock::new();
     let devs = DEVS.get_or_init(|| {
         (0..driver().map(|d| d.count).unwrap_or(0))

@@ -1,14 +1,22 @@
-//! Float functions of one and two tensors, each declared once: one row gives the op's names, its kernel
-//! identity and node, its CPU element functions and CUDA expressions (real; complex where the
-//! op takes complex tensors) (`v` is
-//! the element; `T` its type, `R` the real type of a complex one), what its backward saves
-//! (`self`, the input, or `result`, the output) and its derivative, written with ops so
-//! `create_graph` differentiates it again. The doc comment is the Python docstring; its example
-//! is PyTorch's output and runs as a doctest. `pointwise.rs` says what a row becomes.
-use super::pointwise::ViaF64;
-use super::*;
+//! The op declarations: float functions of one and two tensors, each declared once. One row
+//! gives the op's names, its kernel identity and node, its CPU element functions and CUDA
+//! expressions (real; complex where the op takes complex tensors) (`v` is the element; `T` its
+//! type, `R` the real type of a complex one), what its backward saves (`self`, the input, or
+//! `result`, the output) and its derivative, written with ops so `create_graph` differentiates
+//! it again. The doc comment is the Python docstring; its example is PyTorch's output and runs
+//! as a doctest.
+//!
+//! Each layer expands the rows into its part, so none depends on another for them: the backend
+//! into the kernel identities and CPU kernels (`src/backend/kernel.rs`), the ops into the
+//! differentiable functions and the op table (`src/ops/pointwise.rs`, which says what a row
+//! becomes), the bindings into Tensor methods (`src/python/math.rs`). Rows are tokens until
+//! expanded: the names in a formula resolve where the ops layer expands it.
 
-/// The declarations, handed to `$cb` (the core's `define_float_unary`, the bindings' methods).
+/// The declarations, handed to `$cb`: the backend's `define_float_unary_kernels`, the core's
+/// `define_float_unary`, the bindings' methods. (Exported at the crate root, as every layer
+/// expands it; not part of the API.)
+#[doc(hidden)]
+#[macro_export]
 macro_rules! float_unary_ops {
     ($cb:ident) => {
         $cb! {
@@ -232,16 +240,11 @@ macro_rules! float_unary_ops {
         }
     };
 }
-// The bindings (feature `python`) expand the same rows.
-#[cfg_attr(not(feature = "python"), allow(unused_imports))]
-pub(crate) use float_unary_ops;
-
-use super::pointwise::define_float_unary;
-float_unary_ops!(define_float_unary);
-
-/// The float functions of two tensors, handed to `$cb` (the core's `define_float_binary`, the
-/// bindings' methods). A row names its in-place form after a `/` where PyTorch has one; `saves`
+/// The float functions of two tensors, handed to `$cb` (the backend's
+/// `define_float_binary_kernels`, the core's `define_float_binary`, the bindings' methods). A row names its in-place form after a `/` where PyTorch has one; `saves`
 /// lists what its formulas read as `s[0]`, `s[1]`, ... (`self`, `other`, `result`).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! float_binary_ops {
     ($cb:ident) => {
         $cb! {
@@ -285,8 +288,3 @@ macro_rules! float_binary_ops {
         }
     };
 }
-#[cfg_attr(not(feature = "python"), allow(unused_imports))]
-pub(crate) use float_binary_ops;
-
-use super::pointwise::define_float_binary;
-float_binary_ops!(define_float_binary);

@@ -22,9 +22,9 @@ pub(super) fn blas_layout(r: usize, c: usize, s0: isize, s1: isize) -> Option<(b
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.dtype().is_half() && a.dtype() == b.dtype() {
         // Products of half types accumulate in float32, as PyTorch's.
-        return crate::kernels::cast(&bmm(&wide(a)?, &wide(b)?)?, a.dtype());
+        return crate::backend::cast(&bmm(&wide(a)?, &wide(b)?)?, a.dtype());
     }
-    let device = crate::cuda::common_device(&[a, b])?;
+    let device = super::super::common_device(&[a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
             "internal error: a CPU operation reached the CUDA backend".into(),

@@ -5,16 +5,18 @@
 //! driver or device, [`available`] says why and every other entry point returns that reason as
 //! an error. With the feature, the driver is probed by hand (`libcuda.so.1`, `cuInit`, the
 //! device count) before cudarc is touched, because cudarc panics when its libraries are missing.
+use super::{
+    ArgReduceKernel, Backend, BinaryKernel, FloatBinary, FloatUnary, ReduceKernel, ScanKernel,
+    UnaryKernel,
+};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
-use crate::ops::math::{FloatBinary, FloatUnary};
-use crate::ops::CmpOp;
 use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 #[cfg(feature = "cuda")]
-mod backend;
+mod gpu;
 
 /// Kernel dtype suffixes of the dtypes the compute kernels take, as in kernels.cu.
 pub const TYPES: [(DType, &str); 6] = [
@@ -36,170 +38,6 @@ pub const COMPLEX_TYPES: [(DType, &str); 2] =
 /// Every dtype a CUDA tensor can hold.
 pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
     TYPES.into_iter().chain(HALF_TYPES).chain(COMPLEX_TYPES)
-}
-
-/// A unary kernel: `unary_<name>_<dtype>` in the CUDA source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnaryKernel {
-    /// A declared float function (src/ops/math.rs), with real and complex kernels.
-    Float(FloatUnary),
-    Floor,
-    Ceil,
-    Round,
-    Abs,
-    Neg,
-    Relu,
-    Sign,
-    /// Logical not of bools.
-    Not,
-    /// Bitwise not of int64.
-    BNot,
-    Conj,
-    /// x / |x| of complex numbers.
-    Sgn,
-    Angle,
-}
-
-impl UnaryKernel {
-    pub fn name(self) -> &'static str {
-        match self {
-            UnaryKernel::Float(op) => op.name(),
-            UnaryKernel::Floor => "floor",
-            UnaryKernel::Ceil => "ceil",
-            UnaryKernel::Round => "round",
-            UnaryKernel::Abs => "abs",
-            UnaryKernel::Neg => "neg",
-            UnaryKernel::Relu => "relu",
-            UnaryKernel::Sign => "sign",
-            UnaryKernel::Not => "not",
-            UnaryKernel::BNot => "bnot",
-            UnaryKernel::Conj => "conj",
-            UnaryKernel::Sgn => "sgn",
-            UnaryKernel::Angle => "angle",
-        }
-    }
-}
-
-/// A binary kernel: `binary_<name>_<dtype>` in the CUDA source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinaryKernel {
-    /// A declared float function of two tensors (src/ops/math.rs).
-    Float(FloatBinary),
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Pow,
-    /// Integer powers (int64).
-    IPow,
-    Maximum,
-    Minimum,
-    /// Python's `//`.
-    FloorDiv,
-    Remainder,
-    Fmod,
-    /// Bitwise and/or/xor of int64.
-    BAnd,
-    BOr,
-    BXor,
-    /// Logical and/or/xor of bools.
-    And,
-    Or,
-    Xor,
-    /// A comparison: a bool result.
-    Cmp(CmpOp),
-}
-
-impl BinaryKernel {
-    pub fn name(self) -> &'static str {
-        match self {
-            BinaryKernel::Float(op) => op.name(),
-            BinaryKernel::Add => "add",
-            BinaryKernel::Sub => "sub",
-            BinaryKernel::Mul => "mul",
-            BinaryKernel::Div => "div",
-            BinaryKernel::Pow => "pow",
-            BinaryKernel::IPow => "ipow",
-            BinaryKernel::Maximum => "maximum",
-            BinaryKernel::Minimum => "minimum",
-            BinaryKernel::FloorDiv => "floordiv",
-            BinaryKernel::Remainder => "remainder",
-            BinaryKernel::Fmod => "fmod",
-            BinaryKernel::BAnd => "band",
-            BinaryKernel::BOr => "bor",
-            BinaryKernel::BXor => "bxor",
-            BinaryKernel::And => "and",
-            BinaryKernel::Or => "or",
-            BinaryKernel::Xor => "xor",
-            BinaryKernel::Cmp(CmpOp::Eq) => "eq",
-            BinaryKernel::Cmp(CmpOp::Ne) => "ne",
-            BinaryKernel::Cmp(CmpOp::Lt) => "lt",
-            BinaryKernel::Cmp(CmpOp::Le) => "le",
-            BinaryKernel::Cmp(CmpOp::Gt) => "gt",
-            BinaryKernel::Cmp(CmpOp::Ge) => "ge",
-        }
-    }
-}
-
-/// A reduction kernel: `reduce_<name>_<dtype>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReduceKernel {
-    Sum,
-    Prod,
-    AMax,
-    AMin,
-}
-
-impl ReduceKernel {
-    pub fn name(self) -> &'static str {
-        match self {
-            ReduceKernel::Sum => "sum",
-            ReduceKernel::Prod => "prod",
-            ReduceKernel::AMax => "amax",
-            ReduceKernel::AMin => "amin",
-        }
-    }
-
-    /// max / min: amax and amin.
-    pub fn extreme(is_max: bool) -> ReduceKernel {
-        if is_max {
-            ReduceKernel::AMax
-        } else {
-            ReduceKernel::AMin
-        }
-    }
-}
-
-/// The index of the max / min along a dim: `argreduce_<name>_<dtype>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArgReduceKernel {
-    Max,
-    Min,
-}
-
-impl ArgReduceKernel {
-    pub fn name(self) -> &'static str {
-        match self {
-            ArgReduceKernel::Max => "max",
-            ArgReduceKernel::Min => "min",
-        }
-    }
-}
-
-/// A running sum / product along a dim: `scan_<name>_<dtype>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScanKernel {
-    Sum,
-    Prod,
-}
-
-impl ScanKernel {
-    pub fn name(self) -> &'static str {
-        match self {
-            ScanKernel::Sum => "sum",
-            ScanKernel::Prod => "prod",
-        }
-    }
 }
 
 /// The hand-written unary kernels of float32/float64 beside the declared ones.
@@ -373,7 +211,7 @@ pub fn type_name(dt: DType) -> Result<&'static str> {
 pub fn available() -> std::result::Result<usize, String> {
     #[cfg(feature = "cuda")]
     {
-        backend::driver().map(|d| d.count)
+        gpu::driver().map(|d| d.count)
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -404,7 +242,7 @@ pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
     check(Device::Cuda(i))?;
     #[cfg(feature = "cuda")]
     {
-        backend::properties(i)
+        gpu::properties(i)
     }
     #[cfg(not(feature = "cuda"))]
     {
@@ -448,7 +286,7 @@ macro_rules! dispatch {
         pub fn $name($($arg: $ty),*) -> Result<$ret> {
             #[cfg(feature = "cuda")]
             {
-                backend::$name($($arg),*)
+                gpu::$name($($arg),*)
             }
             #[cfg(not(feature = "cuda"))]
             {
@@ -499,9 +337,78 @@ dispatch! {
 
 /// `a @ b` for 2-D operands, through the batched product.
 pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let a3 = crate::ops::unsqueeze(&a.detached(), 0)?;
-    let b3 = crate::ops::unsqueeze(&b.detached(), 0)?;
+    let batch = |t: &Tensor| {
+        let (s, st, off) = {
+            let d = t.data();
+            (d.shape.clone(), d.strides.clone(), d.offset)
+        };
+        t.restrided(&[1, s[0], s[1]], &[0, st[0], st[1]], off)
+    };
+    let (a3, b3) = (batch(a), batch(b));
     let r = bmm(&a3, &b3)?;
     let s = r.shape();
     Ok(r.view_with(&s[1..], &[s[2] as isize, 1], 0).detached())
+}
+
+/// The CUDA backend.
+pub struct Cuda;
+
+impl Backend for Cuda {
+    fn empty(&self, shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+        empty(shape, dtype, device)
+    }
+    fn fill(&self, t: &Tensor, value: Complex64) -> Result<()> {
+        fill(t, value)
+    }
+    fn copy_into(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        copy_into(dst, src)
+    }
+    fn to_device(&self, x: &Tensor, device: Device) -> Result<Tensor> {
+        check(device)?;
+        to_device(x, device)
+    }
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        where_(cond, a, b)
+    }
+    fn unary(&self, k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+        unary(k, x)
+    }
+    fn binary(&self, k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+        binary(k, a, b, dt)
+    }
+    fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+        let dt = x.dtype();
+        let lo_t = crate::backend::cast(&Tensor::wrapped_scalar(lo), dt)?;
+        let hi_t = crate::backend::cast(&Tensor::wrapped_scalar(hi), dt)?;
+        let r = binary(BinaryKernel::Maximum, x, &lo_t, dt)?;
+        binary(BinaryKernel::Minimum, &r, &hi_t, dt)
+    }
+    fn reduce(&self, k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+        reduce(k, x, dims, keepdim)
+    }
+    fn argreduce(&self, k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+        argreduce(k, x, dim)
+    }
+    fn scan(
+        &self,
+        k: ScanKernel,
+        x: &Tensor,
+        dim: usize,
+        reverse: bool,
+        exclusive: bool,
+    ) -> Result<Tensor> {
+        scan(k, x, dim, reverse, exclusive)
+    }
+    fn take(&self, x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+        take(x, plan, shape)
+    }
+    fn put(&self, out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+        put(out, plan, vals, add)
+    }
+    fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        mm(a, b)
+    }
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        bmm(a, b)
+    }
 }

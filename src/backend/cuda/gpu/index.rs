@@ -41,7 +41,7 @@ pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()>
         return Ok(());
     }
     let dt = out.dtype();
-    let v = crate::kernels::cast(&on_device(vals, device)?, dt)?;
+    let v = crate::backend::cast(&on_device(vals, device)?, dt)?;
     let name = format!("{}_{}", if add { "put_add" } else { "put" }, type_name(dt)?);
     let idx = plan_on(plan, device)?;
     let od = out.data();

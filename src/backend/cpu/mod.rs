@@ -1,14 +1,88 @@
 //! CPU kernels: strided element loops, casts and copies, reductions and matrix products.
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
+pub mod elementwise;
+pub mod index;
 pub mod layout;
 pub mod matmul;
 pub mod reduce;
 
+use super::{cast, contiguous, Backend};
+use crate::device::Device;
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::shape::{broadcast_strides, MultiIndex};
+use crate::shape::{broadcast_shapes, broadcast_strides, MultiIndex};
 use crate::tensor::Tensor;
 use num_complex::Complex64;
+
+/// The CPU backend.
+pub struct Cpu;
+
+impl Backend for Cpu {
+    fn empty(&self, shape: &[usize], dtype: DType, _device: Device) -> Result<Tensor> {
+        Tensor::zeros(shape, dtype)
+    }
+    fn fill(&self, t: &Tensor, value: Complex64) -> Result<()> {
+        fill(t, value)
+    }
+    fn copy_into(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+        copy_into(dst, src)
+    }
+    fn to_device(&self, x: &Tensor, _device: Device) -> Result<Tensor> {
+        contiguous(x)
+    }
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        where_(cond, a, b)
+    }
+    fn fill_where(&self, t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
+        fill_where(t, mask, value)
+    }
+    fn copy_where(&self, out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+        copy_where(out, cond, src)
+    }
+    fn unary(&self, k: super::UnaryKernel, x: &Tensor) -> Result<Tensor> {
+        elementwise::unary(k, x)
+    }
+    fn binary(&self, k: super::BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+        elementwise::binary(k, a, b, dt)
+    }
+    fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+        elementwise::clamp(x, lo, hi)
+    }
+    fn reduce(
+        &self,
+        k: super::ReduceKernel,
+        x: &Tensor,
+        dims: &[usize],
+        keepdim: bool,
+    ) -> Result<Tensor> {
+        reduce::reduce(k, x, dims, keepdim)
+    }
+    fn argreduce(&self, k: super::ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+        reduce::argreduce(k, x, dim)
+    }
+    fn scan(
+        &self,
+        k: super::ScanKernel,
+        x: &Tensor,
+        dim: usize,
+        reverse: bool,
+        exclusive: bool,
+    ) -> Result<Tensor> {
+        reduce::scan(k, x, dim, reverse, exclusive)
+    }
+    fn take(&self, x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+        index::take(x, plan, shape)
+    }
+    fn put(&self, out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+        index::put(out, plan, vals, add)
+    }
+    fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        matmul::mm(a, b)
+    }
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        matmul::bmm(a, b)
+    }
+}
 
 /// Types that support + - * / (every dtype but bool).
 #[macro_export]
@@ -185,6 +259,14 @@ pub fn no_meta(ts: &[&Tensor]) -> Result<()> {
     Ok(())
 }
 
+/// The error of a host-only op when an operand is on a CUDA device.
+pub fn no_cuda(ts: &[&Tensor], what: &str) -> Result<()> {
+    if ts.iter().any(|t| t.is_cuda()) {
+        return Err(crate::error::no_cuda_kernel(what));
+    }
+    Ok(())
+}
+
 pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
     let ord = {
         let d = x.data();
@@ -314,25 +396,7 @@ fn map2_rowmajor<A: Element, B: Element, U: Element>(
     Tensor::from_vec(out, shape)
 }
 
-/// The element count of `shape`, or PyTorch's overflow error.
-pub fn checked_numel(shape: &[usize]) -> Result<usize> {
-    let n = shape
-        .iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| Error::Runtime("numel: integer multiplication overflow".into()))?;
-    // An empty shape still has row-major strides (sizes counted as at least 1), which must fit
-    // in an i64 as in PyTorch.
-    if n == 0
-        && shape
-            .iter()
-            .skip(1)
-            .try_fold(1i64, |acc, &d| acc.checked_mul(d.max(1) as i64))
-            .is_none()
-    {
-        return Err(Error::Runtime("Stride calculation overflowed".into()));
-    }
-    Ok(n)
-}
+pub use crate::shape::checked_numel;
 
 /// An empty vector with room for `n` elements, or an error naming the size (never an abort).
 pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
@@ -352,20 +416,11 @@ pub fn alloc_vec<T>(n: usize) -> Result<Vec<T>> {
     Ok(v)
 }
 
-/// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place.
+/// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place; both
+/// in host memory.
 pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     let (dd, ds) = (dst.data(), src.data());
-    if ds.storage.device.is_meta() && !dd.storage.device.is_meta() {
-        return Err(crate::error::meta_has_no_data());
-    }
-    if dd.storage.device.is_meta() {
-        // nothing to write (as PyTorch's copy_ into a meta tensor)
-        return Ok(());
-    }
-    if dd.storage.is_cuda() || ds.storage.is_cuda() {
-        drop((dd, ds));
-        return crate::cuda::copy_into(dst, src);
-    }
+    host_only(&[&dd, &ds])?;
     let shape = dd.shape.clone();
     let n = dd.numel();
     if n == 0 {
@@ -463,47 +518,10 @@ pub fn convert<S: Element, D: Element>(v: S) -> D {
     }
 }
 
-/// A contiguous copy in `dtype` (a fresh tensor, even when nothing changes).
-pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    let (shape, device) = {
-        let d = x.data();
-        (d.shape.clone(), d.storage.device)
-    };
-    if device.is_meta() {
-        // a meta tensor's copy is a meta tensor: shape and dtype, no data
-        return Tensor::on_meta(&shape, dtype);
-    }
-    let out = if device.is_cuda() {
-        crate::cuda::empty(&shape, dtype, device)?
-    } else {
-        Tensor::zeros(&shape, dtype)?
-    };
-    copy_into(&out, x)?;
-    Ok(out)
-}
-
-/// `cast` keeping `x`'s memory layout as PyTorch's elementwise results do (for dtype
-/// round trips inside ops, so their results keep the input's layout).
-pub fn cast_keep(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    if x.is_contiguous() {
-        return cast(x, dtype);
-    }
-    layout::copy_with_layout(x, dtype)
-}
-
-pub fn contiguous(x: &Tensor) -> Result<Tensor> {
-    cast(x, x.dtype())
-}
-
+/// Every element of host tensor `t` (a view, maybe) set to `value`.
 pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
-    if t.device().is_meta() {
-        return Ok(()); // no values to set (PyTorch's fill_ of a meta tensor)
-    }
     let d = t.data();
-    if d.storage.is_cuda() {
-        drop(d);
-        return crate::cuda::fill(t, value);
-    }
+    host_only(&[&d])?;
     if d.numel() == 0 {
         return Ok(());
     }
@@ -527,13 +545,7 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
 
 /// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
 pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
-    no_meta(&[t, mask])?;
-    if crate::cuda::any_cuda(&[t, mask]) {
-        let v = Tensor::full(&[], value, t.dtype())?;
-        let r = crate::cuda::where_(&crate::ops::expand(mask, &t.shape())?, &v, t)?;
-        return copy_into(t, &r);
-    }
-    let m = contiguous(&crate::ops::expand(mask, &t.shape())?)?.try_to_vec::<bool>()?;
+    let m = contiguous(&super::broadcast_to(mask, &t.shape())?)?.try_to_vec::<bool>()?;
     let d = t.data();
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
@@ -550,12 +562,6 @@ pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
 
 /// `out = where(cond, src, out)` for contiguous `out` and `src` of out's shape and dtype.
 pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
-    no_meta(&[out, cond, src])?;
-    if crate::cuda::any_cuda(&[out, cond, src]) {
-        let s = cast(src, out.dtype())?;
-        let r = crate::cuda::where_(cond, &s, out)?;
-        return copy_into(out, &r);
-    }
     let m = contiguous(cond)?.try_to_vec::<bool>()?;
     let src = cast(src, out.dtype())?;
     let d = out.data();
@@ -570,6 +576,31 @@ pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
         }
     });
     Ok(())
+}
+
+/// `cond ? a : b` broadcast, a and b of one dtype, in PyTorch's result layout.
+pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let shape = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a.shape())?, &b.shape())?;
+    let rowmajor = |c: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]| -> Result<Tensor> {
+        let out = contiguous(&super::broadcast_to(b, shape)?)?;
+        let av = contiguous(&super::broadcast_to(a, shape)?)?;
+        copy_where(&out, &super::broadcast_to(c, shape)?, &av)?;
+        Ok(out)
+    };
+    let ord = if [cond, a, b].iter().all(|t| t.is_contiguous()) {
+        None
+    } else {
+        let ds = [cond.data(), a.data(), b.data()];
+        let ops: Vec<(&[usize], &[isize])> =
+            ds.iter().map(|d| (&d.shape[..], &d.strides[..])).collect();
+        layout::result_strides(&shape, &ops)
+    };
+    match ord {
+        None => rowmajor(cond, a, b, &shape),
+        Some(st) => layout::run_with_strides(&shape, &st, &[cond, a, b], |i, ps| {
+            rowmajor(&i[0], &i[1], &i[2], ps)
+        }),
+    }
 }
 
 /// `out = f(a, b)` written straight into `out`'s memory, for contiguous same-shape operands

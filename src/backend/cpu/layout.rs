@@ -189,8 +189,10 @@ pub fn copy_with_layout(x: &Tensor, dtype: crate::dtype::DType) -> Result<Tensor
         result_strides(&shape, &[(&shape, &strides)])
     };
     match target {
-        None => super::cast(x, dtype),
-        Some(st) => run_with_strides(&shape, &st, &[x], |ins, _| super::cast(&ins[0], dtype)),
+        None => crate::backend::cast(x, dtype),
+        Some(st) => run_with_strides(&shape, &st, &[x], |ins, _| {
+            crate::backend::cast(&ins[0], dtype)
+        }),
     }
 }
 
@@ -216,9 +218,11 @@ pub fn grad_copy(g: &Tensor, var: &Tensor) -> Result<Tensor> {
         (d.shape.clone(), d.strides.clone(), d.storage.is_cuda())
     };
     if cuda || var.is_contiguous() || g.shape() != shape || !is_dense(&shape, &strides) {
-        return super::contiguous(g);
+        return crate::backend::contiguous(g);
     }
-    run_with_strides(&shape, &strides, &[g], |ins, _| super::contiguous(&ins[0]))
+    run_with_strides(&shape, &strides, &[g], |ins, _| {
+        crate::backend::contiguous(&ins[0])
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,389 @@
+//! The CPU's elementwise kernels by identity: [`unary`] and [`binary`] (see
+//! `crate::backend::Backend`). Ops promote and check their operands first; these compute.
+use super::{map1, map2};
+use crate::backend::{cast_keep, BinaryKernel, CmpOp, UnaryKernel};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::shape::broadcast_shapes;
+use crate::tensor::Tensor;
+use num_complex::{Complex32, Complex64};
+
+/// Real numeric types (no bool, no complex).
+macro_rules! with_real_numeric {
+    ($dt:expr, $T:ident, $body:block) => {
+        match $dt {
+            DType::UInt8 => {
+                type $T = u8;
+                $body
+            }
+            DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            DType::BFloat16 => {
+                type $T = half::bf16;
+                $body
+            }
+            DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            d => return Err(unsupported("this kernel", d)),
+        }
+    };
+}
+
+/// The error of a kernel reached with a dtype it has no loop for (ops refuse or widen such
+/// operands first, with PyTorch's message).
+fn unsupported(what: &str, dt: DType) -> Error {
+    Error::NotImplemented(format!(
+        "\"{what}_cpu\" not implemented for '{}'",
+        dt.scalar_type_name()
+    ))
+}
+
+/// A float function of halves computed in float32 and rounded once.
+fn via_f32(x: &Tensor, f: fn(f32) -> f32) -> Result<Tensor> {
+    cast_keep(
+        &map1::<f32, f32>(&cast_keep(x, DType::Float32)?, f)?,
+        x.dtype(),
+    )
+}
+
+/// A rounding function in float32 and in float64.
+type RoundFns = (fn(f32) -> f32, fn(f64) -> f64);
+
+/// `k(x)` elementwise.
+pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    match k {
+        UnaryKernel::Float(op) => op.cpu(x),
+        // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
+        UnaryKernel::Neg => match dt {
+            DType::Float32 => map1::<f32, f32>(x, |v| -v),
+            DType::Float64 => map1::<f64, f64>(x, |v| -v),
+            DType::Float16 => map1::<half::f16, half::f16>(x, |v| -v),
+            DType::BFloat16 => map1::<half::bf16, half::bf16>(x, |v| -v),
+            DType::Complex64 => map1::<Complex32, Complex32>(x, |v| -v),
+            DType::Complex128 => map1::<Complex64, Complex64>(x, |v| -v),
+            DType::Int64 => map1::<i64, i64>(x, |v| v.wrapping_neg()),
+            DType::Int32 => map1::<i32, i32>(x, |v| v.wrapping_neg()),
+            DType::UInt8 => map1::<u8, u8>(x, |v| v.wrapping_neg()),
+            DType::Bool => Err(unsupported("neg", dt)),
+        },
+        UnaryKernel::Conj => match dt {
+            DType::Complex64 => map1::<Complex32, Complex32>(x, |v| v.conj()),
+            DType::Complex128 => map1::<Complex64, Complex64>(x, |v| v.conj()),
+            _ => cast_keep(x, dt),
+        },
+        UnaryKernel::Relu => with_real_numeric!(dt, T, {
+            let z = T::default();
+            // NaN stays NaN (v != v only for NaN), as in PyTorch.
+            #[allow(clippy::eq_op)]
+            map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })
+        }),
+        UnaryKernel::Abs => match dt {
+            DType::Complex64 => map1::<Complex32, f32>(x, |v| v.norm()),
+            DType::Complex128 => map1::<Complex64, f64>(x, |v| v.norm()),
+            _ => with_real_numeric!(dt, T, {
+                let z = T::default();
+                map1::<T, T>(x, move |v| if v < z { z - v } else { v })
+            }),
+        },
+        UnaryKernel::Sign => with_real_numeric!(dt, T, {
+            let z = T::default();
+            let one = <T as Element>::from_f64(1.0);
+            map1::<T, T>(x, move |v| {
+                if v > z {
+                    one
+                } else if v < z {
+                    z - one
+                } else {
+                    z
+                }
+            })
+        }),
+        // z / |z|, 0 at 0
+        UnaryKernel::Sgn => match dt {
+            DType::Complex64 => map1::<Complex32, Complex32>(x, |v| {
+                let n = v.norm();
+                if n == 0.0 {
+                    v
+                } else {
+                    v / n
+                }
+            }),
+            DType::Complex128 => map1::<Complex64, Complex64>(x, |v| {
+                let n = v.norm();
+                if n == 0.0 {
+                    v
+                } else {
+                    v / n
+                }
+            }),
+            _ => unary(UnaryKernel::Sign, x),
+        },
+        UnaryKernel::Floor | UnaryKernel::Ceil | UnaryKernel::Round => {
+            let (f32f, f64f): RoundFns = match k {
+                UnaryKernel::Floor => (f32::floor, f64::floor),
+                UnaryKernel::Ceil => (f32::ceil, f64::ceil),
+                _ => (f32::round_ties_even, f64::round_ties_even),
+            };
+            match dt {
+                DType::Float32 => map1::<f32, f32>(x, f32f),
+                DType::Float64 => map1::<f64, f64>(x, f64f),
+                d if d.is_half() => via_f32(x, f32f),
+                d => Err(unsupported(k.name(), d)),
+            }
+        }
+        // arg z; 0 or π for reals (NaN stays NaN)
+        UnaryKernel::Angle => match dt {
+            DType::Complex64 => map1::<Complex32, f32>(x, |v| v.arg()),
+            DType::Complex128 => map1::<Complex64, f64>(x, |v| v.arg()),
+            d if d.is_differentiable() => {
+                let r = map1::<f64, f64>(&cast_keep(x, DType::Float64)?, |v| {
+                    if v < 0.0 {
+                        std::f64::consts::PI
+                    } else if v.is_nan() {
+                        v
+                    } else {
+                        0.0
+                    }
+                })?;
+                cast_keep(&r, d)
+            }
+            d => Err(unsupported("angle", d)),
+        },
+        UnaryKernel::Not => match dt {
+            DType::Bool => map1::<bool, bool>(x, |v| !v),
+            d => Err(unsupported("logical_not", d)),
+        },
+        UnaryKernel::BNot => match dt {
+            DType::Int64 => map1::<i64, i64>(x, |v| !v),
+            d => Err(unsupported("bitwise_not", d)),
+        },
+    }
+}
+
+/// Complex division: by an exact zero it is componentwise ((1+1j)/0 = inf+infj), as in
+/// PyTorch; num-complex's formula would give nan+nanj.
+macro_rules! complex_div {
+    ($C:ty) => {
+        |x: $C, y: $C| {
+            if y.re == 0.0 && y.im == 0.0 {
+                <$C>::new(x.re / 0.0, x.im / 0.0)
+            } else {
+                x / y
+            }
+        }
+    };
+}
+
+/// Complex power with 0^0 = 1 and 0^y = 0.
+macro_rules! complex_pow {
+    ($C:ty) => {
+        |x: $C, y: $C| {
+            if x.re == 0.0 && x.im == 0.0 {
+                if y.re == 0.0 && y.im == 0.0 {
+                    <$C>::new(1.0, 0.0)
+                } else {
+                    x
+                }
+            } else {
+                x.powc(y)
+            }
+        }
+    };
+}
+
+/// x**y for y >= 0, wrapping like C integer arithmetic (exponentiation by squaring over all 63
+/// exponent bits, so (-1) ** 2**62 is 1).
+fn ipow(x: i64, y: i64) -> i64 {
+    let (mut base, mut e, mut acc) = (x, y.max(0) as u64, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
+}
+
+/// Integer floor division, rounding toward -inf.
+fn floor_div_i64(x: i64, y: i64) -> i64 {
+    x.wrapping_div_euclid(y)
+        - if (x.wrapping_rem_euclid(y) != 0) && (y < 0) {
+            1
+        } else {
+            0
+        }
+}
+
+/// The remainder with the sign of the divisor (Python's %), or of the dividend (C's fmod).
+fn rem_i64(x: i64, y: i64, python_sign: bool) -> i64 {
+    let m = x.wrapping_rem(y);
+    if python_sign && m != 0 && ((m < 0) != (y < 0)) {
+        m + y
+    } else {
+        m
+    }
+}
+
+macro_rules! float_mod {
+    ($T:ty, $python_sign:expr) => {
+        move |x: $T, y: $T| {
+            let m = x % y; // C fmod
+            if $python_sign && m != 0.0 && ((m < 0.0) != (y < 0.0)) {
+                m + y
+            } else {
+                m
+            }
+        }
+    };
+}
+
+/// `a k b` broadcast, computed in `dt` (comparisons give bools).
+#[allow(clippy::bool_comparison)]
+pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    let s = &shape[..];
+    match k {
+        BinaryKernel::Float(op) => op.cpu(a, b, s),
+        BinaryKernel::Add | BinaryKernel::Sub | BinaryKernel::Mul | BinaryKernel::Div => {
+            match dt {
+                DType::Complex64 if k == BinaryKernel::Div => {
+                    return map2::<Complex32, Complex32, Complex32>(
+                        a,
+                        b,
+                        s,
+                        complex_div!(Complex32),
+                    )
+                }
+                DType::Complex128 if k == BinaryKernel::Div => {
+                    return map2::<Complex64, Complex64, Complex64>(
+                        a,
+                        b,
+                        s,
+                        complex_div!(Complex64),
+                    )
+                }
+                DType::Bool => return Err(unsupported(k.name(), dt)),
+                _ => {}
+            }
+            crate::with_numeric!(dt, T, {
+                match k {
+                    BinaryKernel::Add => map2::<T, T, T>(a, b, s, |x, y| x + y),
+                    BinaryKernel::Sub => map2::<T, T, T>(a, b, s, |x, y| x - y),
+                    BinaryKernel::Mul => map2::<T, T, T>(a, b, s, |x, y| x * y),
+                    _ => {
+                        if !dt.is_differentiable() && b.try_to_vec::<T>()?.contains(&T::default()) {
+                            return Err(Error::Runtime("ZeroDivisionError".into()));
+                        }
+                        map2::<T, T, T>(a, b, s, |x, y| x / y)
+                    }
+                }
+            })
+        }
+        BinaryKernel::Pow => match dt {
+            DType::Float32 => map2::<f32, f32, f32>(a, b, s, |x, y| x.powf(y)),
+            DType::Float64 => map2::<f64, f64, f64>(a, b, s, |x, y| x.powf(y)),
+            DType::Complex64 => {
+                map2::<Complex32, Complex32, Complex32>(a, b, s, complex_pow!(Complex32))
+            }
+            DType::Complex128 => {
+                map2::<Complex64, Complex64, Complex64>(a, b, s, complex_pow!(Complex64))
+            }
+            d => Err(unsupported("pow", d)),
+        },
+        BinaryKernel::IPow => map2::<i64, i64, i64>(a, b, s, ipow),
+        BinaryKernel::Maximum | BinaryKernel::Minimum => {
+            let max = k == BinaryKernel::Maximum;
+            with_real_numeric!(dt, T, {
+                // NaN wins, as in PyTorch
+                #[allow(clippy::eq_op)]
+                map2::<T, T, T>(a, b, s, move |x, y| {
+                    if x != x || (y == y && (x > y) == max) {
+                        x
+                    } else {
+                        y
+                    }
+                })
+            })
+        }
+        BinaryKernel::FloorDiv => match dt {
+            DType::Float32 => map2::<f32, f32, f32>(a, b, s, |x, y| (x / y).floor()),
+            DType::Float64 => map2::<f64, f64, f64>(a, b, s, |x, y| (x / y).floor()),
+            DType::Int64 => map2::<i64, i64, i64>(a, b, s, floor_div_i64),
+            d => Err(unsupported("div_floor", d)),
+        },
+        BinaryKernel::Remainder | BinaryKernel::Fmod => {
+            let python_sign = k == BinaryKernel::Remainder;
+            match dt {
+                DType::Float32 => map2::<f32, f32, f32>(a, b, s, float_mod!(f32, python_sign)),
+                DType::Float64 => map2::<f64, f64, f64>(a, b, s, float_mod!(f64, python_sign)),
+                DType::Int64 => {
+                    map2::<i64, i64, i64>(a, b, s, move |x, y| rem_i64(x, y, python_sign))
+                }
+                d => Err(unsupported(k.name(), d)),
+            }
+        }
+        BinaryKernel::BAnd => map2::<i64, i64, i64>(a, b, s, |x, y| x & y),
+        BinaryKernel::BOr => map2::<i64, i64, i64>(a, b, s, |x, y| x | y),
+        BinaryKernel::BXor => map2::<i64, i64, i64>(a, b, s, |x, y| x ^ y),
+        BinaryKernel::And => map2::<bool, bool, bool>(a, b, s, |x, y| x & y),
+        BinaryKernel::Or => map2::<bool, bool, bool>(a, b, s, |x, y| x | y),
+        BinaryKernel::Xor => map2::<bool, bool, bool>(a, b, s, |x, y| x ^ y),
+        BinaryKernel::Cmp(op) if dt.is_complex() => {
+            let ne = match op {
+                CmpOp::Eq => false,
+                CmpOp::Ne => true,
+                _ => return Err(unsupported(k.name(), dt)),
+            };
+            let (a, b) = (
+                cast_keep(a, DType::Complex128)?,
+                cast_keep(b, DType::Complex128)?,
+            );
+            map2::<Complex64, Complex64, bool>(&a, &b, s, move |x, y| (x == y) != ne)
+        }
+        BinaryKernel::Cmp(op) => crate::with_real!(dt, T, {
+            match op {
+                CmpOp::Eq => map2::<T, T, bool>(a, b, s, |x, y| x == y),
+                CmpOp::Ne => map2::<T, T, bool>(a, b, s, |x, y| x != y),
+                CmpOp::Lt => map2::<T, T, bool>(a, b, s, |x, y| x < y),
+                CmpOp::Le => map2::<T, T, bool>(a, b, s, |x, y| x <= y),
+                CmpOp::Gt => map2::<T, T, bool>(a, b, s, |x, y| x > y),
+                CmpOp::Ge => map2::<T, T, bool>(a, b, s, |x, y| x >= y),
+            }
+        }),
+    }
+}
+
+/// `clamp(x, lo, hi)` with float bounds: NaN stays NaN, a NaN bound makes every element NaN.
+pub fn clamp(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+    let nan_bound = lo.is_nan() || hi.is_nan();
+    crate::with_real!(x.dtype(), T, {
+        map1::<T, T>(x, move |v| {
+            let f = v.to_f64();
+            if nan_bound {
+                T::from_f64(f64::NAN)
+            } else if f.is_nan() {
+                v
+            } else {
+                T::from_f64(f.max(lo).min(hi))
+            }
+        })
+    })
+}

@@ -1,0 +1,307 @@
+//! Reductions over any set of dims, and arg-reductions over one dim.
+use crate::backend::{cast, ArgReduceKernel, ReduceKernel, ScanKernel};
+use crate::dtype::{DType, Element};
+use crate::error::{Error, Result};
+use crate::shape::{numel, MultiIndex, Shape, Strides};
+use crate::tensor::Tensor;
+use num_complex::{Complex32, Complex64};
+use smallvec::SmallVec;
+
+/// The result's shape: reduced dims dropped, or kept as 1.
+fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
+    shape
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| match (dims.contains(&i), keepdim) {
+            (false, _) => Some(s),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// `k` over sorted `dims`.
+pub fn reduce(k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let shape = out_shape(&x.shape(), dims, keepdim);
+    let dt = x.dtype();
+    match k {
+        ReduceKernel::Sum => sum(x, dims, keepdim),
+        ReduceKernel::Prod if dt == DType::Bool => Err(Error::NotImplemented(
+            "\"prod_cpu\" not implemented for 'Bool'".into(),
+        )),
+        ReduceKernel::Prod => crate::with_numeric!(dt, T, {
+            let one = <T as Element>::from_f64(1.0);
+            let (v, _) = fold::<T, T>(x, dims, one, |a, v| a * v)?;
+            Tensor::from_vec(v, &shape)
+        }),
+        ReduceKernel::AMax | ReduceKernel::AMin => {
+            let max = k == ReduceKernel::AMax;
+            crate::with_real!(dt, T, {
+                let mut cur = x.clone();
+                let mut vals = Vec::new();
+                for &d in dims.iter().rev() {
+                    let (v, _, s) = arg_extreme::<T>(&cur, d, max)?;
+                    cur = Tensor::from_vec(v.clone(), &s)?;
+                    vals = v;
+                }
+                if dims.is_empty() {
+                    return crate::backend::contiguous(x);
+                }
+                Tensor::from_vec(vals, &shape)
+            })
+        }
+    }
+}
+
+/// The index of the max / min along `dim`, kept as size 1 (int64).
+pub fn argreduce(k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+    let max = k == ArgReduceKernel::Max;
+    crate::with_real!(x.dtype(), T, {
+        let (_, idx, s) = arg_extreme::<T>(x, dim, max)?;
+        Tensor::from_vec(idx, &s)
+    })
+}
+
+/// Running sums / products along `dim` in x's dtype (from the end if `reverse`; without the
+/// element itself if `exclusive`).
+pub fn scan(
+    k: ScanKernel,
+    x: &Tensor,
+    dim: usize,
+    reverse: bool,
+    exclusive: bool,
+) -> Result<Tensor> {
+    let shape = x.shape();
+    let dt = x.dtype();
+    if shape.is_empty() || dt == DType::Bool {
+        return Err(Error::NotImplemented(format!(
+            "\"cum{}_cpu\" needs a dim and a numeric dtype (got {} of shape {:?})",
+            k.name(),
+            dt.scalar_type_name(),
+            shape
+        )));
+    }
+    let n = shape[dim];
+    let inner: usize = shape[dim + 1..].iter().product();
+    let outer: usize = shape[..dim].iter().product();
+    crate::with_numeric!(dt, T, {
+        let v = x.try_to_vec::<T>()?;
+        let mut o = v.clone();
+        let (zero, one) = (T::default(), <T as Element>::from_f64(1.0));
+        for a in 0..outer {
+            for i in 0..inner {
+                let mut acc = if k == ScanKernel::Sum { zero } else { one };
+                for step in 0..n {
+                    let j = if reverse { n - 1 - step } else { step };
+                    let idx = (a * n + j) * inner + i;
+                    let before = acc;
+                    if k == ScanKernel::Sum {
+                        acc += v[idx];
+                    } else {
+                        acc *= v[idx];
+                    }
+                    o[idx] = if exclusive { before } else { acc };
+                }
+            }
+        }
+        Tensor::from_vec(o, &shape)
+    })
+}
+
+/// The sum kernel: integer and bool inputs sum to int64.
+pub fn sum(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let shape = out_shape(&x.shape(), dims, keepdim);
+    Ok(match x.dtype() {
+        DType::Float16 | DType::BFloat16 => {
+            let wide = cast(x, DType::Float64)?;
+            cast(&sum(&wide, dims, keepdim)?, x.dtype())?
+        }
+        DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
+            let d = x.data();
+            // SAFETY: f32 matches the dtype; the tensor is contiguous.
+            let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
+            Tensor::from_vec(vec![sum_f32(s) as f32], &shape)?
+        }
+        DType::Float32 => {
+            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
+            Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
+        }
+        DType::Float64 => {
+            Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
+        }
+        DType::Complex64 => {
+            let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
+                a + Complex64::new(v.re as f64, v.im as f64)
+            })?;
+            Tensor::from_vec(
+                v.into_iter()
+                    .map(|a| Complex32::new(a.re as f32, a.im as f32))
+                    .collect::<Vec<_>>(),
+                &shape,
+            )?
+        }
+        DType::Complex128 => Tensor::from_vec(
+            fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v)?.0,
+            &shape,
+        )?,
+        DType::Bool => Tensor::from_vec(
+            fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64)?.0,
+            &shape,
+        )?,
+        DType::UInt8 => {
+            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
+        }
+        DType::Int32 => Tensor::from_vec(
+            fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
+        DType::Int64 => Tensor::from_vec(
+            fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
+            &shape,
+        )?,
+    })
+}
+
+/// Output shape with reduced dims kept as 1, and strides that map each input element to its slot.
+fn reduce_layout(shape: &[usize], dims: &[usize]) -> (Shape, Strides) {
+    let mut out: Shape = shape.into();
+    for &d in dims {
+        out[d] = 1;
+    }
+    let cs = crate::shape::contiguous_strides(&out);
+    let mut st: Strides = SmallVec::from_elem(0, shape.len());
+    for i in 0..shape.len() {
+        st[i] = if dims.contains(&i) { 0 } else { cs[i] };
+    }
+    (out, st)
+}
+
+/// Fold every element into its output slot: `acc = f(acc, v)` starting from `init`.
+pub fn fold<T: Element, A: Element>(
+    x: &Tensor,
+    dims: &[usize],
+    init: A,
+    f: impl Fn(A, T) -> A,
+) -> crate::Result<(Vec<A>, Shape)> {
+    let d = x.data();
+    if d.storage.device.is_meta() {
+        return Err(crate::error::no_meta_kernel());
+    }
+    if d.storage.is_cuda() {
+        return Err(crate::error::no_cuda_kernel("this reduction"));
+    }
+    let (oshape, ostr) = reduce_layout(&d.shape, dims);
+    let n_out = super::checked_numel(&oshape)?;
+    let mut acc: Vec<A> = super::alloc_vec(n_out)?;
+    acc.resize(n_out, init);
+    // (the output is never larger than the input, which exists)
+    // SAFETY: T matches the tensor's dtype.
+    unsafe {
+        let src = d.storage.slice::<T>();
+        if acc.len() == 1 {
+            if let Some(s) = d.contiguous_slice::<T>() {
+                let mut a = init;
+                for &v in s {
+                    a = f(a, v);
+                }
+                acc[0] = a;
+                return Ok((acc, oshape));
+            }
+        }
+        let mut it = MultiIndex::new(&d.shape, [d.strides.clone(), ostr], [d.offset as isize, 0]);
+        while let Some([i, o]) = it.next_offsets() {
+            let slot = &mut acc[o as usize];
+            *slot = f(*slot, src[i as usize]);
+        }
+    }
+    Ok((acc, oshape))
+}
+
+/// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
+pub fn arg_extreme<T: Element + PartialOrd>(
+    x: &Tensor,
+    dim: usize,
+    max: bool,
+) -> crate::Result<(Vec<T>, Vec<i64>, Shape)> {
+    let d = x.data();
+    if d.storage.device.is_meta() {
+        return Err(crate::error::no_meta_kernel());
+    }
+    if d.storage.is_cuda() {
+        return Err(crate::error::no_cuda_kernel(
+            "argmax/argmin and max/min with a dim",
+        ));
+    }
+    let (oshape, _) = reduce_layout(&d.shape, &[dim]);
+    let n_out = numel(&oshape);
+    let mut vals: Vec<Option<T>> = vec![None; n_out];
+    let mut idx = vec![0i64; n_out];
+    let cs = crate::shape::contiguous_strides(&oshape);
+    let mut ostr: Strides = cs.clone();
+    ostr[dim] = 0;
+    let mut dstr: Strides = SmallVec::from_elem(0, d.shape.len());
+    dstr[dim] = 1;
+    // SAFETY: T matches the tensor's dtype.
+    unsafe {
+        let src = d.storage.slice::<T>();
+        let mut it = MultiIndex::new(
+            &d.shape,
+            [d.strides.clone(), ostr, dstr],
+            [d.offset as isize, 0, 0],
+        );
+        while let Some([i, o, k]) = it.next_offsets() {
+            let v = src[i as usize];
+            let slot = &mut vals[o as usize];
+            #[allow(clippy::eq_op)]
+            let is_nan = |a: T| a != a;
+            let better = match *slot {
+                None => true,
+                Some(cur) => !is_nan(cur) && (is_nan(v) || if max { v > cur } else { v < cur }),
+            };
+            if better {
+                *slot = Some(v);
+                idx[o as usize] = k as i64;
+            }
+        }
+    }
+    Ok((
+        vals.into_iter().map(|v| v.unwrap_or_default()).collect(),
+        idx,
+        oshape,
+    ))
+}
+
+/// Sum of a float32 slice in float64, eight independent lanes (vectorisable) per thread, all
+/// cores for large inputs.
+pub fn sum_f32(s: &[f32]) -> f64 {
+    fn lanes(s: &[f32]) -> f64 {
+        let mut acc = [0f64; 8];
+        let chunks = s.chunks_exact(8);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for k in 0..8 {
+                acc[k] += c[k] as f64;
+            }
+        }
+        acc.iter().sum::<f64>() + rest.iter().map(|&v| v as f64).sum::<f64>()
+    }
+    let threads = if s.len() >= 1 << 18 {
+        std::thread::available_parallelism()
+            .map(|p| p.get())
+            .unwrap_or(1)
+            .min(8)
+    } else {
+        1
+    };
+    if threads <= 1 {
+        return lanes(s);
+    }
+    let chunk = s.len().div_ceil(threads);
+    std::thread::scope(|sc| {
+        let parts: Vec<_> = s
+            .chunks(chunk)
+            .map(|p| sc.spawn(move || lanes(p)))
+            .collect();
+        parts.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    })
+}
