@@ -424,3 +424,90 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     }
     Ok(())
 }
+
+// Composite ops: the one place where a backward re-runs a forward and differentiates it with
+// a nested pass (activation checkpointing will reuse it).
+
+/// A function of tensors built from other ops, recorded as ONE node named `name` (so it shows
+/// PyTorch's node name). Its backward differentiates `f` again on the saved inputs, which makes
+/// every composite correct to any order without a formula of its own.
+pub type CompositeFn = std::sync::Arc<dyn Fn(&[Tensor]) -> Result<Tensor> + Send + Sync>;
+
+pub fn composite(
+    name: impl Into<std::borrow::Cow<'static, str>>,
+    inputs: &[Tensor],
+    f: CompositeFn,
+) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        f(inputs)?.detached()
+    };
+    let refs: Vec<&Tensor> = inputs.iter().collect();
+    if ops::needs_grad(&refs) && out.dtype().is_differentiable() {
+        let saved = inputs
+            .iter()
+            .map(|t| ops::save("input", t))
+            .collect::<Result<Vec<_>>>()?;
+        ops::record(
+            name,
+            &refs,
+            &[&out],
+            saved,
+            Box::new(move |s, g| {
+                let create = crate::grad_mode::is_grad_enabled();
+                let ins: Vec<Tensor> = s.iter().map(vjp_input).collect();
+                let _g = crate::grad_mode::GradModeGuard::new(true);
+                let y = f(&ins)?;
+                if !y.requires_grad() {
+                    return Ok(vec![None; ins.len()]);
+                }
+                let diff: Vec<Tensor> = ins.iter().filter(|t| t.requires_grad()).cloned().collect();
+                // Under create_graph the result's graph reaches the inner nodes: keep their saved
+                // tensors for the next order.
+                let opts = BackwardOptions {
+                    create_graph: create,
+                    retain_graph: create,
+                    ..Default::default()
+                };
+                let mut r = backward(&[(y, g[0].clone())], Some(&diff), opts)?.into_iter();
+                Ok(ins
+                    .iter()
+                    .map(|t| {
+                        if t.requires_grad() {
+                            r.next().flatten()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect())
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
+/// when recording a graph (so second derivatives reach its history), else a detached leaf.
+///
+/// When recording, each call returns a fresh alias of `t` (an AliasBackward0 node in front of
+/// it), so the vector-Jacobian product is taken with respect to this use of `t` alone: an op
+/// whose inputs are the same tensor twice (`maximum(c, c)`), or one input and its ancestor
+/// (`maximum(x * 2, x)`), gets each input's own share of the gradient.
+pub fn vjp_input(t: &Tensor) -> Tensor {
+    if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
+        let a = t.detached();
+        ops::record(
+            "AliasBackward0",
+            &[t],
+            &[&a],
+            vec![],
+            Box::new(|_, g| Ok(vec![Some(g[0].clone())])),
+        );
+        return a;
+    }
+    let d = t.detached();
+    if d.dtype().is_differentiable() {
+        d.meta().requires_grad = true;
+    }
+    d
+}

@@ -230,6 +230,18 @@ fn pad2d(x: &Tensor, ph: usize, pw: usize) -> Result<Tensor> {
     embed(x, &ps, &region)
 }
 
+/// The inverse of `pad2d`: the middle of the last two dims.
+fn unpad2d(x: &Tensor, ph: usize, pw: usize) -> Result<Tensor> {
+    if ph == 0 && pw == 0 {
+        return Ok(x.clone());
+    }
+    let s = x.shape();
+    let nd = s.len();
+    let (h, w) = ((s[nd - 2] - 2 * ph) as i64, (s[nd - 1] - 2 * pw) as i64);
+    let r = slice(x, -2, Some(ph as i64), Some(ph as i64 + h), 1)?;
+    slice(&r, -1, Some(pw as i64), Some(pw as i64 + w), 1)
+}
+
 pub struct Conv2dArgs {
     pub stride: (usize, usize),
     pub padding: (usize, usize),
@@ -337,24 +349,26 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
     };
     let (hp, wp) = (h + 2 * a.padding.0, wd + 2 * a.padding.1);
     let plan = im2col_plan(n, c, hp, wp, kh, kw, ho, wo, a);
-    let l = ho * wo;
+    let (l, kk) = (ho * wo, cg * kh * kw);
     let pad = a.padding;
-    // forward through the same differentiable pipeline the backward uses, unrecorded
-    let pipeline = move |x4: &Tensor, w: &Tensor| -> Result<Tensor> {
-        let xp = pad2d(x4, pad.0, pad.1)?;
-        let cols = take(&xp, &plan, &[n, c * kh * kw, l], "Im2ColBackward0")?;
-        let cols = reshape(
-            &cols,
-            &[n as i64, g as i64, (cg * kh * kw) as i64, l as i64],
-        )?;
-        let wg = reshape(w, &[g as i64, (o / g) as i64, (cg * kh * kw) as i64])?;
-        let y = matmul(&wg, &cols)?;
-        reshape(&y, &[n as i64, o as i64, ho as i64, wo as i64])
+    let i64s = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<_>>();
+    // y = W·cols(x) per group: the weight [g, O/g, K] times the columns [N, g, K, L]
+    let cols = {
+        let plan = plan.clone();
+        move |x4: &Tensor| -> Result<Tensor> {
+            let c = take(
+                &pad2d(x4, pad.0, pad.1)?,
+                &plan,
+                &[n, c * kh * kw, l],
+                "Im2ColBackward0",
+            )?;
+            reshape(&c, &i64s(&[n, g, kk, l]))
+        }
     };
-    let pipeline = Arc::new(pipeline);
     let out = {
         let _g = GradModeGuard::new(false);
-        let mut y = pipeline(&x4, w)?;
+        let wg = reshape(w, &i64s(&[g, o / g, kk]))?;
+        let mut y = reshape(&matmul(&wg, &cols(&x4)?)?, &i64s(&[n, o, ho, wo]))?;
         if let Some(b) = b {
             y = add(&y, &reshape(b, &[1, o as i64, 1, 1])?)?;
         }
@@ -366,31 +380,32 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
         inputs.push(b);
     }
     if needs_grad(&inputs) {
-        let has_bias = b.is_some();
-        let p2 = pipeline.clone();
+        let (has_bias, need_x, need_w) = (b.is_some(), x4.requires_grad(), w.requires_grad());
+        let ws = w.shape();
         record(
             "ConvolutionBackward0",
             &inputs,
             &[&out],
             vec![save("input", &x4)?, save("weight", w)?],
             Box::new(move |s, gr| {
-                // The pipeline is linear in x and in w: its vector-Jacobian products are the
-                // gradients, computed by differentiating the pipeline itself.
-                let create = crate::grad_mode::is_grad_enabled();
-                let (xs_, ws_) = (vjp_input(&s[0]), vjp_input(&s[1]));
-                let (gx, gw) = {
-                    let _g = GradModeGuard::new(true);
-                    let y = p2(&xs_, &ws_)?;
-                    let r = crate::engine::backward(
-                        &[(y, gr[0].clone())],
-                        Some(&[xs_.clone(), ws_.clone()]),
-                        crate::engine::BackwardOptions {
-                            retain_graph: create,
-                            create_graph: create,
-                            accumulate: false,
-                        },
-                    )?;
-                    (r[0].clone(), r[1].clone())
+                // y is linear in x and in w: dx = fold(Wᵀ·dy), dW = Σₙ dy·cols(x)ᵀ, written
+                // with ops so that create_graph differentiates them again.
+                let (x, w) = (&s[0], &s[1]);
+                let gy = reshape(&gr[0], &i64s(&[n, g, o / g, l]))?;
+                let gx = if need_x {
+                    let wg = reshape(w, &i64s(&[g, o / g, kk]))?;
+                    let gcols = matmul(&transpose(&wg, 1, 2)?, &gy)?;
+                    let gcols = reshape(&gcols, &i64s(&[n, c * kh * kw, l]))?;
+                    let gxp = put_add(&[n, c, hp, wp], &plan, &gcols)?;
+                    Some(unpad2d(&gxp, pad.0, pad.1)?)
+                } else {
+                    None
+                };
+                let gw = if need_w {
+                    let gw = matmul(&gy, &transpose(&cols(x)?, 2, 3)?)?;
+                    Some(reshape(&sum(&gw, Some(&[0]), false)?, &i64s(&ws))?)
+                } else {
+                    None
                 };
                 let mut out = vec![gx, gw];
                 if has_bias {
@@ -530,39 +545,31 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
     let k = a.kernel.0 * a.kernel.1;
     let plan = im2col_plan(n * c, 1, hp, wp, a.kernel.0, a.kernel.1, ho, wo, &conv);
     let pad = a.padding;
-    let pipeline = move |x4: &Tensor| -> Result<Tensor> {
-        let xp = pad2d(x4, pad.0, pad.1)?;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let xp = pad2d(&x4, pad.0, pad.1)?;
         let cols = take(&xp, &plan, &[n * c, k, ho * wo], "Im2ColBackward0")?;
         let m = div(
             &sum(&cols, Some(&[1]), false)?,
             &Tensor::wrapped_scalar(k as f64),
         )?;
-        reshape(&m, &[n as i64, c as i64, ho as i64, wo as i64])
-    };
-    let pipeline = Arc::new(pipeline);
-    let out = {
-        let _g = GradModeGuard::new(false);
-        pipeline(&x4)?.detached()
+        reshape(&m, &[n as i64, c as i64, ho as i64, wo as i64])?.detached()
     };
     if needs_grad(&[&x4]) {
-        let p2 = pipeline.clone();
         record(
             "AvgPool2DBackward0",
             &[&x4],
             &[&out],
             vec![save("self", &x4)?],
-            Box::new(move |s, g| {
-                let xs_ = vjp_input(&s[0]);
-                let create = crate::grad_mode::is_grad_enabled();
-                let _g = GradModeGuard::new(true);
-                let y = p2(&xs_)?;
-                let opts = crate::engine::BackwardOptions {
-                    create_graph: create,
-                    retain_graph: create,
-                    ..Default::default()
-                };
-                let r = crate::engine::backward(&[(y, g[0].clone())], Some(&[xs_]), opts)?;
-                Ok(vec![r[0].clone()])
+            Box::new(move |_, g| {
+                // each window's mean hands dy / k to each of its k elements
+                let gm = reshape(&g[0], &[(n * c) as i64, 1, (ho * wo) as i64])?;
+                let gcols = div(
+                    &expand(&gm, &[n * c, k, ho * wo])?,
+                    &Tensor::wrapped_scalar(k as f64),
+                )?;
+                let gxp = put_add(&[n, c, hp, wp], &plan, &gcols)?;
+                grads![unpad2d(&gxp, pad.0, pad.1)?]
             }),
         );
     }

@@ -19,7 +19,7 @@ fn _composite<'py>(
     inputs: Vec<PyRef<'py, PyTensor>>,
 ) -> R<'py> {
     let ins: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
-    let func: ops::CompositeFn = std::sync::Arc::new(move |ts: &[Tensor]| {
+    let func: crate::engine::CompositeFn = std::sync::Arc::new(move |ts: &[Tensor]| {
         Python::attach(|py| -> PyResult<Tensor> {
             let args = ts
                 .iter()
@@ -33,7 +33,7 @@ fn _composite<'py>(
         })
         .map_err(super::stash)
     });
-    out(py, ops::composite(name, &ins, func))
+    out(py, crate::engine::composite(name, &ins, func))
 }
 
 /// `target.op_(...)` for an op written in Python: `f(snapshot of target)` is written into

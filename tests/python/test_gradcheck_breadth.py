@@ -90,6 +90,12 @@ SECOND = {
     "logsumexp": (lambda a: a.logsumexp(1), [((2, 3), A)]),
     "var": (lambda a: a.var(1), [((2, 3), A)]),
     "conv2d": (lambda x, w: F.conv2d(x, w).tanh(), [((1, 1, 4, 4), A), ((2, 1, 2, 2), A)]),
+    # padding, stride, groups and bias through the formula's fold and its own derivative
+    "conv2d_pad_groups_bias": (
+        lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=2).tanh(),
+        [((2, 4, 5, 5), A), ((4, 2, 2, 2), A), ((4,), A)],
+    ),
+    "avg_pool2d_pad": (lambda x: (F.avg_pool2d(x, 3, stride=2, padding=1) ** 2), [((1, 2, 5, 5), A)]),
     "layer_norm": (lambda x: F.layer_norm(x, (3,)), [((2, 3), A)]),
     "gelu": (lambda a: F.gelu(a), [((2, 3), A)]),
     "silu": (lambda a: F.silu(a), [((2, 3), A)]),
