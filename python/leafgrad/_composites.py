@@ -18,52 +18,6 @@ def _t(x, like):
     return _core._full((), x, like.dtype)
 
 
-def clamp_tensors(x, lo, hi):
-    """clamp with tensor bounds (ClampBackward0): max(x, lo) then min(., hi), with PyTorch's
-    gradient (a tie with a bound splits it in half, as maximum/minimum do); NaN stays NaN."""
-    inputs = [x] + [b for b in (lo, hi) if b is not None]
-
-    def f(x, *bounds):
-        it = iter(bounds)
-        r = x
-        if lo is not None:
-            r = _extreme(r, next(it), True)
-        if hi is not None:
-            r = _extreme(r, next(it), False)
-        return r
-
-    return _c("ClampBackward0", f, *inputs)
-
-
-def _extreme(a, b, bigger):
-    # Strict comparisons both ways: ties get (a + b) / 2, which splits the gradient in half as
-    # PyTorch does, and NaN (no comparison holds) propagates. Integers and bools have no
-    # gradient and no NaN: a plain pick keeps their dtype.
-    first = (a > b) if bigger else (a < b)
-    if not a.dtype.is_floating_point and not a.dtype.is_complex and not b.dtype.is_floating_point and not b.dtype.is_complex:
-        return _core.where(first, a, b)
-    second = (b > a) if bigger else (b < a)
-    return _core.where(first, a, _core.where(second, b, (a + b) / 2))
-
-
-def maximum(a, b):
-    """Elementwise maximum (MaximumBackward0; ties split the gradient, NaN propagates).
-
-    >>> torch.maximum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
-    tensor([3., 5.])
-    """
-    return _c("MaximumBackward0", lambda a, b: _extreme(a, b, True), a, _t(b, a))
-
-
-def minimum(a, b):
-    """Elementwise minimum (MinimumBackward0).
-
-    >>> torch.minimum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
-    tensor([1., 2.])
-    """
-    return _c("MinimumBackward0", lambda a, b: _extreme(a, b, False), a, _t(b, a))
-
-
 _SCALAR_TYPE = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool"}
 
 

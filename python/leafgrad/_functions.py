@@ -105,7 +105,7 @@ def _check_tensor(fname, arg, position, value):
 
 
 def _declared(name, doc, binary):
-    """`torch.<name>(input[, other])` of an op declared in the core (src/ops/math.rs): the Tensor
+    """`torch.<name>(input[, other])` of an op declared in the core (src/declared.rs): the Tensor
     method, after PyTorch's check of the arguments."""
     if binary:
 
@@ -133,7 +133,10 @@ del _binary, _table, _name, _inplace, _node, _doc
 
 
 from ._core import cat, nonzero, stack, where  # noqa: E402
-from ._composites import complex, angle, diag, flip, maximum, minimum, roll, trace, tril, triu  # noqa: E402,F401
+from ._composites import complex, angle, diag, flip, roll, trace, tril, triu  # noqa: E402,F401
+
+maximum = _declared("maximum", Tensor.maximum.__doc__, True)
+minimum = _declared("minimum", Tensor.minimum.__doc__, True)
 
 concat = concatenate = cat
 

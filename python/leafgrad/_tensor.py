@@ -223,18 +223,6 @@ def _nonzero_method(self, *, as_tuple=False):
     return _core.nonzero(self, as_tuple=as_tuple)
 
 
-def _maximum_method(self, other):
-    from ._composites import maximum
-
-    return maximum(self, other)
-
-
-def _minimum_method(self, other):
-    from ._composites import minimum
-
-    return minimum(self, other)
-
-
 def _new(fill):
     def make(self, *size, dtype=None, device=None, requires_grad=False):
         from ._factories import full
@@ -308,37 +296,13 @@ def _install():
     T.var = _var
     T.std = _std
     T.norm = _norm
-    T.maximum = _maximum_method
     T.nonzero = _nonzero_method
-    T.minimum = _minimum_method
     from . import _composites as C
 
     for name in ("diag", "trace", "tril", "triu", "roll", "angle"):
         setattr(T, name, getattr(C, name))
     T.flip = _flip_method
-    _clamp_numbers = T.clamp
-
-    def clamp(self, min=None, max=None):
-        """Bounds may be numbers or tensors (broadcast, ClampBackward0 for tensors)."""
-        if isinstance(min, Tensor) or isinstance(max, Tensor):
-            from . import _composites
-
-            return _composites.clamp_tensors(self, min, max)
-        return _clamp_numbers(self, min, max)
-
-    T.clamp = clamp
-    T.clip = clamp
-    _clamp_numbers_ = T.clamp_
-
-    def clamp_(self, min=None, max=None):
-        """In place; tensor bounds record ClampBackward0 as `clamp` does."""
-        if isinstance(min, Tensor) or isinstance(max, Tensor):
-            bounds = [b for b in (min, max) if isinstance(b, Tensor)]
-            return _core._inplace_apply(self, lambda s: C.clamp_tensors(s, min, max), bounds)
-        return _clamp_numbers_(self, min, max)
-
-    T.clamp_ = clamp_
-    T.clip_ = clamp_
+    T.clip_ = T.clamp_
     T.new_zeros = _new(0)
     T.new_ones = _new(1)
     T.new_empty = _new(0)

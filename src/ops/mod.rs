@@ -1,6 +1,7 @@
 //! Differentiable ops. Each op computes its result with a kernel and, right beside it, declares
 //! its backward formula (written with these same ops, so `create_graph` records higher orders).
 pub mod arith;
+pub mod clamp;
 pub mod convert;
 pub mod divmod;
 pub mod extrema;
@@ -25,6 +26,7 @@ use crate::tensor::Tensor;
 use smallvec::SmallVec;
 
 pub use arith::*;
+pub use clamp::*;
 pub use convert::*;
 pub use divmod::*;
 pub use extrema::*;

@@ -177,6 +177,9 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> R<'py> {
+        if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
+            return out(py, ops::clamp_tensor(&self.t, lo.as_ref(), hi.as_ref()));
+        }
         let (lo, hi, kind) = clamp_bounds(min, max)?;
         out(py, ops::clamp_scalar(&self.t, lo, hi, kind))
     }
@@ -195,8 +198,30 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
+        if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
+            let others: Vec<&Tensor> = lo.iter().chain(hi.iter()).collect();
+            return inplace(slf, &others, |s| {
+                ops::clamp_tensor(s, lo.as_ref(), hi.as_ref())
+            });
+        }
         let (lo, hi, kind) = clamp_bounds(min, max)?;
         inplace(slf, &[], |s| ops::clamp_scalar(s, lo, hi, kind))
+    }
+    /// Elementwise maximum (MaximumBackward0; ties split the gradient, NaN propagates).
+    ///
+    /// >>> torch.maximum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
+    /// tensor([3., 5.])
+    fn maximum<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        let o = super::convert::tensor_or_type_error(other, "maximum", "other")?;
+        out(py, ops::maximum(&self.t, &o))
+    }
+    /// Elementwise minimum (MinimumBackward0).
+    ///
+    /// >>> torch.minimum(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
+    /// tensor([1., 2.])
+    fn minimum<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+        let o = super::convert::tensor_or_type_error(other, "minimum", "other")?;
+        out(py, ops::minimum(&self.t, &o))
     }
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
@@ -694,6 +719,48 @@ fn no_bool_arg(t: &Tensor, f: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// clamp's bounds as tensors when the call takes PyTorch's tensor overload (ClampBackward0):
+/// both given bounds are tensors, or one is and the other is absent. As PyTorch's argument
+/// parser, a 0-d tensor that does not require grad also passes as a number, so beside a
+/// number it takes the number overload (None here); any other mix is its TypeError.
+fn tensor_bounds<'py>(
+    min: &Option<Bound<'py, PyAny>>,
+    max: &Option<Bound<'py, PyAny>>,
+) -> PyResult<Option<(Option<Tensor>, Option<Tensor>)>> {
+    let given = |b: &Option<Bound<'py, PyAny>>| b.as_ref().filter(|b| !b.is_none()).cloned();
+    let (lo, hi) = (given(min), given(max));
+    let tensor = |b: &Option<Bound<'py, PyAny>>| {
+        b.as_ref()
+            .and_then(|b| b.cast::<PyTensor>().ok().map(|t| t.get().t.clone()))
+    };
+    let (tlo, thi) = (tensor(&lo), tensor(&hi));
+    if tlo.is_none() && thi.is_none() {
+        return Ok(None);
+    }
+    if (tlo.is_some() || lo.is_none()) && (thi.is_some() || hi.is_none()) {
+        return Ok(Some((tlo, thi)));
+    }
+    let as_number = |t: &Option<Tensor>| {
+        t.as_ref()
+            .is_none_or(|t| t.ndim() == 0 && !t.requires_grad())
+    };
+    if as_number(&tlo) && as_number(&thi) {
+        return Ok(None);
+    }
+    let name = |b: &Option<Bound<'py, PyAny>>| match b {
+        None => "NoneType".to_string(),
+        Some(b) => b
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+    };
+    let (a, b) = (name(&lo), name(&hi));
+    Err(PyTypeError::new_err(format!(
+        "clamp() received an invalid combination of arguments - got ({a}, {b}), but expected one of:\n * (Tensor min = None, Tensor max = None)\n      didn't match because some of the arguments have invalid types: (!{a}!, !{b}!)\n * (Number min = None, Number max = None)\n      didn't match because some of the arguments have invalid types: (!{a}!, !{b}!)\n"
+    )))
+}
+
 /// clamp's Python-number bounds, and the widest kind of number among them (which promotes
 /// integer or bool tensors, as PyTorch's type promotion with a scalar does).
 fn clamp_bounds(
@@ -705,7 +772,11 @@ fn clamp_bounds(
         match b.filter(|b| !b.is_none()) {
             None => Ok(None),
             Some(b) => {
-                if b.is_instance_of::<pyo3::types::PyFloat>() {
+                // a 0-d tensor passed as a number counts by its dtype
+                let tensor_dt = b.cast::<PyTensor>().ok().map(|t| t.get().t.dtype());
+                if b.is_instance_of::<pyo3::types::PyFloat>()
+                    || tensor_dt.is_some_and(|d| d.is_differentiable())
+                {
                     kind = ops::BoundKind::Float;
                 } else if !b.is_instance_of::<pyo3::types::PyBool>() && kind == ops::BoundKind::Bool
                 {
