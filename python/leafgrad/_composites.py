@@ -1,8 +1,6 @@
 """Ops defined as compositions of other ops but recorded as ONE node with PyTorch's name
 (`_core._composite`): the backward differentiates the composition again, so gradients are
 right to any order without a formula of their own."""
-import math
-
 from . import _core
 from ._core import Tensor
 
@@ -11,75 +9,37 @@ def _c(name, fn, *inputs):
     return _core._composite(name, fn, list(inputs))
 
 
-def _t(x, like):
-    """A Python number as a tensor of `like`'s dtype (for where/maximum with numbers)."""
-    if isinstance(x, Tensor):
-        return x
-    return _core._full((), x, like.dtype)
-
-
-_SCALAR_TYPE = {"int64": "Long", "int32": "Int", "uint8": "Byte", "bool": "Bool"}
-
-
-def _floating_only(x, kernel):
-    """PyTorch's error for an activation without integer kernels (`"silu_cpu" not implemented
-    for 'Long'`)."""
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        dev = "cuda" if x.is_cuda else "cpu"
-        raise NotImplementedError(f"\"{kernel}_{dev}\" not implemented for '{_SCALAR_TYPE[x.dtype._name]}'")
-
-
-def _activation(x, inplace, name, inplace_name, fn):
-    """`fn(x)` recorded as `name`, or written into x (`inplace=True`) recorded as `inplace_name`."""
+def _activation(x, inplace, fn):
+    """`fn(x)`, or written into x (`inplace=True`; fn is then told so, for the in-place node)."""
     if inplace:
-        return _core._inplace_apply(x, lambda s: _c(inplace_name, fn, s), [])
-    return _c(name, fn, x)
+        return _core._inplace_apply(x, lambda s: fn(s, True), [])
+    return fn(x, False)
 
 
+# The activations are ops of the core with their own derivative formulas (src/ops/activation.rs).
 def leaky_relu(x, negative_slope=0.01, inplace=False):
-    return _activation(x, inplace, "LeakyReluBackward0", "LeakyReluBackward1",
-                       lambda x: _core.where(x > 0, x, x * negative_slope))
+    return _activation(x, inplace, lambda s, ip: _core._leaky_relu(s, float(negative_slope), ip))
 
 
 def silu(x, inplace=False):
-    # x * sigmoid(x): sigmoid's gradient comes from its output, so it stays finite where
-    # exp(-x) overflows (x / (1 + exp(-x)) would give 0 * inf there)
-    _floating_only(x, "silu")
-    return _activation(x, inplace, "SiluBackward0", "SiluBackward0", lambda x: x * x.sigmoid())
+    return _activation(x, inplace, lambda s, ip: _core._silu(s))
 
 
 def elu(x, alpha=1.0, inplace=False):
-    # exp of min(x, 0): the branch not taken stays finite, so its zero gradient is not 0 * inf
-    _floating_only(x, "elu")
-    return _activation(x, inplace, "EluBackward0", "EluBackward1",
-                       lambda x: _core.where(x > 0, x, (x.clamp(max=0).exp() - 1) * alpha))
+    return _activation(x, inplace, lambda s, ip: _core._elu(s, float(alpha), ip))
 
 
 def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
-    # gradient 1 strictly inside (min_val, max_val), as PyTorch's; NaN passes through
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
-
-    def f(x):
-        lo, hi = _t(min_val, x), _t(max_val, x)
-        return _core.where(x <= lo, lo, _core.where(x >= hi, hi, x))
-
-    return _activation(x, inplace, "HardtanhBackward0", "HardtanhBackward0", f)
+    # gradient 1 strictly inside (min_val, max_val) and through NaN, as PyTorch's
+    return _activation(x, inplace, lambda s, ip: _core._hardtanh(s, float(min_val), float(max_val)))
 
 
 def softplus(x, beta=1.0, threshold=20.0):
-    def f(x):
-        s = x * beta
-        return _core.where(s > threshold, x, (s.clamp(max=threshold).exp() + 1).log() / beta)
-
-    return _c("SoftplusBackward0", f, x)
+    return _core._softplus(x, float(beta), float(threshold))
 
 
 def gelu(x, approximate="none"):
-    if approximate == "tanh":
-        k = math.sqrt(2.0 / math.pi)
-        return _c("GeluBackward0", lambda x: 0.5 * x * (1 + (k * (x + 0.044715 * x * x * x)).tanh()), x)
-    return _c("GeluBackward0", lambda x: 0.5 * x * (1 + (x / math.sqrt(2.0)).erf()), x)
+    return _core._gelu(x, approximate)
 
 
 def div_scalar(x, s):

@@ -1,5 +1,6 @@
 //! Differentiable ops. Each op computes its result with a kernel and, right beside it, declares
 //! its backward formula (written with these same ops, so `create_graph` records higher orders).
+pub mod activation;
 pub mod arith;
 pub mod clamp;
 pub mod convert;
@@ -25,6 +26,7 @@ use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, TensorMe
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
 
+pub use activation::*;
 pub use arith::*;
 pub use clamp::*;
 pub use convert::*;

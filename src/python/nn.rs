@@ -1,5 +1,5 @@
 //! The kernels nn.functional calls: softmax/log_softmax, nll_loss, conv2d, pooling, embedding,
-//! layer_norm.
+//! layer_norm, the activations.
 use super::convert::int_arg;
 use super::ops::{out, R};
 use super::tensor::PyTensor;
@@ -187,7 +187,67 @@ impl PyTensor {
     }
 }
 
+#[pyfunction]
+fn _leaky_relu<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    negative_slope: f64,
+    inplace: bool,
+) -> R<'py> {
+    out(py, ops::leaky_relu(&input.t, negative_slope, inplace))
+}
+
+#[pyfunction]
+fn _silu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::silu(&input.t))
+}
+
+#[pyfunction]
+fn _elu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, alpha: f64, inplace: bool) -> R<'py> {
+    out(py, ops::elu(&input.t, alpha, inplace))
+}
+
+#[pyfunction]
+fn _hardtanh<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    min_val: f64,
+    max_val: f64,
+) -> R<'py> {
+    out(py, ops::hardtanh(&input.t, min_val, max_val))
+}
+
+#[pyfunction]
+fn _softplus<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    beta: f64,
+    threshold: f64,
+) -> R<'py> {
+    out(py, ops::softplus(&input.t, beta, threshold))
+}
+
+#[pyfunction]
+fn _gelu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, approximate: &str) -> R<'py> {
+    let a = match approximate {
+        "none" => ops::GeluApprox::None,
+        "tanh" => ops::GeluApprox::Tanh,
+        _ => {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "approximate argument must be either none or tanh.",
+            ))
+        }
+    };
+    out(py, ops::gelu(&input.t, a))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
+    m.add_function(wrap_pyfunction!(_silu, m)?)?;
+    m.add_function(wrap_pyfunction!(_elu, m)?)?;
+    m.add_function(wrap_pyfunction!(_hardtanh, m)?)?;
+    m.add_function(wrap_pyfunction!(_softplus, m)?)?;
+    m.add_function(wrap_pyfunction!(_gelu, m)?)?;
     m.add_function(wrap_pyfunction!(_nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_conv2d, m)?)?;
     m.add_function(wrap_pyfunction!(_pool2d, m)?)?;

@@ -94,3 +94,38 @@ def test_modules():
         torch.nn.Hardtanh(2, -2)
     with pytest.raises(ValueError, match=exact("min_val cannot be greater than max_val")):
         F.hardtanh(x, 2.0, -2.0)
+
+
+NAN = float("nan")
+
+EDGES = {  # name: (function, [(x, value, grad)]) recorded from PyTorch 2.15, float64
+    "hardtanh": (lambda x: F.hardtanh(x), [(-2.0, -1.0, 0.0), (-1.0, -1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 1.0, 0.0), (2.0, 1.0, 0.0), (NAN, NAN, 1.0), (30.0, 1.0, 0.0)]),
+    "relu6": (lambda x: F.relu6(x * 3), [(-2.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 3.0, 3.0), (2.0, 6.0, 0.0), (NAN, NAN, 3.0), (30.0, 6.0, 0.0)]),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.1), [(-2.0, -0.2, 0.1), (-1.0, -0.1, 0.1), (0.0, 0.0, 0.1), (1.0, 1.0, 1.0), (2.0, 2.0, 1.0), (NAN, NAN, 0.1), (30.0, 30.0, 1.0)]),
+    "elu": (lambda x: F.elu(x, 0.5), [(-2.0, -0.43233235838169365, 0.06766764161830635), (-1.0, -0.31606027941427883, 0.18393972058572117), (0.0, 0.0, 0.5), (1.0, 1.0, 1.0), (2.0, 2.0, 1.0), (NAN, NAN, 1.0), (30.0, 30.0, 1.0)]),
+    "softplus": (lambda x: F.softplus(x, 2.0, 10.0), [(-2.0, 0.009074963958904869, 0.017986209962091555), (-1.0, 0.06346400552148625, 0.11920292202211755), (0.0, 0.34657359027997264, 0.5), (1.0, 1.0634640055214863, 0.8807970779778824), (2.0, 2.0090749639589047, 0.9820137900379085), (NAN, NAN, NAN), (30.0, 30.0, 1.0)]),
+    "silu": (F.silu, [(-2.0, -0.2384058440442351, -0.09078424878489547), (-1.0, -0.2689414213699951, 0.07232948812851325), (0.0, 0.0, 0.5), (1.0, 0.7310585786300049, 0.9276705118714869), (2.0, 1.7615941559557646, 1.0907842487848955), (NAN, NAN, NAN), (30.0, 29.999999999997197, 1.000000000002711)]),
+    "gelu": (F.gelu, [(-2.0, -0.04550026389635842, -0.08523180107819692), (-1.0, -0.15865525393145702, -0.08331547058768635), (0.0, 0.0, 0.5), (1.0, 0.841344746068543, 1.0833154705876864), (2.0, 1.9544997361036416, 1.085231801078197), (NAN, NAN, NAN), (30.0, 30.0, 1.0)]),
+    "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"), [(-2.0, -0.04540230591222494, -0.0860992566236183), (-1.0, -0.15880800939172324, -0.08296408384578252), (0.0, 0.0, 0.5), (1.0, 0.8411919906082768, 1.0829640838457826), (2.0, 1.954597694087775, 1.0860992566236183), (NAN, NAN, NAN), (30.0, 30.0, 1.0)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGES))
+def test_edges_at_zero_bounds_nan_and_large_inputs(name):
+    """At 0, at the bounds, at NaN and past softplus's threshold, in float64: the value and the
+    gradient of each activation's own formula (src/ops/activation.rs) against PyTorch's."""
+    f, rows = EDGES[name]
+    x = torch.tensor([r[0] for r in rows], dtype=torch.float64, requires_grad=True)
+    y = f(x)
+    y.sum().backward()
+    for (x0, want_y, want_g), got_y, got_g in zip(rows, y.tolist(), x.grad.tolist()):
+        for got, want in ((got_y, want_y), (got_g, want_g)):
+            assert (got != got and want != want) or abs(got - want) <= 1e-12 * max(1.0, abs(want)), (
+                name, x0, got, want)
+
+
+@pytest.mark.parametrize("f, kernel", [(F.silu, "silu"), (F.elu, "elu"), (F.softplus, "softplus"),
+                                       (F.gelu, "GeluKernelImpl"), (F.leaky_relu, "leaky_relu")])
+def test_integer_inputs_are_refused_as_pytorch_does(f, kernel):
+    with pytest.raises(NotImplementedError, match=f"\"{kernel}(_cpu)?\" not implemented for 'Long'"):
+        f(torch.tensor([1, 2]))
