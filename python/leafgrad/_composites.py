@@ -44,7 +44,7 @@ def gelu(x, approximate="none"):
 
 def div_scalar(x, s):
     """`x / s` as ATen's div(Tensor, Scalar) records it (DivBackward1)."""
-    return _c("DivBackward1", lambda x: x / s, x)
+    return _core._div_scalar(x, float(s))
 
 
 def binary_cross_entropy(p, y, weight=None, reduction="mean"):
@@ -78,10 +78,6 @@ def softplus_plain(x):
     return x.relu() + ((-x.abs()).exp() + 1).log()
 
 
-def _arange(n):
-    return _core._arange(0.0, float(n), 1.0, _core.int64)
-
-
 def diag(x, diagonal=0):
     """A diagonal matrix from a vector, or the diagonal of a matrix.
 
@@ -89,28 +85,8 @@ def diag(x, diagonal=0):
     tensor([[1., 0.],
             [0., 2.]])
     """
-    if x.dim() not in (1, 2):
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.dim()}D")
-    if x.dim() == 1:
-        n = x.shape[0] + abs(diagonal)
-
-        def f(x):
-            out = _core._full((n, n), 0, x.dtype)
-            i = _arange(x.shape[0])
-            r, c = (i, i + diagonal) if diagonal >= 0 else (i - diagonal, i)
-            out[r, c] = x
-            return out
-
-        return _c("DiagEmbedBackward0", f, x)
-    rows, cols = x.shape[0], x.shape[1]
-    k = max(0, min(rows, cols - diagonal) if diagonal >= 0 else min(rows + diagonal, cols))
-
-    def g(x):
-        i = _arange(k)
-        r, c = (i, i + diagonal) if diagonal >= 0 else (i - diagonal, i)
-        return x[r, c]
-
-    return _c("DiagonalBackward0_copy", g, x)
+    _int_arg("diag", "diagonal", diagonal)
+    return _core._diag(x, diagonal)
 
 
 def trace(x):
@@ -119,14 +95,7 @@ def trace(x):
     >>> torch.trace(torch.tensor([[1., 2.], [3., 4.]]))
     tensor(5.)
     """
-    n = min(x.shape[0], x.shape[1])
-    return _c("TraceBackward0", lambda x: x[_arange(n), _arange(n)].sum(), x)
-
-
-def _tri_mask(x, diagonal, lower):
-    r = _arange(x.shape[-2]).unsqueeze(1)
-    c = _arange(x.shape[-1]).unsqueeze(0)
-    return (c - r <= diagonal) if lower else (c - r >= diagonal)
+    return _core._trace(x)
 
 
 def _int_arg(fn, name, v):
@@ -143,7 +112,7 @@ def tril(x, diagonal=0):
             [1., 1.]])
     """
     _int_arg("tril", "diagonal", diagonal)
-    return _c("TrilBackward0", lambda x: (x * _tri_mask(x, diagonal, True)._to_dtype(x.dtype)).contiguous(), x)
+    return _core._tril(x, diagonal, False)
 
 
 def triu(x, diagonal=0):
@@ -154,7 +123,7 @@ def triu(x, diagonal=0):
             [0., 1.]])
     """
     _int_arg("triu", "diagonal", diagonal)
-    return _c("TriuBackward0", lambda x: (x * _tri_mask(x, diagonal, False)._to_dtype(x.dtype)).contiguous(), x)
+    return _core._tril(x, diagonal, True)
 
 
 def flip(x, dims):
@@ -199,28 +168,9 @@ def roll(x, shifts, dims=None):
     >>> torch.roll(torch.tensor([1., 2., 3.]), 1)
     tensor([3., 1., 2.])
     """
-    if dims is None:
-        shape = tuple(x.shape)
-        return _c("RollBackward0", lambda x: roll_dim(x.reshape(-1), shifts, 0).reshape(shape), x)
     shifts = [shifts] if isinstance(shifts, int) else list(shifts)
-    dims = [dims] if isinstance(dims, int) else list(dims)
-    if len(shifts) != len(dims):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-
-    def f(x):
-        for s, d in zip(shifts, dims):
-            x = roll_dim(x, s, d)
-        return x
-
-    return _c("RollBackward0", f, x)
-
-
-def roll_dim(x, shift, dim):
-    n = x.shape[dim]
-    if n == 0:
-        return x
-    idx = [(i - shift) % n for i in range(n)]
-    return x.index_select(dim, _core._tensor(idx, _core.int64))
+    dims = [] if dims is None else [dims] if isinstance(dims, int) else list(dims)
+    return _core._roll(x, shifts, dims)
 
 
 def angle(x):

@@ -153,6 +153,24 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     sub_scaled(a, b, 1.0)
 }
 
+/// `x / s` for a Python number `s`, as ATen's div(Tensor, Scalar) records it (DivBackward1).
+pub fn div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        div(x, &Tensor::wrapped_scalar(s))?.detached()
+    };
+    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+        record(
+            "DivBackward1",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![div(&g[0], &Tensor::wrapped_scalar(s))?]),
+        );
+    }
+    Ok(out)
+}
+
 /// `scalar - x` (Python's reflected subtraction).
 pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
     bool_sub_check(x, s)?;

@@ -241,7 +241,45 @@ fn _gelu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, approximate: &str) -
     out(py, ops::gelu(&input.t, a))
 }
 
+#[pyfunction]
+fn _tril<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, diagonal: i64, upper: bool) -> R<'py> {
+    match upper {
+        false => out(py, ops::tril(&input.t, diagonal)),
+        true => out(py, ops::triu(&input.t, diagonal)),
+    }
+}
+
+#[pyfunction]
+fn _diag<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, diagonal: i64) -> R<'py> {
+    out(py, ops::diag(&input.t, diagonal))
+}
+
+#[pyfunction]
+fn _trace<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::trace(&input.t))
+}
+
+#[pyfunction]
+fn _roll<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    shifts: Vec<i64>,
+    dims: Vec<i64>,
+) -> R<'py> {
+    out(py, ops::roll(&input.t, &shifts, &dims))
+}
+
+#[pyfunction]
+fn _div_scalar<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, other: f64) -> R<'py> {
+    out(py, ops::div_scalar(&input.t, other))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_div_scalar, m)?)?;
+    m.add_function(wrap_pyfunction!(_tril, m)?)?;
+    m.add_function(wrap_pyfunction!(_diag, m)?)?;
+    m.add_function(wrap_pyfunction!(_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(_roll, m)?)?;
     m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
     m.add_function(wrap_pyfunction!(_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_elu, m)?)?;

@@ -1,0 +1,236 @@
+//! Matrix structure: the triangles (tril/triu), the diagonal (diag, trace) and cyclic shifts
+//! (roll), each one node with PyTorch's name and its derivative written with ops: reading by an
+//! index plan (`take`) and writing back (`put_add`), each the other's gradient.
+use super::index::{put_add, take, Plan};
+use super::*;
+use crate::backend;
+use crate::grad_mode::GradModeGuard;
+use crate::grads;
+use std::sync::Arc;
+
+/// The mask of the lower (or upper) triangle of the last two dims, on x's device.
+fn tri_mask(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
+    let s = x.shape();
+    let (rows, cols) = (s[s.len() - 2], s[s.len() - 1]);
+    let mut m = Vec::with_capacity(rows * cols);
+    for r in 0..rows as i64 {
+        for c in 0..cols as i64 {
+            m.push(if lower {
+                c - r <= diagonal
+            } else {
+                c - r >= diagonal
+            });
+        }
+    }
+    let m = Tensor::from_vec(m, &[rows, cols])?;
+    match x.device() {
+        crate::device::Device::Cpu => Ok(m),
+        d => backend::to_device(&m, d),
+    }
+}
+
+fn tri(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
+    let name = if lower { "tril" } else { "triu" };
+    if x.ndim() < 2 {
+        return Err(Error::Runtime(format!(
+            "{name}: input tensor must have at least 2 dimensions"
+        )));
+    }
+    let out = {
+        let _g = GradModeGuard::new(false);
+        // a select, not a product: NaN and inf above the diagonal become 0 too
+        let zero = Tensor::zeros(&[], x.dtype())?;
+        backend::contiguous(&where_(&tri_mask(x, diagonal, lower)?, x, &zero)?)?.detached()
+    };
+    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+        record(
+            if lower {
+                "TrilBackward0"
+            } else {
+                "TriuBackward0"
+            },
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![tri(&g[0], diagonal, lower)?]),
+        );
+    }
+    Ok(out)
+}
+
+/// The lower triangle (TrilBackward0): zeros above `diagonal`.
+pub fn tril(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    tri(x, diagonal, true)
+}
+
+/// The upper triangle (TriuBackward0): zeros below `diagonal`.
+pub fn triu(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    tri(x, diagonal, false)
+}
+
+/// The flat indices of the `diagonal`-th diagonal of a [rows, cols] matrix.
+fn diagonal_plan(rows: usize, cols: usize, diagonal: i64) -> Plan {
+    let (r0, c0) = if diagonal >= 0 {
+        (0, diagonal as usize)
+    } else {
+        ((-diagonal) as usize, 0)
+    };
+    let n = rows.saturating_sub(r0).min(cols.saturating_sub(c0));
+    Arc::new((0..n).map(|i| (r0 + i) * cols + c0 + i).collect())
+}
+
+/// The sum of a matrix's diagonal (TraceBackward0).
+pub fn trace(x: &Tensor) -> Result<Tensor> {
+    if x.ndim() != 2 {
+        return Err(Error::Runtime(format!(
+            "trace: expected a matrix, but got tensor with dim {}",
+            x.ndim()
+        )));
+    }
+    let s = x.shape();
+    let (rows, cols) = (s[0], s[1]);
+    let plan = diagonal_plan(rows, cols, 0);
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let d = take(x, &plan, &[plan.len()], "TraceBackward0")?;
+        sum(&d, None, false)?.detached()
+    };
+    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+        record(
+            "TraceBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                // d trace = dL on the diagonal, 0 elsewhere
+                let k = plan.len();
+                grads![put_add(&[rows, cols], &plan, &expand(&g[0], &[k])?)?]
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// `torch.diag`: a vector as the `diagonal`-th diagonal of a square matrix
+/// (DiagEmbedBackward0), or a matrix's `diagonal`-th diagonal as a vector.
+pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    match x.ndim() {
+        1 => {
+            let k = x.shape()[0];
+            let n = k + diagonal.unsigned_abs() as usize;
+            let plan = diagonal_plan(n, n, diagonal);
+            let out = {
+                let _g = GradModeGuard::new(false);
+                let z = Tensor::zeros_on(&[n, n], x.dtype(), x.device())?;
+                backend::put(&z, &plan, &backend::contiguous(x)?, false)?;
+                z
+            };
+            if out.dtype().is_differentiable() && needs_grad(&[x]) {
+                record(
+                    "DiagEmbedBackward0",
+                    &[x],
+                    &[&out],
+                    vec![],
+                    Box::new(move |_, g| grads![take(&g[0], &plan, &[k], "DiagonalBackward0")?]),
+                );
+            }
+            Ok(out)
+        }
+        2 => {
+            let s = x.shape();
+            let (rows, cols) = (s[0], s[1]);
+            let plan = diagonal_plan(rows, cols, diagonal);
+            let k = plan.len();
+            let out = {
+                let _g = GradModeGuard::new(false);
+                take(x, &plan, &[k], "DiagonalBackward0")?.detached()
+            };
+            if out.dtype().is_differentiable() && needs_grad(&[x]) {
+                record(
+                    "DiagonalBackward0_copy",
+                    &[x],
+                    &[&out],
+                    vec![],
+                    Box::new(move |_, g| grads![put_add(&[rows, cols], &plan, &g[0])?]),
+                );
+            }
+            Ok(out)
+        }
+        d => Err(Error::Runtime(format!(
+            "diag(): Supports 1D or 2D tensors. Got {d}D"
+        ))),
+    }
+}
+
+/// Elements shifted cyclically by `shifts` along `dims` (the flattened tensor when `dims` is
+/// empty): RollBackward0, whose gradient rolls back.
+pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
+    let shape = x.shape();
+    let nd = shape.len();
+    let flat = dims.is_empty();
+    if flat && shifts.len() != 1 {
+        return Err(Error::Runtime(format!(
+            "shifts and dimensions must align. shifts: {}, dims:{}",
+            shifts.len(),
+            dims.len()
+        )));
+    }
+    if !flat && shifts.len() != dims.len() {
+        return Err(Error::Runtime(format!(
+            "shifts and dimensions must align. shifts: {}, dims:{}",
+            shifts.len(),
+            dims.len()
+        )));
+    }
+    // the shift of each dim of the (flattened, if no dims) tensor
+    let (vshape, mut by): (Vec<usize>, Vec<i64>) = if flat {
+        (vec![shape.iter().product()], vec![0])
+    } else {
+        (shape.to_vec(), vec![0; nd])
+    };
+    if flat {
+        by[0] = shifts[0];
+    } else {
+        for (&s, &d) in shifts.iter().zip(dims) {
+            let d = crate::shape::wrap_dim(d, nd)?;
+            by[d] += s;
+        }
+    }
+    let n: usize = vshape.iter().product();
+    let strides = crate::shape::contiguous_strides(&vshape);
+    let mut plan = Vec::with_capacity(n);
+    let mut idx = vec![0usize; vshape.len()];
+    for _ in 0..n {
+        let mut src = 0usize;
+        for (d, &i) in idx.iter().enumerate() {
+            let len = vshape[d] as i64;
+            let j = (i as i64 - by[d]).rem_euclid(len.max(1));
+            src += j as usize * strides[d] as usize;
+        }
+        plan.push(src);
+        for d in (0..idx.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < vshape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    let plan: Plan = Arc::new(plan);
+    let out = {
+        let _g = GradModeGuard::new(false);
+        take(x, &plan, &shape, "RollBackward0")?.detached()
+    };
+    if needs_grad(&[x]) {
+        let back: Vec<i64> = shifts.iter().map(|s| -s).collect();
+        let dims = dims.to_vec();
+        record(
+            "RollBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![roll(&g[0], &back, &dims)?]),
+        );
+    }
+    Ok(out)
+}
