@@ -1,12 +1,9 @@
-"""Ops defined as compositions of other ops but recorded as ONE node with PyTorch's name
-(`_core._composite`): the backward differentiates the composition again, so gradients are
-right to any order without a formula of their own."""
+"""The Python faces of core ops that take Python-level arguments (activations with `inplace`,
+the BCE losses, diag/tril/triu/trace/roll/flip, complex): PyTorch's argument checks, then one
+call into the core, where each op records its node and its derivative formula. (These were
+composites re-run by a nested backward pass; none is left here.)"""
 from . import _core
 from ._core import Tensor
-
-
-def _c(name, fn, *inputs):
-    return _core._composite(name, fn, list(inputs))
 
 
 def _activation(x, inplace, fn):
@@ -48,34 +45,11 @@ def div_scalar(x, s):
 
 
 def binary_cross_entropy(p, y, weight=None, reduction="mean"):
-    def f(p, y, *w):
-        loss = -(y * p.log().clamp(min=-100) + (1 - y) * (1 - p).log().clamp(min=-100))
-        if w:
-            loss = loss * w[0]
-        return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
-
-    extra = () if weight is None else (weight,)
-    return _c("BinaryCrossEntropyBackward0", f, p, y, *extra)
+    return _core._binary_cross_entropy(p, y, weight, reduction)
 
 
 def binary_cross_entropy_with_logits(x, y, weight=None, reduction="mean", pos_weight=None):
-    def f(x, y, *rest):
-        sp = softplus_plain(-x)
-        if pos_weight is not None:
-            loss = (1 - y) * x + (1 + (rest[-1] - 1) * y) * sp
-        else:
-            loss = (1 - y) * x + sp
-        if weight is not None:
-            loss = loss * rest[0]
-        return loss if reduction == "none" else (loss.sum() if reduction == "sum" else loss.mean())
-
-    extra = tuple(t for t in (weight, pos_weight) if t is not None)
-    return _c("BinaryCrossEntropyWithLogitsBackward0", f, x, y, *extra)
-
-
-def softplus_plain(x):
-    # log(1 + e^x) = max(x, 0) + log(1 + e^-|x|), stable for large |x|
-    return x.relu() + ((-x.abs()).exp() + 1).log()
+    return _core._binary_cross_entropy_with_logits(x, y, weight, pos_weight, reduction)
 
 
 def diag(x, diagonal=0):
@@ -144,22 +118,7 @@ def flip(x, dims):
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
 
-    # flipped in the input's memory order, so the result keeps its layout (as PyTorch's does)
-    order = _core._layout_order(x)
-    inverse = None if order is None else sorted(range(len(order)), key=order.__getitem__)
-
-    def f(x):
-        if x.dim() == 0:
-            return x.clone()
-        if order is not None:
-            x = x.permute(*order)
-        for d in dims:
-            d = d % x.dim() if order is None else order.index(d % x.dim())
-            n = x.shape[d]
-            x = x.index_select(d, _core._arange(float(n - 1), -1.0, -1.0, _core.int64))
-        return x if order is None else x.permute(*inverse)
-
-    return _c("FlipBackward0", f, x)
+    return _core._flip(x, dims)
 
 
 def roll(x, shifts, dims=None):
@@ -188,10 +147,4 @@ def complex(real, imag):
     >>> torch.complex(torch.tensor([1., 2.]), torch.tensor([3., -1.]))
     tensor([1.+3.j, 2.-1.j])
     """
-    if real.dtype != imag.dtype:
-        raise RuntimeError(
-            f"Expected object of scalar type {real.dtype} but got scalar type {imag.dtype} for second argument"
-        )
-    if not real.is_floating_point():
-        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {real.dtype} and {imag.dtype}")
-    return _c("ComplexBackward0", lambda r, i: r + i * 1j, real, imag)
+    return _core._complex(real, imag)

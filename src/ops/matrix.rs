@@ -1,5 +1,5 @@
-//! Matrix structure: the triangles (tril/triu), the diagonal (diag, trace) and cyclic shifts
-//! (roll), each one node with PyTorch's name and its derivative written with ops: reading by an
+//! Matrix structure and rearrangements: the triangles (tril/triu), the diagonal (diag, trace),
+//! cyclic shifts (roll), flips, and complex(real, imag), each one node with PyTorch's name and its derivative written with ops: reading by an
 //! index plan (`take`) and writing back (`put_add`), each the other's gradient.
 use super::index::{put_add, take, Plan};
 use super::*;
@@ -230,6 +230,115 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![roll(&g[0], &back, &dims)?]),
+        );
+    }
+    Ok(out)
+}
+
+/// Reversed along `dims` (FlipBackward0, whose gradient flips back). The result keeps the
+/// input's memory layout, as PyTorch's does.
+pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let (shape, strides) = {
+        let d = x.data();
+        (d.shape.clone(), d.strides.clone())
+    };
+    let nd = shape.len();
+    let mut flipped = vec![false; nd];
+    for &d in dims {
+        if nd > 0 {
+            flipped[crate::shape::wrap_dim(d, nd)?] = true;
+        }
+    }
+    let n: usize = shape.iter().product();
+    let cs = crate::shape::contiguous_strides(&shape);
+    let mut plan = Vec::with_capacity(n);
+    let mut idx = vec![0usize; nd];
+    for _ in 0..n {
+        let src: usize = (0..nd)
+            .map(|d| {
+                let i = if flipped[d] {
+                    shape[d] - 1 - idx[d]
+                } else {
+                    idx[d]
+                };
+                i * cs[d] as usize
+            })
+            .sum();
+        plan.push(src);
+        for d in (0..nd).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let v = backend::take(x, &plan, &shape)?;
+        match backend::cpu::layout::result_strides(&shape, &[(&shape, &strides)]) {
+            None => v,
+            Some(st) => {
+                let out = backend::empty(&[n], x.dtype(), x.device())?.restrided(&shape, &st, 0);
+                backend::copy_into(&out, &v)?;
+                out
+            }
+        }
+    };
+    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+        let dims = dims.to_vec();
+        record(
+            "FlipBackward0",
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![flip(&g[0], &dims)?]),
+        );
+    }
+    Ok(out)
+}
+
+/// `real + i·imag` (ComplexBackward0), broadcast: each part written into the result's real or
+/// imaginary half, so inf and NaN parts stay where they are. The gradient of each part is the
+/// real or imaginary part of the gradient.
+pub fn complex(real: &Tensor, imag: &Tensor) -> Result<Tensor> {
+    if real.dtype() != imag.dtype() {
+        return Err(Error::Runtime(format!(
+            "Expected object of scalar type {} but got scalar type {} for second argument",
+            real.dtype().scalar_type_name(),
+            imag.dtype().scalar_type_name()
+        )));
+    }
+    let cdt = match real.dtype() {
+        crate::dtype::DType::Float32 => crate::dtype::DType::Complex64,
+        crate::dtype::DType::Float64 => crate::dtype::DType::Complex128,
+        d => {
+            return Err(Error::NotImplemented(format!(
+                "Expected both inputs to be Half, Float or Double tensors but got {} and {}",
+                d.scalar_type_name(),
+                d.scalar_type_name()
+            )))
+        }
+    };
+    let shape = crate::shape::broadcast_shapes(&real.shape(), &imag.shape())?;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let out = Tensor::zeros_on(&shape, cdt, real.device())?;
+        let parts = view_as_real(&out)?;
+        backend::copy_into(&select(&parts, -1, 0)?, real)?;
+        backend::copy_into(&select(&parts, -1, 1)?, imag)?;
+        out
+    };
+    if needs_grad(&[real, imag]) {
+        record(
+            "ComplexBackward0",
+            &[real, imag],
+            &[&out],
+            vec![],
+            Box::new(|_, g| {
+                let parts = view_as_real(&g[0])?;
+                grads![select(&parts, -1, 0)?, select(&parts, -1, 1)?]
+            }),
         );
     }
     Ok(out)

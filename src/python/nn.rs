@@ -274,7 +274,60 @@ fn _div_scalar<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, other: f64) ->
     out(py, ops::div_scalar(&input.t, other))
 }
 
+#[pyfunction]
+fn _flip<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, dims: Vec<i64>) -> R<'py> {
+    out(py, ops::flip(&input.t, &dims))
+}
+
+#[pyfunction]
+fn _complex<'py>(
+    py: Python<'py>,
+    real: PyRef<'py, PyTensor>,
+    imag: PyRef<'py, PyTensor>,
+) -> R<'py> {
+    out(py, ops::complex(&real.t, &imag.t))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight, reduction))]
+fn _binary_cross_entropy<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    reduction: &str,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    let w = weight.as_ref().map(|w| &w.t);
+    out(py, ops::binary_cross_entropy(&input.t, &target.t, w, r))
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, weight, pos_weight, reduction))]
+fn _binary_cross_entropy_with_logits<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    pos_weight: Option<PyRef<'py, PyTensor>>,
+    reduction: &str,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    let (w, pw) = (
+        weight.as_ref().map(|w| &w.t),
+        pos_weight.as_ref().map(|w| &w.t),
+    );
+    out(
+        py,
+        ops::binary_cross_entropy_with_logits(&input.t, &target.t, w, pw, r),
+    )
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_binary_cross_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(_binary_cross_entropy_with_logits, m)?)?;
+    m.add_function(wrap_pyfunction!(_flip, m)?)?;
+    m.add_function(wrap_pyfunction!(_complex, m)?)?;
     m.add_function(wrap_pyfunction!(_div_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_tril, m)?)?;
     m.add_function(wrap_pyfunction!(_diag, m)?)?;

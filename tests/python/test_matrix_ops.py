@@ -70,3 +70,31 @@ def test_roll():
     assert x.grad.tolist() == [[5.0, 3.0, 4.0], [2.0, 0.0, 1.0]]
     with pytest.raises(RuntimeError, match="shifts and dimensions must align. shifts: 2, dims:0"):
         x.roll((1, 2))
+
+
+def test_flip_keeps_the_layout_and_flips_the_gradient_back():
+    x = torch.arange(6.0).reshape(2, 3).t().requires_grad_(False)
+    y = torch.flip(x, [0])
+    assert y.tolist() == [[2.0, 5.0], [1.0, 4.0], [0.0, 3.0]] and y.stride() == (1, 3)
+    a = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    f = a.flip((0, 1))
+    assert f.tolist() == [[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]] and type(f.grad_fn).__name__ == "FlipBackward0"
+    (f * torch.arange(6.0).reshape(2, 3)).sum().backward()
+    assert a.grad.tolist() == [[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]]
+    assert torch.flip(torch.tensor(3.0), [0]).item() == 3.0
+
+
+def test_complex_writes_the_parts_and_splits_the_gradient():
+    z = torch.complex(torch.tensor([1.0]), torch.tensor([math.inf]))
+    assert z.real.item() == 1.0 and z.imag.item() == math.inf
+    re = torch.tensor([1.0, 2.0], requires_grad=True)
+    im = torch.tensor([[3.0], [-1.0]], requires_grad=True)
+    c = torch.complex(re, im)
+    assert c.shape == (2, 2) and c.dtype == torch.complex64 and type(c.grad_fn).__name__ == "ComplexBackward0"
+    (c * torch.tensor([1 + 2j, 3 - 1j])).real.sum().backward()
+    # d Re((re + i im) w) = Re(w) d re - Im(w) d im
+    assert re.grad.tolist() == [2.0, 6.0] and im.grad.tolist() == [[-1.0], [-1.0]]
+    with pytest.raises(RuntimeError, match="Expected object of scalar type Float but got scalar type Double for second argument"):
+        torch.complex(torch.ones(1), torch.ones(1, dtype=torch.float64))
+    with pytest.raises(NotImplementedError, match="Expected both inputs to be Half, Float or Double tensors but got Long and Long"):
+        torch.complex(torch.ones(1, dtype=torch.int64), torch.ones(1, dtype=torch.int64))
