@@ -165,6 +165,28 @@ pub fn checked_numel(shape: &[usize]) -> Result<usize> {
     Ok(n)
 }
 
+/// Sizes from signed dims, or PyTorch's error for a negative one.
+pub fn sizes_of(shape: &[i64]) -> Result<Vec<usize>> {
+    shape
+        .iter()
+        .map(|&d| {
+            if d < 0 {
+                Err(crate::error::Error::Runtime(format!(
+                    "Trying to create tensor with negative dimension {}: [{}]",
+                    d,
+                    shape
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )))
+            } else {
+                Ok(d as usize)
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

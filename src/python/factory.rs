@@ -4,10 +4,11 @@ use super::convert::{extract_dtype, number, shape_args};
 use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
 use crate::dtype::DType;
+use crate::ops;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorData};
 use num_complex::Complex64;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple};
 use std::sync::Arc;
@@ -300,24 +301,7 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
 }
 
 fn sizes(shape: &[i64]) -> PyResult<Vec<usize>> {
-    shape
-        .iter()
-        .map(|&d| {
-            if d < 0 {
-                Err(PyRuntimeError::new_err(format!(
-                    "Trying to create tensor with negative dimension {}: [{}]",
-                    d,
-                    shape
-                        .iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )))
-            } else {
-                Ok(d as usize)
-            }
-        })
-        .collect()
+    crate::shape::sizes_of(shape).py()
 }
 
 #[pyfunction]
@@ -343,28 +327,10 @@ fn _arange<'py>(
     step: f64,
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if step == 0.0 {
-        return Err(PyRuntimeError::new_err("step must be nonzero"));
-    }
-    if (step > 0.0 && start > end) || (step < 0.0 && start < end) {
-        return Err(PyRuntimeError::new_err(
-            "upper bound and larger bound inconsistent with step sign",
-        ));
-    }
-    let n = ((end - start) / step).ceil();
-    if !n.is_finite() || n > (isize::MAX as f64) / 8.0 {
-        return Err(PyRuntimeError::new_err(format!(
-            "unsupported range: {} -> {}",
-            start, end
-        )));
-    }
-    let n = n.max(0.0) as usize;
-    // The result first, so an allocation failure names its size.
-    let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
-    vals.extend((0..n).map(|i| start + i as f64 * step));
-    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
-    wrap(py, out)
+    wrap(
+        py,
+        ops::arange(start, end, step, extract_dtype(dtype)?).py()?,
+    )
 }
 
 #[pyfunction]
@@ -375,31 +341,10 @@ fn _linspace<'py>(
     steps: i64,
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if steps < 0 {
-        return Err(PyRuntimeError::new_err(
-            "number of steps must be non-negative",
-        ));
-    }
-    let n = steps as usize;
-    let out = Tensor::zeros(&[n], extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
-    let step = if n > 1 {
-        (end - start) / (n - 1) as f64
-    } else {
-        0.0
-    };
-    // PyTorch fills the second half from the end for symmetry.
-    vals.extend((0..n).map(|i| {
-        if n == 1 {
-            start
-        } else if i < n / 2 {
-            start + step * i as f64
-        } else {
-            end - step * (n - 1 - i) as f64
-        }
-    }));
-    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &[n]).py()?).py()?;
-    wrap(py, out)
+    wrap(
+        py,
+        ops::linspace(start, end, steps, extract_dtype(dtype)?).py()?,
+    )
 }
 
 #[pyfunction]
@@ -410,15 +355,7 @@ fn _eye<'py>(
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&[n, m])?;
-    let total = crate::backend::cpu::checked_numel(&s)?;
-    let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
-    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(total)?;
-    vals.resize(total, 0.0);
-    for i in 0..s[0].min(s[1]) {
-        vals[i * s[1] + i] = 1.0;
-    }
-    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
-    wrap(py, out)
+    wrap(py, ops::eye(s[0], s[1], extract_dtype(dtype)?).py()?)
 }
 
 #[pyfunction]
@@ -429,42 +366,7 @@ fn _rand<'py>(
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = sizes(&shape_args(shape, if normal { "randn" } else { "rand" })?)?;
-    let dt = extract_dtype(dtype)?;
-    if !dt.is_differentiable() {
-        return Err(PyRuntimeError::new_err(format!(
-            "\"{}\" not implemented for '{}'",
-            if normal {
-                "normal_kernel_cpu"
-            } else {
-                "check_uniform_bounds"
-            },
-            dt.scalar_type_name()
-        )));
-    }
-    let n = crate::backend::cpu::checked_numel(&s)?
-        .checked_mul(if dt.is_complex() { 2 } else { 1 })
-        .ok_or_else(|| PyRuntimeError::new_err("numel: integer multiplication overflow"))?;
-    let out = Tensor::zeros(&s, dt).py()?;
-    let mut vals: Vec<f64> = crate::backend::cpu::alloc_vec(n)?;
-    crate::random::with_rng(|r| {
-        vals.extend((0..n).map(|_| if normal { r.normal() } else { r.uniform() }))
-    });
-    let t = if dt.is_complex() {
-        let scale = if normal {
-            std::f64::consts::FRAC_1_SQRT_2
-        } else {
-            1.0
-        };
-        let c: Vec<Complex64> = vals
-            .chunks(2)
-            .map(|p| Complex64::new(p[0] * scale, p[1] * scale))
-            .collect();
-        Tensor::from_vec(c, &s).py()?
-    } else {
-        Tensor::from_vec(vals, &s).py()?
-    };
-    crate::backend::cpu::copy_into(&out, &t).py()?;
-    wrap(py, out)
+    wrap(py, ops::rand(&s, normal, extract_dtype(dtype)?).py()?)
 }
 
 #[pyfunction]
@@ -475,22 +377,8 @@ fn _randint<'py>(
     shape: &Bound<'py, PyTuple>,
     dtype: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if high <= low {
-        return Err(PyRuntimeError::new_err(format!(
-            "random_ expects 'from' to be less than 'to', but got from={} >= to={}",
-            low, high
-        )));
-    }
     let s = sizes(&shape_args(shape, "randint")?)?;
-    let n = crate::backend::cpu::checked_numel(&s)?;
-    let out = Tensor::zeros(&s, extract_dtype(dtype)?).py()?;
-    let span = high.wrapping_sub(low) as u64;
-    let mut vals: Vec<i64> = crate::backend::cpu::alloc_vec(n)?;
-    crate::random::with_rng(|r| {
-        vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
-    });
-    crate::backend::cpu::copy_into(&out, &Tensor::from_vec(vals, &s).py()?).py()?;
-    wrap(py, out)
+    wrap(py, ops::randint(low, high, &s, extract_dtype(dtype)?).py()?)
 }
 
 /// Seeds the random number generator: the same seed gives the same numbers again (but not
