@@ -1,0 +1,227 @@
+//! Indexing: `t[...]` reads (basic indexing as views, advanced indexing as gathers) and
+//! `t[...] = v` writes (views and copies, or scatters through index plans), for a Rust user of
+//! the crate as for the bindings, which only turn Python objects into [`Index`] items.
+use super::*;
+use crate::dtype::DType;
+use crate::grad_mode::GradModeGuard;
+
+/// One item of an index (`x[0, 1:3, None, ..., idx]`).
+#[derive(Clone, Debug)]
+pub enum Index {
+    /// `x[i]`: selects (the dim goes away).
+    Int(i64),
+    /// `x[start:end:step]`.
+    Slice(Option<i64>, Option<i64>, i64),
+    /// `x[None]`: a new dim of size 1.
+    NewAxis,
+    /// `x[...]`: as many full slices as the other items leave.
+    Ellipsis,
+    /// A long index tensor (one dim) or a bool mask (as many dims as it has).
+    Tensor(Tensor),
+}
+
+/// The basic part of an index applied (a view of `t`) and the advanced indices left, each
+/// with the dim it applies to.
+struct Indexed {
+    view: Tensor,
+    advanced: Vec<(usize, Tensor)>,
+}
+
+/// Applies the basic part of an index. With `skip_full_slices` (assignment, as PyTorch's
+/// `set_item`), a slice that covers its whole dim (start None/0, step 1, stop None or past the
+/// end) is not applied, so `x[:] = v` writes into `x` itself (CopyBackwards, FillBackward2/3).
+fn apply_basic(t: &Tensor, items: Vec<Index>, skip_full_slices: bool) -> Result<Indexed> {
+    let dims_of = |i: &Index| match i {
+        Index::Int(_) | Index::Slice(..) => 1,
+        Index::Tensor(t) if t.dtype() == DType::Bool => t.ndim(),
+        Index::Tensor(_) => 1,
+        _ => 0,
+    };
+    let consumed: usize = items.iter().map(dims_of).sum();
+    let nd = t.ndim();
+    if consumed > nd {
+        return Err(Error::Index(format!(
+            "too many indices for tensor of dimension {}",
+            nd
+        )));
+    }
+    if items
+        .iter()
+        .filter(|i| matches!(i, Index::Ellipsis))
+        .count()
+        > 1
+    {
+        return Err(Error::Index(
+            "an index can only have a single ellipsis ('...')".into(),
+        ));
+    }
+    let mut cur = t.clone();
+    let mut dim: i64 = 0;
+    let mut advanced = Vec::new();
+    for it in items {
+        match it {
+            Index::Int(i) => cur = select(&cur, dim, i)?,
+            Index::Slice(s, e, step) => {
+                let len = cur.shape().get(dim as usize).copied().unwrap_or(0) as i64;
+                let full = matches!(s, None | Some(0)) && step == 1 && e.is_none_or(|e| e >= len);
+                if !(skip_full_slices && full) {
+                    cur = slice(&cur, dim, s, e, step)?;
+                }
+                dim += 1;
+            }
+            Index::NewAxis => {
+                cur = unsqueeze(&cur, dim)?;
+                dim += 1;
+            }
+            Index::Ellipsis => dim += (nd - consumed) as i64,
+            Index::Tensor(ix) if ix.dtype() == DType::Bool && ix.ndim() == 0 => {
+                // x[True] adds a dim of size 1, x[False] one of size 0 (numpy's rule).
+                cur = unsqueeze(&cur, dim)?;
+                let keep: Vec<i64> = if ix.item()?.re != 0.0 {
+                    vec![0]
+                } else {
+                    vec![]
+                };
+                let n = keep.len();
+                advanced.push((dim as usize, Tensor::from_vec(keep, &[n])?));
+                dim += 1;
+            }
+            Index::Tensor(ix) if ix.dtype() == DType::Bool => {
+                let k = ix.ndim();
+                let shape = cur.shape();
+                let want = &shape[dim as usize..dim as usize + k];
+                if ix.ndim() > 0 && ix.shape().as_slice() != want {
+                    return Err(Error::Index(format!(
+                        "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                        crate::shape::fmt_shape(&ix.shape()), 0, crate::shape::fmt_shape(&shape), dim
+                    )));
+                }
+                for (j, col) in nonzero_split(&ix)?.into_iter().enumerate() {
+                    advanced.push((dim as usize + j, col));
+                }
+                dim += k as i64;
+            }
+            Index::Tensor(ix) => {
+                advanced.push((dim as usize, ix));
+                dim += 1;
+            }
+        }
+    }
+    Ok(Indexed {
+        view: cur,
+        advanced,
+    })
+}
+
+/// `t[items]`: views for ints/slices/None/`...`, a gather (IndexBackward0) for tensor
+/// indices. `in_tuple`: the items came as a tuple (PyTorch skips full slices inside a tuple,
+/// so `x[:, 0]` is one SelectBackward0, but slices for a lone slice: `x[:]` is
+/// SliceBackward0).
+pub fn index(t: &Tensor, items: Vec<Index>, in_tuple: bool) -> Result<Tensor> {
+    let only_ellipsis = items.len() == 1 && matches!(items[0], Index::Ellipsis);
+    let ix = apply_basic(t, items, in_tuple)?;
+    if !ix.advanced.is_empty() {
+        let dims: Vec<usize> = ix.advanced.iter().map(|(d, _)| *d).collect();
+        let idxs: Vec<Tensor> = ix.advanced.into_iter().map(|(_, t)| t).collect();
+        let (plan, shape) = advanced_plan(&ix.view.shape(), &dims, &idxs)?;
+        return take(&ix.view, &plan, &shape, "IndexBackward0");
+    }
+    if only_ellipsis || ix.view.ptr_eq(t) {
+        return alias(t);
+    }
+    Ok(ix.view)
+}
+
+/// The value of `t[...] = value`, by where it came from (which decides PyTorch's rules).
+#[derive(Clone, Debug)]
+pub enum PutValue {
+    /// A Python number: a full-slice write is a fill (FillBackward2).
+    Number(Tensor),
+    /// A tensor: a scatter requires its dtype to be the destination's.
+    Tensor(Tensor),
+    /// Other data (a list, an array) already converted to a tensor.
+    Data(Tensor),
+}
+
+/// `t[items] = value`: basic indices write through a view (CopySlices on the base), tensor
+/// indices scatter (IndexPutBackward0).
+pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
+    let (v, v_is_number, exact_dtype) = match &value {
+        PutValue::Number(v) => (v, true, false),
+        PutValue::Tensor(v) => (v, false, true),
+        PutValue::Data(v) => (v, false, false),
+    };
+    let ix = {
+        let _g = GradModeGuard::new(false);
+        apply_basic(t, items, true)?
+    };
+    // A host scalar may be written into device memory (as in PyTorch).
+    let v = if v.device() != t.device() && v.ndim() == 0 {
+        to_copy(v, v.dtype(), t.device())?
+    } else {
+        v.clone()
+    };
+    if ix.advanced.is_empty() {
+        if ix.view.ptr_eq(t) {
+            // Every index was a full slice or `...`: write into `t` itself.
+            if v_is_number {
+                return fill_(t, v.item()?, "FillBackward2");
+            }
+            return copy_to(t, &v);
+        }
+        let region = if ix.view.is_view() {
+            ix.view
+        } else {
+            alias(&ix.view)?
+        };
+        return copy_to(&region, &v);
+    }
+    if exact_dtype && v.dtype() != t.dtype() {
+        return Err(Error::Runtime(format!(
+            "Index put requires the source and destination dtypes match, got {} for the destination and {} for the source.",
+            t.dtype().scalar_type_name(),
+            v.dtype().scalar_type_name()
+        )));
+    }
+    let dims: Vec<usize> = ix.advanced.iter().map(|(d, _)| *d).collect();
+    let idxs: Vec<Tensor> = ix.advanced.into_iter().map(|(_, t)| t).collect();
+    let (plan, shape) = advanced_plan(&ix.view.shape(), &dims, &idxs)?;
+    let target = if ix.view.ptr_eq(t) {
+        t.clone()
+    } else {
+        ix.view
+    };
+    apply_inplace(&target, &[&v], |s| {
+        let vv = expand(&v, &shape)?;
+        let flat = reshape(&crate::backend::contiguous(&vv)?, &[-1])?;
+        let vflat = if v.requires_grad() {
+            reshape(&vv, &[-1])?
+        } else {
+            flat
+        };
+        put(s, &plan, &vflat)
+    })
+}
+
+/// PyTorch's `copy_to` for assignment: equal shapes copy (CopyBackwards), a 0-d value fills
+/// (FillBackward3), anything else drops its leading 1s and expands to the destination (with
+/// `expand`'s errors) before copying.
+fn copy_to(dst: &Tensor, v: &Tensor) -> Result<()> {
+    let dshape = dst.shape();
+    let vshape = v.shape();
+    if dshape == vshape {
+        return apply_inplace(dst, &[v], |s| copy_value(s, v));
+    }
+    if v.ndim() == 0 {
+        return apply_inplace(dst, &[v], |s| filled_tensor(s, v));
+    }
+    let lead = vshape.iter().take_while(|&&d| d == 1).count();
+    let sizes: Vec<i64> = vshape[lead..].iter().map(|&d| d as i64).collect();
+    let stripped = if lead > 0 {
+        reshape(v, &sizes)?
+    } else {
+        v.clone()
+    };
+    let expanded = expand(&stripped, &dshape)?;
+    apply_inplace(dst, &[&expanded], |s| copy_value(s, &expanded))
+}
