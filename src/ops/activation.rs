@@ -26,6 +26,21 @@ fn floating_only(x: &Tensor, kernel: &str) -> Result<()> {
     )))
 }
 
+/// The node of an activation and what it saves: the in-place form's (`*Backward1`) saves the
+/// result, as the input is overwritten; the out-of-place form saves the input.
+fn node_and_saved(
+    inplace: bool,
+    names: (&'static str, &'static str),
+    x: &Tensor,
+    out: &Tensor,
+) -> Result<(&'static str, crate::graph::node::SavedTensor)> {
+    Ok(if inplace {
+        (names.1, save_output("result", out, 0))
+    } else {
+        (names.0, save("self", x)?)
+    })
+}
+
 /// The value of `f(x)`, computed with ops and unrecorded.
 fn value(f: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
     let _g = GradModeGuard::new(false);
@@ -40,17 +55,18 @@ pub fn leaky_relu(x: &Tensor, slope: f64, inplace: bool) -> Result<Tensor> {
         where_(&pos, x, &mul_scalar(x, slope)?)
     })?;
     if needs_grad(&[x]) {
-        let (name, saved) = if inplace {
-            ("LeakyReluBackward1", save_output("result", &out, 0))
-        } else {
-            ("LeakyReluBackward0", save("self", x)?)
-        };
+        let names = ("LeakyReluBackward0", "LeakyReluBackward1");
+        let (name, saved) = node_and_saved(inplace, names, x, &out)?;
         record(
             name,
             &[x],
             &[&out],
             vec![saved],
             Box::new(move |s, g| {
+                if inplace && slope < 0.0 {
+                    // the result's sign no longer tells the branch (PyTorch refuses too)
+                    return Err(Error::Runtime("In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward calculation with negative slope".into()));
+                }
                 // the result has the input's sign (slope > 0), so either decides the branch
                 let pos = compare(CmpOp::Gt, &s[0], &scalar(0.0))?;
                 grads![where_(&pos, &g[0], &mul_scalar(&g[0], slope)?)?]
@@ -93,11 +109,7 @@ pub fn elu(x: &Tensor, alpha: f64, inplace: bool) -> Result<Tensor> {
         where_(&neg, &below, x)
     })?;
     if needs_grad(&[x]) {
-        let (name, saved) = if inplace {
-            ("EluBackward1", save_output("result", &out, 0))
-        } else {
-            ("EluBackward0", save("self", x)?)
-        };
+        let (name, saved) = node_and_saved(inplace, ("EluBackward0", "EluBackward1"), x, &out)?;
         record(
             name,
             &[x],

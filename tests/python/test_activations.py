@@ -129,3 +129,14 @@ def test_edges_at_zero_bounds_nan_and_large_inputs(name):
 def test_integer_inputs_are_refused_as_pytorch_does(f, kernel):
     with pytest.raises(NotImplementedError, match=f"\"{kernel}(_cpu)?\" not implemented for 'Long'"):
         f(torch.tensor([1, 2]))
+
+
+def test_in_place_leaky_relu_with_a_negative_slope_refuses_its_backward():
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    y = F.leaky_relu(x * 1, -0.5, inplace=True)
+    assert y.tolist() == [0.5, 2.0] and type(y.grad_fn).__name__ == "LeakyReluBackward1"
+    with pytest.raises(RuntimeError, match="In-place leakyReLu backward calculation is triggered with a negative slope"):
+        y.sum().backward()
+    # out of place, a negative slope is fine
+    F.leaky_relu(x, -0.5).sum().backward()
+    assert x.grad.tolist() == [-0.5, 1.0]
