@@ -1,4 +1,4 @@
-//! The ops a Rust user calls, without Python: every declared float function (src/ops/math.rs)
+//! The ops a Rust user calls, without Python: every declared float function (src/declared.rs)
 //! records its node, computes integers in float32, and its derivative matches the central
 //! difference of its own values. (Values against references: tests/python/test_op_db.py.)
 use leafgrad::engine::{backward, BackwardOptions};

@@ -22,7 +22,7 @@ impl ViaF64 for f64 {
     }
 }
 
-/// Expands the op declarations (`float_unary_ops!` in src/ops/math.rs) into the kernel
+/// Expands the op declarations (`float_unary_ops!` in src/declared.rs) into the kernel
 /// identity [`FloatUnary`]: its name, CUDA expressions and CPU kernel. (The ops layer expands
 /// the same rows into the differentiable functions, the bindings into methods.)
 macro_rules! define_float_unary_kernels {
@@ -144,7 +144,7 @@ crate::float_binary_ops!(define_float_binary_kernels);
 /// A unary kernel: `unary_<name>_<dtype>` in the CUDA source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryKernel {
-    /// A declared float function (src/ops/math.rs), with real and complex kernels.
+    /// A declared float function (src/declared.rs), with real and complex kernels.
     Float(FloatUnary),
     Floor,
     Ceil,
@@ -197,7 +197,7 @@ pub enum CmpOp {
 /// A binary kernel: `binary_<name>_<dtype>` in the CUDA source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryKernel {
-    /// A declared float function of two tensors (src/ops/math.rs).
+    /// A declared float function of two tensors (src/declared.rs).
     Float(FloatBinary),
     Add,
     Sub,

@@ -205,16 +205,7 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
         )));
     }
     let out = value(|| match approximate {
-        GeluApprox::None => {
-            let cdf = mul_scalar(
-                &add(
-                    &erf(&mul_scalar(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
-                    &scalar(1.0),
-                )?,
-                0.5,
-            )?;
-            mul(x, &cdf)
-        }
+        GeluApprox::None => mul(x, &normal_cdf(x)?),
         GeluApprox::Tanh => {
             let t = tanh(&tanh_inner(x)?)?;
             mul(&mul_scalar(x, 0.5)?, &add(&t, &scalar(1.0))?)
@@ -231,13 +222,7 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
                 let d = match approximate {
                     // Φ(x) + x φ(x)
                     GeluApprox::None => {
-                        let cdf = mul_scalar(
-                            &add(
-                                &erf(&mul_scalar(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
-                                &scalar(1.0),
-                            )?,
-                            0.5,
-                        )?;
+                        let cdf = normal_cdf(x)?;
                         let pdf = mul_scalar(
                             &exp(&mul_scalar(&mul(x, x)?, -0.5)?)?,
                             0.5 * std::f64::consts::FRAC_2_SQRT_PI
@@ -263,6 +248,12 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
         );
     }
     Ok(out)
+}
+
+/// Φ(x) = ½ (1 + erf(x / √2)), the standard normal CDF.
+fn normal_cdf(x: &Tensor) -> Result<Tensor> {
+    let e = erf(&mul_scalar(x, std::f64::consts::FRAC_1_SQRT_2)?)?;
+    mul_scalar(&add(&e, &scalar(1.0))?, 0.5)
 }
 
 /// √(2/π) (x + κ x³)

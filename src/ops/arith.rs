@@ -47,10 +47,11 @@ pub enum BinOp {
 
 /// The forward kernel of `a op b` in dtype `dt` (bool adds/multiplies as logical or/and).
 pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
-    broadcast_shapes(&a.shape(), &b.shape())?;
+    // (the backend checks the shapes; only the bool-subtraction error must come after them)
     let k = match (op, dt) {
         (BinOp::Sub, DType::Bool) => {
-            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()))
+            broadcast_shapes(&a.shape(), &b.shape())?;
+            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
         }
         (BinOp::Mul | BinOp::Div, DType::Bool) => BinaryKernel::And,
         (_, DType::Bool) => BinaryKernel::Or,

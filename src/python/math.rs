@@ -1,4 +1,4 @@
-//! The declared float functions of one and two tensors (src/ops/math.rs) as Tensor methods,
+//! The declared float functions of one and two tensors (src/declared.rs) as Tensor methods,
 //! with their in-place forms and docstrings, expanded from the same rows as the core.
 use super::convert::tensor_or_type_error;
 use super::ops::{inplace, out, R};

@@ -1,5 +1,5 @@
 // leafgrad's CUDA kernels, compiled by NVRTC at first use (one module per device architecture).
-// `crate::cuda::source()` puts the macros of the declared ops (src/ops/math.rs) before this file.
+// `crate::cuda::source()` puts the macros of the declared ops (src/declared.rs) before this file.
 //
 // Every kernel walks a strided layout (`Strided`): up to 4 operands, each with its own strides
 // and offset (in elements) over one logical shape of up to 8 dims, so views, broadcasts and
@@ -111,7 +111,7 @@ template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != 
         } \
     }
 
-// DECLARED_FLOAT_UNARY: the float functions declared in src/ops/math.rs (generated above).
+// DECLARED_FLOAT_UNARY: the float functions declared in src/declared.rs (generated above).
 #define UNARY_FLOAT(T, tn) \
     DECLARED_FLOAT_UNARY(T, tn) \
     UNARY(floor, T, tn, m_floor(v)) UNARY(ceil, T, tn, m_ceil(v)) UNARY(round, T, tn, m_rint(v)) \
@@ -154,7 +154,7 @@ UNARY(bnot, long long, i64, ~v)
     BINARY(add, T, tn, T, a + b) BINARY(sub, T, tn, T, a - b) BINARY(mul, T, tn, T, a * b)
 
 // maximum/minimum propagate NaN, as PyTorch's do.
-// DECLARED_FLOAT_BINARY: the float functions of two tensors declared in src/ops/math.rs.
+// DECLARED_FLOAT_BINARY: the float functions of two tensors declared in src/declared.rs.
 #define BINARY_FLOAT(T, tn) \
     DECLARED_FLOAT_BINARY(T, tn) ARITH(T, tn) BINARY(div, T, tn, T, a / b) BINARY(pow, T, tn, T, m_pow(a, b)) \
     BINARY(maximum, T, tn, T, (is_nan(a) || is_nan(b)) ? a + b : (a > b ? a : b)) \

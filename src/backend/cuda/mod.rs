@@ -81,7 +81,7 @@ pub fn source() -> &'static str {
             binary.push_str(&format!(" \\\n    BINARY({n}, T, tn, T, {})", op.cuda_real()));
         }
         format!(
-            "// Generated from the op declarations (src/ops/math.rs).\n{real}\n{complex}\n{binary}\n\n{}",
+            "// Generated from the op declarations (src/declared.rs).\n{real}\n{complex}\n{binary}\n\n{}",
             include_str!("kernels.cu")
         )
     })
