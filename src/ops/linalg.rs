@@ -412,3 +412,39 @@ pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     Ok(out)
 }
+
+/// `F.linear`: `x @ wᵀ + b`. 2-D input records AddmmBackward0 (MmBackward0 without a bias);
+/// other ranks are flattened to 2-D and viewed back, as PyTorch records them.
+pub fn linear(x: &Tensor, w: &Tensor, bias: Option<&Tensor>) -> Result<Tensor> {
+    if let Some(b) = bias {
+        let (bd, wd) = (b.dtype(), w.dtype());
+        if bd != wd {
+            return Err(Error::Runtime(format!(
+                "self and mat2 must have the same dtype, but got {} and {}",
+                bd.scalar_type_name(),
+                wd.scalar_type_name()
+            )));
+        }
+    }
+    let wt = t(w)?;
+    let nd = x.ndim();
+    let x2 = if nd == 2 {
+        x.clone()
+    } else {
+        let k = *x.shape().last().unwrap_or(&1) as i64;
+        reshape(x, &[-1, k])?
+    };
+    let y = match bias {
+        Some(b) => addmm(b, &x2, &wt)?,
+        None => mm(&x2, &wt)?,
+    };
+    if nd == 2 {
+        return Ok(y);
+    }
+    let mut shape: Vec<i64> = x.shape()[..nd.saturating_sub(1)]
+        .iter()
+        .map(|&d| d as i64)
+        .collect();
+    shape.push(w.shape()[0] as i64);
+    view(&y, &shape)
+}

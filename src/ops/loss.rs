@@ -1,6 +1,12 @@
 //! Losses of nn.functional that the core owns (they have nodes of their own).
+use super::index::{put_add, take, Plan};
 use super::*;
+use crate::backend;
+use crate::dtype::DType;
+use crate::grad_mode::GradModeGuard;
 use crate::grads;
+use crate::shape::fmt_shape;
+use std::sync::Arc;
 
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub enum Reduction {
@@ -242,6 +248,122 @@ pub fn binary_cross_entropy_with_logits(
                     grads.push(None);
                 }
                 Ok(grads)
+            }),
+        );
+    }
+    Ok(out)
+}
+
+/// Negative log likelihood over class scores `input` `[N, C, ...]` or `[C]` (NllLossBackward0).
+pub fn nll_loss(
+    input: &Tensor,
+    target: &Tensor,
+    weight: Option<&Tensor>,
+    ignore_index: i64,
+    reduction: Reduction,
+) -> Result<Tensor> {
+    if input.device() != target.device() {
+        return Err(crate::device::mismatch(input.device(), target.device()));
+    }
+    let is = input.shape();
+    let ts = target.shape();
+    if !matches!(target.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        return Err(Error::Runtime(format!(
+            "expected scalar type Long but found {}",
+            target.dtype().scalar_type_name()
+        )));
+    }
+    let (n, c, inner) = match is.len() {
+        1 => (1usize, is[0], 1usize),
+        0 => return Err(Error::Value("Expected 1 or more dimensions (got 0)".into())),
+        _ => (is[0], is[1], is[2..].iter().product()),
+    };
+    let batch_ok = if is.len() == 1 {
+        ts.is_empty()
+    } else {
+        !ts.is_empty() && ts[0] == n && ts.len() == is.len() - 1 && ts[1..] == is[2..]
+    };
+    if !batch_ok {
+        if is.len() >= 2 && !ts.is_empty() && ts[0] != n {
+            return Err(Error::Value(format!(
+                "Expected input batch_size ({}) to match target batch_size ({}).",
+                n, ts[0]
+            )));
+        }
+        return Err(Error::Runtime(format!(
+            "input and target shapes are incompatible: {} and {}",
+            fmt_shape(&is),
+            fmt_shape(&ts)
+        )));
+    }
+    let tv = target.try_to_vec::<i64>()?;
+    let w: Vec<f64> = match weight {
+        Some(w) => {
+            if w.numel() != c {
+                return Err(Error::Runtime(format!(
+                    "weight tensor should be defined either for all {} classes or no classes but got weight tensor of shape: {}",
+                    c,
+                    fmt_shape(&w.shape())
+                )));
+            }
+            w.try_to_vec::<f64>()?
+        }
+        None => vec![1.0; c],
+    };
+    let mut plan = Vec::with_capacity(tv.len());
+    let mut coef = Vec::with_capacity(tv.len());
+    let mut total_w = 0.0;
+    for (k, &t) in tv.iter().enumerate() {
+        let (ni, ii) = (k / inner, k % inner);
+        if t == ignore_index {
+            plan.push(ni * c * inner + ii);
+            coef.push(0.0);
+            continue;
+        }
+        if t < 0 || t as usize >= c {
+            return Err(Error::Index(format!("Target {} is out of bounds.", t)));
+        }
+        plan.push(ni * c * inner + t as usize * inner + ii);
+        coef.push(w[t as usize]);
+        total_w += w[t as usize];
+    }
+    let plan: Plan = Arc::new(plan);
+    let dt = input.dtype();
+    let coef_t = backend::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
+    let coef_t = if coef_t.device() != input.device() {
+        backend::to_device(&coef_t, input.device())?
+    } else {
+        coef_t
+    };
+    let out = {
+        let _g = GradModeGuard::new(false);
+        let picked = take(input, &plan, &ts, "NllLossBackward0")?;
+        let l = neg(&mul(&picked, &coef_t)?)?;
+        match reduction {
+            Reduction::None => l,
+            Reduction::Sum => sum(&l, None, false)?,
+            Reduction::Mean => div(&sum(&l, None, false)?, &Tensor::wrapped_scalar(total_w))?,
+        }
+    };
+    let out = out.detached();
+    if needs_grad(&[input]) {
+        let tsh = ts.clone();
+        record(
+            "NllLossBackward0",
+            &[input],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| {
+                // dL/dinput[n, target[n]] = -w[target[n]] · g (÷ Σw for the mean)
+                let gg = match reduction {
+                    Reduction::None => g[0].clone(),
+                    Reduction::Sum => expand(&g[0], &tsh)?,
+                    Reduction::Mean => {
+                        expand(&div(&g[0], &Tensor::wrapped_scalar(total_w))?, &tsh)?
+                    }
+                };
+                let vals = neg(&mul(&gg, &coef_t)?)?;
+                grads![put_add(&is, &plan, &reshape(&vals, &[-1])?)?]
             }),
         );
     }

@@ -1,12 +1,11 @@
 //! Module functions for autograd: running backward / grad, grad modes, arena statistics.
-use super::tensor::{set_requires_grad, wrap, wrap_opt, PyTensor, FACTORY_INT_RG};
+use super::tensor::{wrap_opt, PyTensor};
 use super::IntoPyResult;
 use crate::engine::{self, BackwardOptions};
 use crate::grad_mode;
-use crate::ops;
 use crate::tensor::Tensor;
 use num_complex::Complex64;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -203,19 +202,6 @@ fn _set_inference_mode(mode: bool) {
     grad_mode::set_inference_mode(mode)
 }
 
-/// The dims of `t` from outermost to innermost in memory, as PyTorch orders an elementwise
-/// result of `t`; None when that is the row-major order (ops written in Python use it to keep
-/// their input's layout).
-#[pyfunction]
-fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
-    let d = t.t.data();
-    if d.is_contiguous() {
-        return None;
-    }
-    let st = crate::backend::cpu::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
-    Some(crate::backend::cpu::layout::dims_by_stride(&d.shape, &st))
-}
-
 /// Live backward nodes and tensor records: tests use it to prove memory comes back.
 #[pyfunction]
 fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
@@ -226,120 +212,6 @@ fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
-/// Factory `requires_grad=` (its own error text).
-#[pyfunction]
-fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
-    set_requires_grad(&t.t, on, FACTORY_INT_RG)
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction))]
-fn _mse_loss<'py>(
-    py: Python<'py>,
-    input: PyRef<'py, PyTensor>,
-    target: PyRef<'py, PyTensor>,
-    reduction: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = ops::Reduction::parse(reduction).py()?;
-    wrap(py, ops::mse_loss(&input.t, &target.t, r).py()?)
-}
-
-#[pyfunction]
-#[pyo3(signature = (input, target, reduction))]
-fn _l1_loss<'py>(
-    py: Python<'py>,
-    input: PyRef<'py, PyTensor>,
-    target: PyRef<'py, PyTensor>,
-    reduction: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = ops::Reduction::parse(reduction).py()?;
-    wrap(py, ops::l1_loss(&input.t, &target.t, r).py()?)
-}
-
-/// `F.linear`: AddmmBackward0 for 2-D input (ViewBackward0 around it for other ranks), as in
-/// PyTorch; MmBackward0 without a bias.
-#[pyfunction]
-#[pyo3(signature = (input, weight, bias = None))]
-fn _linear<'py>(
-    py: Python<'py>,
-    input: PyRef<'py, PyTensor>,
-    weight: PyRef<'py, PyTensor>,
-    bias: Option<PyRef<'py, PyTensor>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let (x, w) = (&input.t, &weight.t);
-    if let Some(b) = &bias {
-        let (bd, wd) = (b.t.dtype(), w.dtype());
-        if bd != wd {
-            return Err(PyRuntimeError::new_err(format!(
-                "self and mat2 must have the same dtype, but got {} and {}",
-                bd.scalar_type_name(),
-                wd.scalar_type_name()
-            )));
-        }
-    }
-    let wt = ops::t(w).py()?;
-    let nd = x.ndim();
-    let r = (|| {
-        let x2 = if nd == 2 {
-            x.clone()
-        } else {
-            let k = *x.shape().last().unwrap_or(&1) as i64;
-            ops::reshape(x, &[-1, k])?
-        };
-        let y = match &bias {
-            Some(b) => ops::addmm(&b.t, &x2, &wt)?,
-            None => ops::mm(&x2, &wt)?,
-        };
-        if nd == 2 {
-            return Ok(y);
-        }
-        let mut shape: Vec<i64> = x.shape()[..nd.saturating_sub(1)]
-            .iter()
-            .map(|&d| d as i64)
-            .collect();
-        shape.push(w.shape()[0] as i64);
-        ops::view(&y, &shape)
-    })();
-    wrap(py, r.py()?)
-}
-
-#[pyfunction]
-fn _addmm<'py>(
-    py: Python<'py>,
-    input: PyRef<'py, PyTensor>,
-    mat1: PyRef<'py, PyTensor>,
-    mat2: PyRef<'py, PyTensor>,
-) -> PyResult<Bound<'py, PyAny>> {
-    wrap(py, ops::addmm(&input.t, &mat1.t, &mat2.t).py()?)
-}
-
-/// Binary ops as functions (`torch.add(a, b)` with a number on either side).
-#[pyfunction]
-fn _binary<'py>(
-    py: Python<'py>,
-    op: &str,
-    a: &Bound<'py, PyAny>,
-    b: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let (Some(x), Some(y)) = (super::convert::operand(a), super::convert::operand(b)) else {
-        return Err(PyTypeError::new_err(format!(
-            "{}(): argument 'input' (position 1) must be Tensor, not {}",
-            op,
-            a.get_type().name()?
-        )));
-    };
-    let r = match op {
-        "add" => ops::add(&x, &y),
-        "sub" => ops::sub(&x, &y),
-        "mul" => ops::mul(&x, &y),
-        "div" => ops::div(&x, &y),
-        "pow" if y.data().wrapped_number => ops::pow_scalar(&x, &y),
-        "pow" => ops::pow(&x, &y),
-        _ => return Err(PyTypeError::new_err(format!("unknown op {}", op))),
-    };
-    wrap(py, r.py()?)
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_grad, m)?)?;
@@ -348,12 +220,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_inference_mode_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_inference_mode, m)?)?;
     m.add_function(wrap_pyfunction!(_arena_stats, m)?)?;
-    m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
-    m.add_function(wrap_pyfunction!(_factory_requires_grad, m)?)?;
-    m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
-    m.add_function(wrap_pyfunction!(_binary, m)?)?;
-    m.add_function(wrap_pyfunction!(_linear, m)?)?;
-    m.add_function(wrap_pyfunction!(_addmm, m)?)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Building tensors: from nested Python sequences, from numpy arrays (sharing memory), and the
 //! basic factories the Python layer wraps with PyTorch's keyword arguments.
 use super::convert::{extract_dtype, number, shape_args};
-use super::tensor::{wrap, PyTensor};
+use super::tensor::{set_requires_grad, wrap, PyTensor, FACTORY_INT_RG};
 use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::ops;
@@ -269,7 +269,7 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
         // Only host memory can be handed to numpy (callers copy CUDA tensors first).
         return Err(PyTypeError::new_err(format!(
             "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.",
-            if d.storage.device.is_meta() { "meta" } else { "cuda" }
+            if d.storage.device().is_meta() { "meta" } else { "cuda" }
         )));
     }
     let typestr = match d.dtype {
@@ -394,7 +394,14 @@ fn manual_seed(seed: i64) {
     crate::random::manual_seed(seed as u64);
 }
 
+/// Factory `requires_grad=` (its own error text).
+#[pyfunction]
+fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
+    set_requires_grad(&t.t, on, FACTORY_INT_RG)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_factory_requires_grad, m)?)?;
     m.add_function(wrap_pyfunction!(_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
     m.add_function(wrap_pyfunction!(_array_interface, m)?)?;

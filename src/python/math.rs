@@ -1,9 +1,11 @@
 //! The declared float functions of one and two tensors (src/declared.rs) as Tensor methods,
-//! with their in-place forms and docstrings, expanded from the same rows as the core.
+//! with their in-place forms and docstrings, expanded from the same rows as the core; and
+//! `torch.add`/`sub`/`mul`/`div`/`pow` with a number on either side.
 use super::convert::tensor_or_type_error;
 use super::ops::{inplace, out, R};
 use super::tensor::PyTensor;
 use crate::ops;
+use pyo3::exceptions::PyTypeError;
 
 use pyo3::prelude::*;
 
@@ -80,7 +82,35 @@ fn _float_binary_ops() -> Listing {
     listing(ops::FLOAT_BINARY_OPS)
 }
 
+/// Binary ops as functions (`torch.add(a, b)` with a number on either side).
+#[pyfunction]
+fn _binary<'py>(
+    py: Python<'py>,
+    op: &str,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (Some(x), Some(y)) = (super::convert::operand(a), super::convert::operand(b)) else {
+        return Err(PyTypeError::new_err(format!(
+            "{}(): argument 'input' (position 1) must be Tensor, not {}",
+            op,
+            a.get_type().name()?
+        )));
+    };
+    let r = match op {
+        "add" => ops::add(&x, &y),
+        "sub" => ops::sub(&x, &y),
+        "mul" => ops::mul(&x, &y),
+        "div" => ops::div(&x, &y),
+        "pow" if y.data().wrapped_number => ops::pow_scalar(&x, &y),
+        "pow" => ops::pow(&x, &y),
+        _ => return Err(PyTypeError::new_err(format!("unknown op {}", op))),
+    };
+    out(py, r)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_binary, m)?)?;
     m.add_function(wrap_pyfunction!(_float_unary_ops, m)?)?;
     m.add_function(wrap_pyfunction!(_float_binary_ops, m)?)
 }

@@ -2,7 +2,7 @@
 //! layer_norm, the activations.
 use super::convert::int_arg;
 use super::ops::{out, R};
-use super::tensor::PyTensor;
+use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
 use crate::ops;
 use pyo3::prelude::*;
@@ -323,6 +323,55 @@ fn _binary_cross_entropy_with_logits<'py>(
     )
 }
 
+#[pyfunction]
+#[pyo3(signature = (input, target, reduction))]
+fn _mse_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    wrap(py, ops::mse_loss(&input.t, &target.t, r).py()?)
+}
+
+#[pyfunction]
+#[pyo3(signature = (input, target, reduction))]
+fn _l1_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    wrap(py, ops::l1_loss(&input.t, &target.t, r).py()?)
+}
+
+/// `F.linear` (see `ops::linear`).
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias = None))]
+fn _linear<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: PyRef<'py, PyTensor>,
+    bias: Option<PyRef<'py, PyTensor>>,
+) -> R<'py> {
+    out(
+        py,
+        ops::linear(&input.t, &weight.t, bias.as_ref().map(|b| &b.t)),
+    )
+}
+
+#[pyfunction]
+fn _addmm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    mat1: PyRef<'py, PyTensor>,
+    mat2: PyRef<'py, PyTensor>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap(py, ops::addmm(&input.t, &mat1.t, &mat2.t).py()?)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_binary_cross_entropy, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_cross_entropy_with_logits, m)?)?;
@@ -344,5 +393,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_embedding, m)?)?;
     m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_linear, m)?)?;
+    m.add_function(wrap_pyfunction!(_addmm, m)?)?;
     Ok(())
 }
