@@ -10,17 +10,34 @@ use std::any::Any;
 use std::sync::atomic::AtomicU32;
 
 pub struct Storage {
-    /// Host address, or the device address for CUDA memory.
-    ptr: *mut u8,
-    nbytes: usize,
-    owner: Owner,
+    memory: Memory,
     pub version: AtomicU32,
-    pub device: Device,
 }
 
-enum Owner {
+/// Where a storage's bytes live: the one enum over the devices' memory.
+pub enum Memory {
+    /// Host memory that CPU loops read and write.
+    Host {
+        ptr: *mut u8,
+        nbytes: usize,
+        owner: Owner,
+    },
+    /// Memory of the CUDA device `ordinal` at device address `ptr`, freed when `owner` drops.
+    Cuda {
+        ptr: u64,
+        nbytes: usize,
+        ordinal: usize,
+        owner: Box<dyn Any + Send + Sync>,
+    },
+    /// A meta tensor's storage: a device and no memory.
+    Meta,
+}
+
+/// Who frees host memory.
+pub enum Owner {
     /// A buffer from `alloc`/a Vec, freed with the layout it was allocated with.
     Raw(Layout),
+    /// Memory of a foreign owner (a numpy array), kept alive while we are.
     Foreign(#[allow(dead_code)] Box<dyn Any + Send + Sync>),
 }
 
@@ -37,6 +54,13 @@ fn alloc_error(nbytes: usize) -> Error {
 }
 
 impl Storage {
+    fn new(memory: Memory) -> Storage {
+        Storage {
+            memory,
+            version: AtomicU32::new(0),
+        }
+    }
+
     pub fn zeroed(nbytes: usize) -> Result<Storage> {
         // 16-byte alignment covers every element type (complex128 included).
         let layout = Layout::from_size_align(nbytes, 16).map_err(|_| alloc_error(nbytes))?;
@@ -50,13 +74,11 @@ impl Storage {
             }
             p
         };
-        Ok(Storage {
+        Ok(Storage::new(Memory::Host {
             ptr,
             nbytes,
             owner: Owner::Raw(layout),
-            version: AtomicU32::new(0),
-            device: Device::Cpu,
-        })
+        }))
     }
 
     /// Take over a Vec's buffer without copying.
@@ -65,13 +87,11 @@ impl Storage {
         let nbytes = data.len() * std::mem::size_of::<T>();
         let layout = Layout::array::<T>(data.capacity()).expect("a Vec's own layout");
         let ptr = data.as_mut_ptr() as *mut u8;
-        Storage {
+        Storage::new(Memory::Host {
             ptr,
             nbytes,
             owner: Owner::Raw(layout),
-            version: AtomicU32::new(0),
-            device: Device::Cpu,
-        }
+        })
     }
 
     /// Wrap foreign memory.
@@ -83,62 +103,85 @@ impl Storage {
         nbytes: usize,
         owner: Box<dyn Any + Send + Sync>,
     ) -> Storage {
-        Storage {
+        Storage::new(Memory::Host {
             ptr,
             nbytes,
             owner: Owner::Foreign(owner),
-            version: AtomicU32::new(0),
-            device: Device::Cpu,
-        }
+        })
     }
 
-    /// Device memory at `ptr` (a CUDA device address), freed when `owner` drops.
+    /// Memory of CUDA device `ordinal` at `ptr` (a device address), freed when `owner` drops.
     ///
     /// # Safety
-    /// `ptr` must address `nbytes` of memory on `device` while `owner` lives.
+    /// `ptr` must address `nbytes` of memory on that device while `owner` lives.
     pub unsafe fn device_memory(
         ptr: u64,
         nbytes: usize,
-        device: Device,
+        ordinal: usize,
         owner: Box<dyn Any + Send + Sync>,
     ) -> Storage {
-        Storage {
-            ptr: ptr as usize as *mut u8,
+        Storage::new(Memory::Cuda {
+            ptr,
             nbytes,
-            owner: Owner::Foreign(owner),
-            version: AtomicU32::new(0),
-            device,
-        }
+            ordinal,
+            owner,
+        })
     }
 
-    pub fn is_cuda(&self) -> bool {
-        self.device.is_cuda()
-    }
     /// Storage of a meta tensor: a device and no memory (`as_ptr` is null, as PyTorch's
     /// `data_ptr()` of a meta tensor is 0).
     pub fn meta() -> Storage {
-        Storage {
-            ptr: std::ptr::null_mut(),
-            nbytes: 0,
-            owner: Owner::Foreign(Box::new(())),
-            version: AtomicU32::new(0),
-            device: crate::device::Device::Meta,
+        Storage::new(Memory::Meta)
+    }
+
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+    /// The device the memory lives on.
+    pub fn device(&self) -> Device {
+        match self.memory {
+            Memory::Host { .. } => Device::Cpu,
+            Memory::Cuda { ordinal, .. } => Device::Cuda(ordinal),
+            Memory::Meta => Device::Meta,
         }
+    }
+    pub fn is_cuda(&self) -> bool {
+        matches!(self.memory, Memory::Cuda { .. })
     }
     /// Whether the memory is host memory that CPU loops may read.
     pub fn is_host(&self) -> bool {
-        self.device == crate::device::Device::Cpu
+        matches!(self.memory, Memory::Host { .. })
     }
-    /// The device address of CUDA memory.
+    /// The device address of CUDA memory (0 for other memory).
     pub fn device_ptr(&self) -> u64 {
-        self.ptr as usize as u64
+        match self.memory {
+            Memory::Cuda { ptr, .. } => ptr,
+            _ => 0,
+        }
     }
 
     pub fn nbytes(&self) -> usize {
-        self.nbytes
+        match self.memory {
+            Memory::Host { nbytes, .. } | Memory::Cuda { nbytes, .. } => nbytes,
+            Memory::Meta => 0,
+        }
     }
+    /// The address of the first byte: a host address, a device address for CUDA memory,
+    /// null for a meta storage.
     pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr
+        match self.memory {
+            Memory::Host { ptr, .. } => ptr,
+            Memory::Cuda { ptr, .. } => ptr as usize as *mut u8,
+            Memory::Meta => std::ptr::null_mut(),
+        }
+    }
+
+    /// The host bytes, when the memory is on the host.
+    fn host(&self) -> Option<(*mut u8, usize)> {
+        match self.memory {
+            Memory::Host { ptr, nbytes, .. } => Some((ptr, nbytes)),
+            _ => None,
+        }
     }
 
     /// Typed view of the whole buffer.
@@ -149,31 +192,40 @@ impl Storage {
     #[inline]
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice_mut<T: Element>(&self) -> &mut [T] {
-        if !self.is_host() {
-            // Device memory is never host-addressable (and meta tensors have none): a CPU
-            // kernel reached with one (a missed device check) sees no elements rather than
-            // reading a device address.
-            return &mut [];
+        // Device memory is never host-addressable (and meta tensors have none): a CPU kernel
+        // reached with one (a missed device check) sees no elements rather than reading a
+        // device address.
+        match self.host() {
+            Some((ptr, nbytes)) => {
+                std::slice::from_raw_parts_mut(ptr as *mut T, nbytes / std::mem::size_of::<T>())
+            }
+            None => &mut [],
         }
-        std::slice::from_raw_parts_mut(self.ptr as *mut T, self.nbytes / std::mem::size_of::<T>())
     }
     /// # Safety
     /// `T` must match the tensor's dtype.
     #[inline]
     pub unsafe fn slice<T: Element>(&self) -> &[T] {
-        if !self.is_host() {
-            return &[];
+        match self.host() {
+            Some((ptr, nbytes)) => {
+                std::slice::from_raw_parts(ptr as *const T, nbytes / std::mem::size_of::<T>())
+            }
+            None => &[],
         }
-        std::slice::from_raw_parts(self.ptr as *const T, self.nbytes / std::mem::size_of::<T>())
     }
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if let Owner::Raw(layout) = self.owner {
+        if let Memory::Host {
+            ptr,
+            owner: Owner::Raw(layout),
+            ..
+        } = self.memory
+        {
             if layout.size() != 0 {
                 // SAFETY: `ptr` was allocated with exactly this layout (zeroed / from_vec).
-                unsafe { std::alloc::dealloc(self.ptr, layout) };
+                unsafe { std::alloc::dealloc(ptr, layout) };
             }
         }
     }

@@ -185,7 +185,7 @@ impl Tensor {
 
     /// Where the tensor's memory lives.
     pub fn device(&self) -> crate::device::Device {
-        self.data().storage.device
+        self.data().storage.device()
     }
     pub fn is_cuda(&self) -> bool {
         self.data().storage.is_cuda()

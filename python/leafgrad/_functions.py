@@ -22,14 +22,9 @@ __all__ = [
 def _bin(name):
     def f(input, other, *, alpha=None, out=None):
         if out is not None:
-            if input.requires_grad or (isinstance(other, Tensor) and other.requires_grad):
-                raise RuntimeError(
-                    f"{name}(): functions with out=... arguments don't support automatic differentiation, "
-                    "but one of the arguments requires grad."
-                )
-            if alpha is None and isinstance(other, Tensor) and _core._binary_out(name, input, other, out):
-                return out
-            out.copy_(f(input, other, alpha=alpha))
+            if alpha is not None and name not in ("add", "sub"):
+                raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
+            _core._binary_out(name, input, other, out, 1.0 if alpha is None else alpha)
             return out
         if alpha is not None:
             return getattr(input, name)(other, alpha=alpha)

@@ -59,6 +59,18 @@ pub trait Backend: Sync {
     /// `a k b` broadcast, computed in `dt` (the operands' promoted dtype); comparisons give
     /// bools.
     fn binary(&self, k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor>;
+    /// `out = a k b` written straight into `out`'s memory, for operands of out's shape and
+    /// dtype (the `out=` fast path). Ok(false), with nothing written, where the backend has no
+    /// such path for these operands (the caller then computes and copies).
+    fn binary_into(
+        &self,
+        _k: BinaryKernel,
+        _a: &Tensor,
+        _b: &Tensor,
+        _out: &Tensor,
+    ) -> Result<bool> {
+        Ok(false)
+    }
     /// `clamp(x, lo, hi)` with float bounds (infinite where absent), in x's dtype.
     fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor>;
     /// `k` (sum, prod, amax, amin) over sorted `dims`; integer and bool sums are int64.
@@ -100,7 +112,7 @@ pub fn on(device: Device) -> &'static dyn Backend {
 pub fn of(ts: &[&Tensor]) -> &'static dyn Backend {
     let mut dev = Device::Cpu;
     for t in ts {
-        match t.data().storage.device {
+        match t.data().storage.device() {
             Device::Meta => return on(Device::Meta),
             d @ Device::Cuda(_) => dev = d,
             Device::Cpu => {}
@@ -204,6 +216,11 @@ pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
 /// `a k b` broadcast, computed in `dt`, on the operands' device.
 pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     of(&[a, b]).binary(k, a, b, dt)
+}
+
+/// `out = a k b` into out's memory where the backend can (see [`Backend::binary_into`]).
+pub fn binary_into(k: BinaryKernel, a: &Tensor, b: &Tensor, out: &Tensor) -> Result<bool> {
+    of(&[a, b, out]).binary_into(k, a, b, out)
 }
 
 /// `clamp(x, lo, hi)` with float bounds, on x's device.

@@ -154,6 +154,50 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     sub_scaled(a, b, 1.0)
 }
 
+/// `torch.add(a, b, alpha=α, out=out)` and sub/mul/div likewise (α only for add and sub): the
+/// result written into `out` (broadcast to its shape, cast to its dtype), recorded as an
+/// in-place copy. Where the operands already have out's shape and dtype and nothing requires
+/// grad, the backend writes straight into out's memory (no temporary).
+pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) -> Result<()> {
+    let name = match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::Div => "div",
+    };
+    if a.requires_grad() || b.requires_grad() {
+        return Err(Error::Runtime(format!(
+            "{}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
+            name
+        )));
+    }
+    let dt = out.dtype();
+    let fast = alpha == 1.0
+        && a.dtype() == dt
+        && b.dtype() == dt
+        && !out.requires_grad()
+        && !(op == BinOp::Sub && dt == DType::Bool);
+    if fast {
+        let k = match op {
+            BinOp::Add => BinaryKernel::Add,
+            BinOp::Sub => BinaryKernel::Sub,
+            BinOp::Mul => BinaryKernel::Mul,
+            BinOp::Div => BinaryKernel::Div,
+        };
+        if backend::binary_into(k, a, b, out)? {
+            out.bump_version();
+            return Ok(());
+        }
+    }
+    let r = match op {
+        BinOp::Add => add_scaled(a, b, alpha)?,
+        BinOp::Sub => sub_scaled(a, b, alpha)?,
+        BinOp::Mul => mul(a, b)?,
+        BinOp::Div => div(a, b)?,
+    };
+    copy_(out, &r)
+}
+
 /// `x / s` for a Python number `s`, as ATen's div(Tensor, Scalar) records it (DivBackward1).
 pub fn div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
     let out = {

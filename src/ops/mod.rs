@@ -63,7 +63,7 @@ pub fn meta_of(t: &Tensor) -> TensorMeta {
     TensorMeta {
         shape: d.shape.clone(),
         dtype: d.dtype,
-        device: d.storage.device,
+        device: d.storage.device(),
     }
 }
 

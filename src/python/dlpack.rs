@@ -136,7 +136,7 @@ pub fn export(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     let strides: Vec<i64> = d.strides.iter().map(|&s| s as i64).collect();
     let data = (d.storage.as_ptr() as usize + d.offset * d.dtype.size()) as *mut c_void;
     let dtype = dl_dtype(d.dtype);
-    let device = match d.storage.device {
+    let device = match d.storage.device() {
         crate::device::Device::Cpu => DLDevice {
             device_type: CPU,
             device_id: 0,
@@ -281,11 +281,11 @@ pub fn from_dlpack<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bo
         if ffi::PyCapsule_SetName(cap.as_ptr(), USED.as_ptr()) != 0 {
             return Err(PyErr::fetch(py));
         }
-        let storage = if device.is_cuda() {
+        let storage = if let crate::device::Device::Cuda(ordinal) = device {
             Storage::device_memory(
                 ptr as usize as u64,
                 extent * dtype.size(),
-                device,
+                ordinal,
                 Box::new(Imported(m)),
             )
         } else {

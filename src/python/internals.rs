@@ -61,55 +61,25 @@ fn _inplace_apply<'py>(
     Ok(target.clone())
 }
 
-/// `torch.add(a, b, out=out)` and friends: into `out`'s memory when the layouts allow it.
+/// `torch.add(a, b, alpha=α, out=out)` and sub/mul/div (see `ops::arith_out`); `b` may be a
+/// number.
 #[pyfunction]
 fn _binary_out<'py>(
     op: &str,
     a: PyRef<'py, PyTensor>,
-    b: PyRef<'py, PyTensor>,
+    b: &Bound<'py, PyAny>,
     out: PyRef<'py, PyTensor>,
-) -> PyResult<bool> {
-    let (a, b, o) = (&a.t, &b.t, &out.t);
-    let dt = o.dtype();
-    if a.dtype() != dt
-        || b.dtype() != dt
-        || a.requires_grad()
-        || b.requires_grad()
-        || o.requires_grad()
-    {
-        return Ok(false);
-    }
-    let done = match (op, dt) {
-        ("add", crate::DType::Float32) => {
-            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x + y)
-        }
-        ("add", crate::DType::Float64) => {
-            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x + y)
-        }
-        ("sub", crate::DType::Float32) => {
-            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x - y)
-        }
-        ("sub", crate::DType::Float64) => {
-            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x - y)
-        }
-        ("mul", crate::DType::Float32) => {
-            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x * y)
-        }
-        ("mul", crate::DType::Float64) => {
-            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x * y)
-        }
-        ("div", crate::DType::Float32) => {
-            crate::backend::cpu::map2_into::<f32>(a, b, o, |x, y| x / y)
-        }
-        ("div", crate::DType::Float64) => {
-            crate::backend::cpu::map2_into::<f64>(a, b, o, |x, y| x / y)
-        }
-        _ => false,
+    alpha: f64,
+) -> PyResult<()> {
+    let b = super::convert::operand_or_type_error(b, op, "other")?;
+    let op = match op {
+        "add" => ops::BinOp::Add,
+        "sub" => ops::BinOp::Sub,
+        "mul" => ops::BinOp::Mul,
+        "div" => ops::BinOp::Div,
+        _ => return Err(PyTypeError::new_err(format!("unknown op {}", op))),
     };
-    if done {
-        o.bump_version();
-    }
-    Ok(done)
+    ops::arith_out(op, &a.t, &b, alpha, &out.t).py()
 }
 
 #[pyfunction]
@@ -140,7 +110,21 @@ fn _number(o: &Bound<'_, PyAny>) -> PyResult<num_complex::Complex64> {
     number(o)
 }
 
+/// The dims of `t` from outermost to innermost in memory, as PyTorch orders an elementwise
+/// result of `t`; None when that is the row-major order (ops written in Python use it to keep
+/// their input's layout).
+#[pyfunction]
+fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
+    let d = t.t.data();
+    if d.is_contiguous() {
+        return None;
+    }
+    let st = crate::backend::cpu::layout::result_strides(&d.shape, &[(&d.shape, &d.strides)])?;
+    Some(crate::backend::cpu::layout::dims_by_stride(&d.shape, &st))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;

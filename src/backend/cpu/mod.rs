@@ -49,6 +49,26 @@ impl Backend for Cpu {
     fn binary(&self, k: super::BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
         elementwise::binary(k, a, b, dt)
     }
+    fn binary_into(
+        &self,
+        k: super::BinaryKernel,
+        a: &Tensor,
+        b: &Tensor,
+        out: &Tensor,
+    ) -> Result<bool> {
+        use super::BinaryKernel as K;
+        Ok(match (k, out.dtype()) {
+            (K::Add, DType::Float32) => maps::map2_into::<f32>(a, b, out, |x, y| x + y),
+            (K::Add, DType::Float64) => maps::map2_into::<f64>(a, b, out, |x, y| x + y),
+            (K::Sub, DType::Float32) => maps::map2_into::<f32>(a, b, out, |x, y| x - y),
+            (K::Sub, DType::Float64) => maps::map2_into::<f64>(a, b, out, |x, y| x - y),
+            (K::Mul, DType::Float32) => maps::map2_into::<f32>(a, b, out, |x, y| x * y),
+            (K::Mul, DType::Float64) => maps::map2_into::<f64>(a, b, out, |x, y| x * y),
+            (K::Div, DType::Float32) => maps::map2_into::<f32>(a, b, out, |x, y| x / y),
+            (K::Div, DType::Float64) => maps::map2_into::<f64>(a, b, out, |x, y| x / y),
+            _ => false,
+        })
+    }
     fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
         elementwise::clamp(x, lo, hi)
     }
@@ -205,19 +225,11 @@ macro_rules! with_real {
 /// The error of a CPU loop reached with device memory (an op without a CUDA kernel) or with a
 /// meta tensor (no memory at all).
 pub(crate) fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
-    if ts.iter().any(|d| d.storage.device.is_meta()) {
+    if ts.iter().any(|d| d.storage.device().is_meta()) {
         return Err(crate::error::no_meta_kernel());
     }
     if ts.iter().any(|d| d.storage.is_cuda()) {
         return Err(crate::error::no_cuda_kernel("this operation"));
-    }
-    Ok(())
-}
-
-/// `host_only` for tensors: an op that reads host memory directly refuses meta tensors.
-pub fn no_meta(ts: &[&Tensor]) -> Result<()> {
-    if ts.iter().any(|t| t.device().is_meta()) {
-        return Err(crate::error::no_meta_kernel());
     }
     Ok(())
 }

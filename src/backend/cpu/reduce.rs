@@ -184,7 +184,7 @@ pub fn fold<T: Element, A: Element>(
     f: impl Fn(A, T) -> A,
 ) -> crate::Result<(Vec<A>, Shape)> {
     let d = x.data();
-    if d.storage.device.is_meta() {
+    if d.storage.device().is_meta() {
         return Err(crate::error::no_meta_kernel());
     }
     if d.storage.is_cuda() {
@@ -224,7 +224,7 @@ pub fn arg_extreme<T: Element + PartialOrd>(
     max: bool,
 ) -> crate::Result<(Vec<T>, Vec<i64>, Shape)> {
     let d = x.data();
-    if d.storage.device.is_meta() {
+    if d.storage.device().is_meta() {
         return Err(crate::error::no_meta_kernel());
     }
     if d.storage.is_cuda() {

@@ -255,7 +255,7 @@ pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
     let mut dev: Option<Device> = None;
     for t in ts {
         let d = t.data();
-        let here = d.storage.device;
+        let here = d.storage.device();
         if here == Device::Cpu && d.shape.is_empty() {
             continue;
         }

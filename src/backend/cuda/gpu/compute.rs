@@ -41,7 +41,7 @@ pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
 
 /// A CPU 0-d operand becomes a kernel scalar; anything else must be on `dev`.
 pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
-    let here = t.data().storage.device;
+    let here = t.data().storage.device();
     if here == device {
         return Ok(None);
     }
@@ -127,7 +127,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let d = dev(i)?;
     // CPU 0-d operands are moved over (a few bytes).
     let on = |t: &Tensor| -> Result<Tensor> {
-        if t.data().storage.device == device {
+        if t.data().storage.device() == device {
             Ok(t.clone())
         } else {
             to_device(t, device)

@@ -194,7 +194,7 @@ pub(super) fn scalar_arg(dt: DType, v: Complex64) -> Arg {
 }
 
 pub(super) fn device_of(t: &Tensor) -> Result<usize> {
-    match t.data().storage.device {
+    match t.data().storage.device() {
         Device::Cuda(i) => Ok(i),
         Device::Cpu => Err(Error::Runtime(
             "internal error: a CPU tensor reached a CUDA kernel".into(),

@@ -30,10 +30,10 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "internal error: a CPU operation reached the CUDA backend".into(),
         ));
     };
-    if a.data().storage.device != device || b.data().storage.device != device {
+    if a.data().storage.device() != device || b.data().storage.device() != device {
         return Err(crate::device::mismatch(
-            a.data().storage.device,
-            b.data().storage.device,
+            a.data().storage.device(),
+            b.data().storage.device(),
         ));
     }
     let dt = a.dtype();

@@ -30,12 +30,12 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         .ok_or_else(|| Error::Runtime("Storage size calculation overflowed".into()))?;
     let storage = if nbytes == 0 {
         // SAFETY: a zero-byte buffer is never dereferenced.
-        unsafe { Storage::device_memory(0, 0, device, Box::new(())) }
+        unsafe { Storage::device_memory(0, 0, i, Box::new(())) }
     } else if let Dev::Emu(_) = d {
         let (ptr, keep) = emulation::alloc(nbytes)?;
         ALLOCATED.fetch_add(nbytes, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: `keep` owns `nbytes` of host memory at `ptr` and is kept by the storage.
-        unsafe { Storage::device_memory(ptr, nbytes, device, keep) }
+        unsafe { Storage::device_memory(ptr, nbytes, i, keep) }
     } else {
         let Dev::Gpu(d) = d else {
             unreachable!("the emulation is handled above")
@@ -52,13 +52,13 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         };
         ALLOCATED.fetch_add(nbytes, std::sync::atomic::Ordering::Relaxed);
         // SAFETY: `buf` owns `nbytes` at `ptr` on this device and is kept by the storage.
-        unsafe { Storage::device_memory(ptr, nbytes, device, Box::new(Buffer(buf, nbytes))) }
+        unsafe { Storage::device_memory(ptr, nbytes, i, Box::new(Buffer(buf, nbytes))) }
     };
     Ok(Tensor::from_storage(storage, shape, dtype))
 }
 
 pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
-    let src_dev = x.data().storage.device;
+    let src_dev = x.data().storage.device();
     match (src_dev, device) {
         (_, Device::Meta) => Tensor::on_meta(&x.shape(), x.dtype()),
         (Device::Meta, _) => Err(crate::error::meta_has_no_data()),
@@ -131,7 +131,7 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
 }
 
 pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
-    let (ddev, sdev) = (dst.data().storage.device, src.data().storage.device);
+    let (ddev, sdev) = (dst.data().storage.device(), src.data().storage.device());
     if ddev != sdev {
         // Across devices: bring src to dst's device first (a contiguous copy), then copy.
         let moved = to_device(src, ddev)?;
