@@ -39,10 +39,10 @@ pub fn no_cuda_kernel(what: &str) -> Error {
     ))
 }
 
-/// Computing on meta tensors (PyTorch runs ops shape-only there; leafgrad does not yet).
+/// A host loop reached with a meta tensor: an op whose meta form leafgrad lacks.
 pub fn no_meta_kernel() -> Error {
     Error::NotImplemented(
-        "leafgrad computes nothing on meta tensors yet: they can be created, moved, viewed and printed, but an op on one raises (PyTorch returns a meta tensor of the result's shape)".into(),
+        "leafgrad has no meta kernel for this operation: it reads its operands' values on the host (PyTorch returns a meta tensor of the result's shape)".into(),
     )
 }
 

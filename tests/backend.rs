@@ -128,10 +128,21 @@ fn take_put_and_matrix_products() {
 fn the_dispatch_rule_and_the_meta_backend() {
     let m = Tensor::on_meta(&[2, 3], DType::Float32).unwrap();
     let c = t(&[1.0], &[1]);
-    // any meta operand picks the meta backend, which refuses to compute
+    // any meta operand picks the meta backend, which computes shapes and dtypes only
+    let r = backend::binary(BinaryKernel::Cmp(CmpOp::Lt), &m, &m, DType::Float32).unwrap();
+    assert!(r.device().is_meta() && r.dtype() == DType::Bool && r.shape().as_slice() == [2, 3]);
+    let r = backend::reduce(ReduceKernel::Sum, &m, &[1], true).unwrap();
+    assert!(r.device().is_meta() && r.shape().as_slice() == [2, 1]);
+    // a CPU operand other than a 0-d one is PyTorch's device error
     let err = backend::binary(BinaryKernel::Add, &c, &m, DType::Float32).unwrap_err();
-    assert!(matches!(err, Error::NotImplemented(_)), "{err:?}");
-    // ... but makes, fills, casts and moves meta tensors
+    assert_eq!(
+        err.to_string(),
+        "Tensor on device meta is not on the expected device cpu!"
+    );
+    let s = t(&[2.0], &[]);
+    let r = backend::binary(BinaryKernel::Mul, &m, &s, DType::Float32).unwrap();
+    assert!(r.device().is_meta() && r.shape().as_slice() == [2, 3]);
+    // ... and makes, fills, casts and moves meta tensors
     let e = backend::empty(&[4], DType::Int64, Device::Meta).unwrap();
     backend::fill(&e, num_complex::Complex64::new(1.0, 0.0)).unwrap();
     let k = backend::cast(&m, DType::Float64).unwrap();

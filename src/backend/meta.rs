@@ -1,17 +1,42 @@
-//! The meta backend: tensors with a shape and a dtype and no memory. Making, moving, viewing
-//! and filling them works; computing on them raises (PyTorch runs ops shape-only there).
-use super::Backend;
+//! The meta backend: tensors with a shape and a dtype and no memory. Every kernel computes
+//! its result's shape and dtype only, as PyTorch's meta kernels do; reading data raises.
+use super::{ArgReduceKernel, Backend, BinaryKernel, ReduceKernel, ScanKernel, UnaryKernel};
 use crate::device::Device;
 use crate::dtype::DType;
-use crate::error::{meta_has_no_data, no_meta_kernel, Result};
+use crate::error::{meta_has_no_data, Error, Result};
+use crate::shape::broadcast_shapes;
 use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 pub struct Meta;
 
+/// The operands of one meta kernel share the meta device; a 0-d CPU tensor travels as a
+/// number. Anything else is PyTorch's error naming the first operand's device as expected.
+fn same_device(ts: &[&Tensor]) -> Result<()> {
+    let scalar = |t: &Tensor| t.device() == Device::Cpu && t.ndim() == 0;
+    let Some(first) = ts.iter().find(|t| !scalar(t)) else {
+        return Ok(());
+    };
+    let expected = first.device();
+    for t in ts {
+        if t.device() != expected && !scalar(t) {
+            return Err(Error::Runtime(format!(
+                "Tensor on device {} is not on the expected device {}!",
+                t.device(),
+                expected
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn meta(shape: &[usize], dtype: DType) -> Result<Tensor> {
+    Tensor::on_meta(shape, dtype)
+}
+
 impl Backend for Meta {
     fn empty(&self, shape: &[usize], dtype: DType, _device: Device) -> Result<Tensor> {
-        Tensor::on_meta(shape, dtype)
+        meta(shape, dtype)
     }
     fn fill(&self, _t: &Tensor, _value: Complex64) -> Result<()> {
         Ok(()) // no values to set (PyTorch's fill_ of a meta tensor)
@@ -26,67 +51,96 @@ impl Backend for Meta {
     fn to_device(&self, x: &Tensor, device: Device) -> Result<Tensor> {
         if device.is_meta() {
             // only the shape and dtype travel
-            Tensor::on_meta(&x.shape(), x.dtype())
+            meta(&x.shape(), x.dtype())
         } else {
             Err(meta_has_no_data())
         }
     }
-    fn where_(&self, _cond: &Tensor, _a: &Tensor, _b: &Tensor) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        same_device(&[cond, a, b])?;
+        let s = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a.shape())?, &b.shape())?;
+        meta(&s, a.dtype())
     }
-    fn fill_where(&self, _t: &Tensor, _mask: &Tensor, _value: Complex64) -> Result<()> {
-        Err(no_meta_kernel())
+    fn fill_where(&self, t: &Tensor, mask: &Tensor, _value: Complex64) -> Result<()> {
+        same_device(&[t, mask])
     }
-    fn copy_where(&self, _out: &Tensor, _cond: &Tensor, _src: &Tensor) -> Result<()> {
-        Err(no_meta_kernel())
+    fn copy_where(&self, out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+        same_device(&[out, cond, src])
     }
-    fn unary(&self, _k: super::UnaryKernel, _x: &Tensor) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn unary(&self, k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+        let dt = match k {
+            UnaryKernel::Abs | UnaryKernel::Angle => x.dtype().to_real(),
+            _ => x.dtype(),
+        };
+        meta(&x.shape(), dt)
     }
-    fn binary(
-        &self,
-        _k: super::BinaryKernel,
-        _a: &Tensor,
-        _b: &Tensor,
-        _dt: DType,
-    ) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn binary(&self, k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+        same_device(&[a, b])?;
+        let s = broadcast_shapes(&a.shape(), &b.shape())?;
+        let dt = match k {
+            BinaryKernel::Cmp(_) | BinaryKernel::And | BinaryKernel::Or | BinaryKernel::Xor => {
+                DType::Bool
+            }
+            _ => dt,
+        };
+        meta(&s, dt)
     }
-    fn clamp(&self, _x: &Tensor, _lo: f64, _hi: f64) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn clamp(&self, x: &Tensor, _lo: f64, _hi: f64) -> Result<Tensor> {
+        meta(&x.shape(), x.dtype())
     }
-    fn reduce(
-        &self,
-        _k: super::ReduceKernel,
-        _x: &Tensor,
-        _dims: &[usize],
-        _keepdim: bool,
-    ) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn reduce(&self, k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+        let shape: Vec<usize> = x
+            .shape()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &s)| match (dims.contains(&i), keepdim) {
+                (false, _) => Some(s),
+                (true, true) => Some(1),
+                (true, false) => None,
+            })
+            .collect();
+        let dt = x.dtype();
+        let dt = match k {
+            ReduceKernel::Sum if !dt.is_floating() && !dt.is_complex() => DType::Int64,
+            _ => dt,
+        };
+        meta(&shape, dt)
     }
-    fn argreduce(&self, _k: super::ArgReduceKernel, _x: &Tensor, _dim: usize) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn argreduce(&self, _k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+        let mut shape = x.shape().to_vec();
+        if let Some(d) = shape.get_mut(dim) {
+            *d = 1;
+        }
+        meta(&shape, DType::Int64)
     }
     fn scan(
         &self,
-        _k: super::ScanKernel,
-        _x: &Tensor,
+        _k: ScanKernel,
+        x: &Tensor,
         _dim: usize,
         _reverse: bool,
         _exclusive: bool,
     ) -> Result<Tensor> {
-        Err(no_meta_kernel())
+        meta(&x.shape(), x.dtype())
     }
-    fn take(&self, _x: &Tensor, _plan: &[usize], _shape: &[usize]) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn take(&self, x: &Tensor, _plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+        meta(shape, x.dtype())
     }
-    fn put(&self, _out: &Tensor, _plan: &[usize], _vals: &Tensor, _add: bool) -> Result<()> {
-        Err(no_meta_kernel())
+    fn put(&self, out: &Tensor, _plan: &[usize], vals: &Tensor, _add: bool) -> Result<()> {
+        same_device(&[out, vals])
     }
-    fn mm(&self, _a: &Tensor, _b: &Tensor) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        same_device(&[a, b])?;
+        match (a.shape().as_slice(), b.shape().as_slice()) {
+            ([m, _], [_, n]) => meta(&[*m, *n], a.dtype()),
+            _ => Err(Error::Runtime("mm: operands must be matrices".into())),
+        }
     }
-    fn bmm(&self, _a: &Tensor, _b: &Tensor) -> Result<Tensor> {
-        Err(no_meta_kernel())
+    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+        same_device(&[a, b])?;
+        match (a.shape().as_slice(), b.shape().as_slice()) {
+            ([bt, m, _], [_, _, n]) => meta(&[*bt, *m, *n], a.dtype()),
+            _ => Err(Error::Runtime("bmm: operands must be 3-D".into())),
+        }
     }
 }

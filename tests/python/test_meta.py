@@ -1,10 +1,9 @@
 """The meta device: tensors with a shape and dtype and no data (SPEC §12, §13.1).
 
-What leafgrad has: making meta tensors (factories, `.to("meta")` recorded as ToCopyBackward0,
-modules built or moved there), views, reprs, the errors for reading their data and for mixing
-devices in `.grad`. Expectations were measured on torch 2.15 and run against it with
-LEAFGRAD_TEST_TORCH=1. What it does not have: computing on meta tensors (PyTorch runs ops
-shape-only there); that raises NotImplementedError, tested last (leafgrad only).
+Making meta tensors (factories, `.to("meta")` recorded as ToCopyBackward0, modules built or
+moved there), views, reprs, the errors for reading their data and for mixing devices, and ops
+computed shape-only (the meta backend, src/backend/meta.rs), backward included. Expectations
+were measured on torch 2.15 and run against it with LEAFGRAD_TEST_TORCH=1.
 """
 import pytest
 from support import USING_TORCH, exact
@@ -136,22 +135,74 @@ def test_writing_into_a_meta_tensor_is_a_no_op():
     assert repr(m) == "tensor(..., device='meta', size=(2,))"
 
 
-@pytest.mark.skipif(USING_TORCH, reason="PyTorch computes on meta tensors; leafgrad does not yet")
-@pytest.mark.parametrize(
-    "op",
-    [
-        lambda m: m + 1,
-        lambda m: m.sum(),
-        lambda m: m == m,
-        lambda m: m.exp(),
-        lambda m: m @ m.t(),
-        lambda m: m.clamp(0, 1),
-        lambda m: m.softmax(1),
-        lambda m: m * torch.ones(2, 2),
-        lambda m: torch.nn.functional.linear(m, m),
-    ],
-)
-def test_computing_on_meta_tensors_is_not_there_yet(op):
+# Ops on meta tensors compute the result's shape and dtype only; reprs recorded from torch 2.15.
+COMPUTED = {
+    'm + 1': "tensor(..., device='meta', size=(2, 2))",
+    'm.sum()': "tensor(..., device='meta', size=())",
+    'm == m': "tensor(..., device='meta', size=(2, 2), dtype=torch.bool)",
+    'm.exp()': "tensor(..., device='meta', size=(2, 2))",
+    'm @ m.t()': "tensor(..., device='meta', size=(2, 2))",
+    'm.clamp(0, 1)': "tensor(..., device='meta', size=(2, 2))",
+    'm.softmax(1)': "tensor(..., device='meta', size=(2, 2))",
+    'm.log_softmax(0)': "tensor(..., device='meta', size=(2, 2))",
+    'm * torch.tensor(2.0)': "tensor(..., device='meta', size=(2, 2))",
+    'torch.nn.functional.linear(m, m)': "tensor(..., device='meta', size=(2, 2))",
+    'm.sum(0, keepdim=True)': "tensor(..., device='meta', size=(1, 2))",
+    'm.argmax(1)': "tensor(..., device='meta', size=(2,), dtype=torch.int64)",
+    'm.cumsum(0)': "tensor(..., device='meta', size=(2, 2))",
+    'm.abs()': "tensor(..., device='meta', size=(2, 2))",
+    'm.to(torch.complex64).abs()': "tensor(..., device='meta', size=(2, 2))",
+    'm.max()': "tensor(..., device='meta', size=())",
+    'm.max(0).indices': "tensor(..., device='meta', size=(2,), dtype=torch.int64)",
+    'm.int().sum()': "tensor(..., device='meta', size=(), dtype=torch.int64)",
+    'm.mean()': "tensor(..., device='meta', size=())",
+    'm.var()': "tensor(..., device='meta', size=())",
+    'torch.where(m > 0, m, 0.0)': "tensor(..., device='meta', size=(2, 2))",
+    'm.relu()': "tensor(..., device='meta', size=(2, 2))",
+    'm.pow(2)': "tensor(..., device='meta', size=(2, 2))",
+    'm.sigmoid().tanh()': "tensor(..., device='meta', size=(2, 2))",
+    'm.t().contiguous()': "tensor(..., device='meta', size=(2, 2))",
+    'torch.cat([m, m + 1])': "tensor(..., device='meta', size=(4, 2))",
+    'm.unsqueeze(0).expand(3, 2, 2).sum(0)': "tensor(..., device='meta', size=(2, 2))",
+    'torch.bmm(m.unsqueeze(0), m.unsqueeze(0))': "tensor(..., device='meta', size=(1, 2, 2))",
+    'm.double() * 2': "tensor(..., device='meta', size=(2, 2), dtype=torch.float64)",
+    'torch.maximum(m, m)': "tensor(..., device='meta', size=(2, 2))",
+    'm.amax(1)': "tensor(..., device='meta', size=(2,))",
+    'm.prod()': "tensor(..., device='meta', size=())",
+    'm.neg().floor()': "tensor(..., device='meta', size=(2, 2))",
+    '-m': "tensor(..., device='meta', size=(2, 2))",
+    'm / 3': "tensor(..., device='meta', size=(2, 2))",
+    'm.int() // 2': "tensor(..., device='meta', size=(2, 2), dtype=torch.int32)",
+    'torch.nn.functional.gelu(m)': "tensor(..., device='meta', size=(2, 2))",
+    'torch.nn.functional.mse_loss(m, m)': "tensor(..., device='meta', size=())",
+    'torch.nn.functional.layer_norm(m, (2,))': "tensor(..., device='meta', size=(2, 2))",
+    'm.reshape(4)[1:]': "tensor(..., device='meta', size=(3,))",
+    'm.clone()': "tensor(..., device='meta', size=(2, 2))",
+    'm.norm()': "tensor(..., device='meta', size=())",
+    'm.logsumexp(1)': "tensor(..., device='meta', size=(2,))",
+    'torch.stack([m, m]).mean(0)': "tensor(..., device='meta', size=(2, 2))",
+}
+
+
+@pytest.mark.parametrize("expr", list(COMPUTED))
+def test_ops_on_meta_tensors_compute_shapes_and_dtypes(expr):
     m = torch.ones(2, 2, device="meta")
-    with pytest.raises(NotImplementedError, match="leafgrad computes nothing on meta tensors yet"):
-        op(m)
+    assert repr(eval(expr, {"torch": torch, "m": m})) == COMPUTED[expr]
+
+
+def test_backward_through_meta_tensors():
+    m = torch.ones(2, 2, device="meta", requires_grad=True)
+    y = (m.exp() * 2).sum()
+    assert repr(y) == "tensor(..., device='meta', size=(), grad_fn=<SumBackward0>)"
+    y.backward()
+    assert repr(m.grad) == "tensor(..., device='meta', size=(2, 2))"
+
+
+@pytest.mark.parametrize(
+    "make, expected, other",
+    [(lambda m: m * torch.ones(2, 2), "meta", "cpu"), (lambda m: torch.ones(2, 2) * m, "cpu", "meta")],
+)
+def test_mixing_meta_and_cpu_tensors_raises_pytorchs_error(make, expected, other):
+    m = torch.ones(2, 2, device="meta")
+    with pytest.raises(RuntimeError, match=exact(f"Tensor on device {other} is not on the expected device {expected}!")):
+        make(m)
