@@ -1,7 +1,7 @@
 //! The backward engine: count dependencies from the roots, run each node once all its incoming
 //! gradients have arrived (latest-created first among the ready ones, as PyTorch), sum gradients
 //! per input, run tensor hooks then retain_grad, and accumulate into leaves.
-use crate::backend::{self, cpu};
+use crate::backend;
 use crate::error::{Error, Result};
 use crate::grad_mode::GradModeGuard;
 use crate::graph::arena::{NodeId, NodeRef};
@@ -398,7 +398,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
             if create_graph {
                 ops::copy_backwards_clone(&g, var)?
             } else {
-                cpu::layout::grad_copy(&g, var)?
+                crate::backend::grad_copy(&g, var)?
             }
         }
         Some(old) => {

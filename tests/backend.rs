@@ -2,7 +2,7 @@
 //! the dispatch rule of `backend::of`, and the meta backend's refusals. (The CUDA backend's
 //! kernels are checked against these in tests/python/test_cuda*.py, on the host emulation.)
 use leafgrad::backend::{
-    self, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel, UnaryKernel,
+    self, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel, Strided, UnaryKernel,
 };
 use leafgrad::device::Device;
 use leafgrad::ops::CmpOp;
@@ -20,8 +20,9 @@ fn ti(xs: &[i64], shape: &[usize]) -> Tensor {
 #[test]
 fn unary_kernels_by_identity() {
     let cpu = backend::on(Device::Cpu);
-    let x = t(&[-1.5, 0.0, 2.5], &[3]);
-    let v = |k| cpu.unary(k, &x).unwrap().to_vec::<f64>();
+    // kernels take a storage and a layout, not a Tensor
+    let x = t(&[-1.5, 0.0, 2.5], &[3]).strided();
+    let v = |k| cpu.unary(k, &x).unwrap().try_to_vec::<f64>().unwrap();
     assert_eq!(v(UnaryKernel::Neg), vec![1.5, -0.0, -2.5]);
     assert_eq!(v(UnaryKernel::Abs), vec![1.5, 0.0, 2.5]);
     assert_eq!(v(UnaryKernel::Relu), vec![0.0, 0.0, 2.5]);
@@ -31,10 +32,40 @@ fn unary_kernels_by_identity() {
     // ties to even, as PyTorch rounds
     assert_eq!(v(UnaryKernel::Round), vec![-2.0, 0.0, 2.0]);
     assert_eq!(v(UnaryKernel::Angle)[0], std::f64::consts::PI);
-    let i = ti(&[5, -1], &[2]);
+    let i = ti(&[5, -1], &[2]).strided();
     assert_eq!(
-        cpu.unary(UnaryKernel::BNot, &i).unwrap().to_vec::<i64>(),
+        cpu.unary(UnaryKernel::BNot, &i)
+            .unwrap()
+            .try_to_vec::<i64>()
+            .unwrap(),
         vec![!5, 0]
+    );
+}
+
+#[test]
+fn kernels_read_any_layout_of_a_storage() {
+    // a 2x3 row-major buffer seen transposed (3x2, strides (1, 3)), and from an offset
+    let buf = Strided::from_vec(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
+    let tr = buf.restrided(&[3, 2], &[1, 3], 0);
+    let cpu = backend::on(Device::Cpu);
+    let y = cpu.unary(UnaryKernel::Neg, &tr).unwrap();
+    assert_eq!(y.shape.as_slice(), &[3, 2]);
+    assert_eq!(
+        y.try_to_vec::<f64>().unwrap(),
+        vec![-1.0, -4.0, -2.0, -5.0, -3.0, -6.0]
+    );
+    let row = buf.restrided(&[3], &[1], 3);
+    let s = cpu.reduce(ReduceKernel::Sum, &row, &[0], false).unwrap();
+    assert_eq!(s.try_to_vec::<f64>().unwrap(), vec![15.0]);
+    // a write through a view lands in the shared storage
+    cpu.fill(
+        &buf.restrided(&[2], &[3], 1),
+        num_complex::Complex64::new(0.0, 0.0),
+    )
+    .unwrap();
+    assert_eq!(
+        buf.try_to_vec::<f64>().unwrap(),
+        vec![1.0, 0.0, 3.0, 4.0, 0.0, 6.0]
     );
 }
 

@@ -1,8 +1,8 @@
 //! Kernel identities: which elementwise, reduction or scan kernel an op asks a backend for.
 //! Every backend implements each identity (or returns its "no kernel" error); the CUDA
 //! backend's kernel names (`unary_<name>_<dtype>`) come from `name()`.
+use crate::backend::Strided;
 use crate::error::Result;
-use crate::tensor::Tensor;
 
 /// Computing a float32 function through its float64 version (correctly rounded where the
 /// float64 one is accurate): `erf` of float32 as PyTorch's accuracy needs.
@@ -63,7 +63,7 @@ macro_rules! define_float_unary_kernels {
             }
 
             /// The CPU kernel over a float or complex tensor (halves and integers were widened).
-            pub(crate) fn cpu(self, x: &Tensor) -> Result<Tensor> {
+            pub(crate) fn cpu(self, x: &Strided) -> Result<Strided> {
                 use crate::backend::cpu::map1;
                 use crate::dtype::DType;
                 use num_complex::{Complex32, Complex64};
@@ -122,7 +122,7 @@ macro_rules! define_float_binary_kernels {
             }
 
             /// The CPU kernel over two float32 or float64 operands of one dtype.
-            pub(crate) fn cpu(self, a: &Tensor, b: &Tensor, shape: &[usize]) -> Result<Tensor> {
+            pub(crate) fn cpu(self, a: &Strided, b: &Strided, shape: &[usize]) -> Result<Strided> {
                 use crate::backend::cpu::map2;
                 use crate::dtype::DType;
                 match (self, a.dtype()) {

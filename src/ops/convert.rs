@@ -1,6 +1,6 @@
 //! Copies and dtype conversions.
 use super::*;
-use crate::backend::{self, cpu};
+use crate::backend;
 use crate::dtype::DType;
 use crate::grads;
 
@@ -11,7 +11,7 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// `x.to(dtype)` / `x.double()`: the copy keeps `x`'s layout (PyTorch's preserve_format).
 pub fn to_dtype_preserving(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    to_dtype_impl(cpu::layout::copy_with_layout(x, dtype)?, x, dtype)
+    to_dtype_impl(crate::backend::cast_keep(x, dtype)?, x, dtype)
 }
 
 fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
@@ -36,7 +36,7 @@ pub fn clone(x: &Tensor) -> Result<Tensor> {
 
 /// `x.clone()`: a copy laid out like `x` (PyTorch's preserve_format).
 pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
-    clone_impl(cpu::layout::copy_with_layout(x, x.dtype())?, x)
+    clone_impl(crate::backend::cast_keep(x, x.dtype())?, x)
 }
 
 fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
@@ -63,7 +63,7 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 
 /// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
 pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
-    let out = cpu::layout::grad_copy(x, like)?;
+    let out = crate::backend::grad_copy(x, like)?;
     if needs_grad(&[x]) {
         record(
             "torch::autograd::CopyBackwards",

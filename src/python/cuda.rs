@@ -59,11 +59,7 @@ fn _cuda_synchronize(py: Python<'_>, i: usize) -> PyResult<()> {
 fn _move(py: Python<'_>, t: &Bound<'_, PyTensor>, device: &str) -> PyResult<Py<PyAny>> {
     let d = Device::parse(device).py()?;
     crate::backend::cuda::check(d).py()?;
-    let r = if d.is_meta() {
-        crate::Tensor::on_meta(&t.get().t.shape(), t.get().t.dtype()).py()?
-    } else {
-        crate::backend::cuda::to_device(&t.get().t, d).py()?
-    };
+    let r = crate::backend::to_device(&t.get().t, d).py()?;
     Ok(wrap(py, r)?.unbind())
 }
 

@@ -1,11 +1,11 @@
 //! The CPU's elementwise kernels by identity: [`unary`] and [`binary`] (see
 //! `crate::backend::Backend`). Ops promote and check their operands first; these compute.
 use super::{map1, map2};
-use crate::backend::{cast_keep, BinaryKernel, CmpOp, UnaryKernel};
+use crate::backend::Strided;
+use crate::backend::{BinaryKernel, CmpOp, UnaryKernel};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::shape::broadcast_shapes;
-use crate::tensor::Tensor;
 use num_complex::{Complex32, Complex64};
 
 /// Real numeric types (no bool, no complex).
@@ -55,18 +55,15 @@ fn unsupported(what: &str, dt: DType) -> Error {
 }
 
 /// A float function of halves computed in float32 and rounded once.
-fn via_f32(x: &Tensor, f: fn(f32) -> f32) -> Result<Tensor> {
-    cast_keep(
-        &map1::<f32, f32>(&cast_keep(x, DType::Float32)?, f)?,
-        x.dtype(),
-    )
+fn via_f32(x: &Strided, f: fn(f32) -> f32) -> Result<Strided> {
+    map1::<f32, f32>(&x.cast_keep(DType::Float32)?, f)?.cast_keep(x.dtype())
 }
 
 /// A rounding function in float32 and in float64.
 type RoundFns = (fn(f32) -> f32, fn(f64) -> f64);
 
 /// `k(x)` elementwise.
-pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
     let dt = x.dtype();
     match k {
         UnaryKernel::Float(op) => op.cpu(x),
@@ -86,7 +83,7 @@ pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
         UnaryKernel::Conj => match dt {
             DType::Complex64 => map1::<Complex32, Complex32>(x, |v| v.conj()),
             DType::Complex128 => map1::<Complex64, Complex64>(x, |v| v.conj()),
-            _ => cast_keep(x, dt),
+            _ => (x).cast_keep(dt),
         },
         UnaryKernel::Relu => with_real_numeric!(dt, T, {
             let z = T::default();
@@ -153,7 +150,7 @@ pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
             DType::Complex64 => map1::<Complex32, f32>(x, |v| v.arg()),
             DType::Complex128 => map1::<Complex64, f64>(x, |v| v.arg()),
             d if d.is_differentiable() => {
-                let r = map1::<f64, f64>(&cast_keep(x, DType::Float64)?, |v| {
+                let r = map1::<f64, f64>(&x.cast_keep(DType::Float64)?, |v| {
                     if v < 0.0 {
                         std::f64::consts::PI
                     } else if v.is_nan() {
@@ -162,7 +159,7 @@ pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
                         0.0
                     }
                 })?;
-                cast_keep(&r, d)
+                r.cast_keep(d)
             }
             d => Err(unsupported("angle", d)),
         },
@@ -257,7 +254,7 @@ macro_rules! float_mod {
 
 /// `a k b` broadcast, computed in `dt` (comparisons give bools).
 #[allow(clippy::bool_comparison)]
-pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<Strided> {
     let shape = broadcast_shapes(&a.shape(), &b.shape())?;
     let s = &shape[..];
     match k {
@@ -353,8 +350,8 @@ pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tens
                 _ => return Err(unsupported(k.name(), dt)),
             };
             let (a, b) = (
-                cast_keep(a, DType::Complex128)?,
-                cast_keep(b, DType::Complex128)?,
+                (a).cast_keep(DType::Complex128)?,
+                (b).cast_keep(DType::Complex128)?,
             );
             map2::<Complex64, Complex64, bool>(&a, &b, s, move |x, y| (x == y) != ne)
         }
@@ -372,7 +369,7 @@ pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tens
 }
 
 /// `clamp(x, lo, hi)` with float bounds: NaN stays NaN, a NaN bound makes every element NaN.
-pub fn clamp(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+pub fn clamp(x: &Strided, lo: f64, hi: f64) -> Result<Strided> {
     let nan_bound = lo.is_nan() || hi.is_nan();
     crate::with_real!(x.dtype(), T, {
         map1::<T, T>(x, move |v| {

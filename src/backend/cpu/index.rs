@@ -1,9 +1,8 @@
 //! Reading and writing by index plans (for each element, a flat index): the CPU side of
 //! advanced indexing, gather/scatter and embedding.
 use super::alloc_vec;
-use crate::backend::contiguous;
+use crate::backend::Strided;
 use crate::error::Result;
-use crate::tensor::Tensor;
 
 #[macro_export]
 macro_rules! with_numeric_or_bool {
@@ -45,21 +44,21 @@ add_elem_num!(
 );
 
 /// `out[i] = x.flat[plan[i]]` (x in logical order), shaped `shape`.
-pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
-    let src = contiguous(x)?;
+pub fn take(x: &Strided, plan: &[usize], shape: &[usize]) -> Result<Strided> {
+    let src = x.contiguous()?;
     crate::with_dtype!(src.dtype(), T, {
         let v = src.try_to_vec::<T>()?;
         let mut o = alloc_vec::<T>(plan.len())?;
         o.extend(plan.iter().map(|&i| v[i]));
-        Tensor::from_vec(o, shape)
+        Strided::from_vec(o, shape)
     })
 }
 
 /// `out.flat[plan[i]] = vals[i]` (`add`: `+=`; logical or for bools) into contiguous `out`,
 /// in place.
-pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
-    let d = out.data();
-    super::host_only(&[&d])?;
+pub fn put(out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> Result<()> {
+    let d = out;
+    super::host_only(&[d])?;
     let off = d.offset;
     crate::with_numeric_or_bool!(d.dtype, T, {
         let v = vals.try_to_vec::<T>()?;

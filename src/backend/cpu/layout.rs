@@ -1,8 +1,8 @@
 //! The memory layout of elementwise results, as PyTorch's TensorIterator chooses it: the
 //! result's dims are laid out in the order of its operands' strides, so `x.t().exp()` is
 //! transposed like `x.t()` (and elementwise loops over such inputs run contiguously).
+use crate::backend::Strided;
 use crate::error::Result;
-use crate::tensor::Tensor;
 
 /// The strides PyTorch's TensorIterator gives an elementwise result of shape `shape`, or None
 /// for row-major. Operands are (shape, strides), broadcast to `shape` from the right.
@@ -153,16 +153,16 @@ pub fn dims_by_stride(shape: &[usize], strides: &[isize]) -> Vec<usize> {
 pub fn run_with_strides(
     shape: &[usize],
     strides: &[isize],
-    inputs: &[&Tensor],
-    kernel: impl FnOnce(&[Tensor], &[usize]) -> Result<Tensor>,
-) -> Result<Tensor> {
+    inputs: &[&Strided],
+    kernel: impl FnOnce(&[Strided], &[usize]) -> Result<Strided>,
+) -> Result<Strided> {
     let ord = dims_by_stride(shape, strides);
     let pshape: Vec<usize> = ord.iter().map(|&d| shape[d]).collect();
-    let permuted: Vec<Tensor> = inputs
+    let permuted: Vec<Strided> = inputs
         .iter()
         .map(|t| {
             let (s, st, off) = {
-                let d = t.data();
+                let d = t;
                 (d.shape.clone(), d.strides.clone(), d.offset)
             };
             let b = crate::shape::broadcast_strides(&s, &st, shape);
@@ -172,15 +172,15 @@ pub fn run_with_strides(
         .collect();
     let r = kernel(&permuted, &pshape)?;
     // the result is row-major in `ord`, which is `strides` (size-1 dims may take any stride)
-    let off = r.data().offset;
+    let off = r.offset;
     Ok(r.restrided(shape, strides, off))
 }
 
 /// A fresh tensor of `x`'s shape in `dtype`, laid out as PyTorch lays out an elementwise result
 /// of `x` (`clone()`, `to(dtype)`).
-pub fn copy_with_layout(x: &Tensor, dtype: crate::dtype::DType) -> Result<Tensor> {
+pub fn copy_with_layout(x: &Strided, dtype: crate::dtype::DType) -> Result<Strided> {
     let (shape, strides, cuda) = {
-        let d = x.data();
+        let d = x;
         (d.shape.clone(), d.strides.clone(), d.storage.is_cuda())
     };
     let target = if cuda {
@@ -189,10 +189,8 @@ pub fn copy_with_layout(x: &Tensor, dtype: crate::dtype::DType) -> Result<Tensor
         result_strides(&shape, &[(&shape, &strides)])
     };
     match target {
-        None => crate::backend::cast(x, dtype),
-        Some(st) => run_with_strides(&shape, &st, &[x], |ins, _| {
-            crate::backend::cast(&ins[0], dtype)
-        }),
+        None => (x).cast(dtype),
+        Some(st) => run_with_strides(&shape, &st, &[x], |ins, _| ins[0].cast(dtype)),
     }
 }
 
@@ -212,17 +210,15 @@ pub fn is_dense(shape: &[usize], strides: &[isize]) -> bool {
 
 /// The first `.grad` of `var`: a copy of `g` with `var`'s strides when `var` is dense but not
 /// row-major (PyTorch's layout contract for gradients), else row-major.
-pub fn grad_copy(g: &Tensor, var: &Tensor) -> Result<Tensor> {
+pub fn grad_copy(g: &Strided, var: &Strided) -> Result<Strided> {
     let (shape, strides, cuda) = {
-        let d = var.data();
+        let d = var;
         (d.shape.clone(), d.strides.clone(), d.storage.is_cuda())
     };
     if cuda || var.is_contiguous() || g.shape() != shape || !is_dense(&shape, &strides) {
-        return crate::backend::contiguous(g);
+        return (g).contiguous();
     }
-    run_with_strides(&shape, &strides, &[g], |ins, _| {
-        crate::backend::contiguous(&ins[0])
-    })
+    run_with_strides(&shape, &strides, &[g], |ins, _| ins[0].contiguous())
 }
 
 #[cfg(test)]

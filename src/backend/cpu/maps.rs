@@ -1,10 +1,10 @@
 //! Strided elementwise loops: `map1`/`map2` over one or two tensors (broadcast, in PyTorch's
 //! result layout, split over threads for large tensors), and `map2_into` for `out=`.
 use super::{alloc_vec, host_only, layout};
+use crate::backend::Strided;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::shape::{broadcast_strides, checked_numel, MultiIndex};
-use crate::tensor::Tensor;
 
 /// A new contiguous tensor of `shape`, each element `f(input elements...)`.
 /// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
@@ -47,10 +47,10 @@ fn fill_par<U: Element>(
     unsafe { out.set_len(n) };
 }
 
-pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
+pub fn map1<T: Element, U: Element>(x: &Strided, f: impl Fn(T) -> U + Sync) -> Result<Strided> {
     let ord = {
-        let d = x.data();
-        host_only(&[&d])?;
+        let d = x;
+        host_only(&[d])?;
         if d.is_contiguous() {
             None
         } else {
@@ -66,8 +66,11 @@ pub fn map1<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Re
     }
 }
 
-fn map1_rowmajor<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) -> Result<Tensor> {
-    let d = x.data();
+fn map1_rowmajor<T: Element, U: Element>(
+    x: &Strided,
+    f: impl Fn(T) -> U + Sync,
+) -> Result<Strided> {
+    let d = x;
     let n = d.numel();
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -86,19 +89,19 @@ fn map1_rowmajor<T: Element, U: Element>(x: &Tensor, f: impl Fn(T) -> U + Sync) 
             }
         }
     }
-    Tensor::from_vec(out, &d.shape)
+    Strided::from_vec(out, &d.shape)
 }
 
 /// Elementwise over two tensors of element types A and B, broadcast to `shape`.
 pub fn map2<A: Element, B: Element, U: Element>(
-    a: &Tensor,
-    b: &Tensor,
+    a: &Strided,
+    b: &Strided,
     shape: &[usize],
     f: impl Fn(A, B) -> U + Sync,
-) -> Result<Tensor> {
+) -> Result<Strided> {
     let ord = {
-        let (da, db) = (a.data(), b.data());
-        host_only(&[&da, &db])?;
+        let (da, db) = (a, b);
+        host_only(&[da, db])?;
         if da.is_contiguous() && db.is_contiguous() {
             None
         } else {
@@ -114,12 +117,12 @@ pub fn map2<A: Element, B: Element, U: Element>(
 }
 
 fn map2_rowmajor<A: Element, B: Element, U: Element>(
-    a: &Tensor,
-    b: &Tensor,
+    a: &Strided,
+    b: &Strided,
     shape: &[usize],
     f: impl Fn(A, B) -> U + Sync,
-) -> Result<Tensor> {
-    let (da, db) = (a.data(), b.data());
+) -> Result<Strided> {
+    let (da, db) = (a, b);
     let n = checked_numel(shape)?;
     let mut out: Vec<U> = alloc_vec(n)?;
     unsafe {
@@ -138,14 +141,14 @@ fn map2_rowmajor<A: Element, B: Element, U: Element>(
                     if let Some(sb) = db.contiguous_slice::<B>() {
                         let x = da.storage.slice::<A>()[da.offset];
                         out.extend(sb.iter().map(|&y| f(x, y)));
-                        return Tensor::from_vec(out, shape);
+                        return Strided::from_vec(out, shape);
                     }
                 }
                 if db.numel() == 1 && da.shape.as_slice() == shape {
                     if let Some(sa) = da.contiguous_slice::<A>() {
                         let y = db.storage.slice::<B>()[db.offset];
                         out.extend(sa.iter().map(|&x| f(x, y)));
-                        return Tensor::from_vec(out, shape);
+                        return Strided::from_vec(out, shape);
                     }
                 }
                 let (sa, sb) = (da.storage.slice::<A>(), db.storage.slice::<B>());
@@ -173,18 +176,18 @@ fn map2_rowmajor<A: Element, B: Element, U: Element>(
             }
         }
     }
-    Tensor::from_vec(out, shape)
+    Strided::from_vec(out, shape)
 }
 
 /// `out = f(a, b)` written straight into `out`'s memory, for contiguous same-shape operands
 /// (the `out=` fast path). Returns false (nothing written) when the layouts do not allow it.
 pub fn map2_into<T: Element>(
-    a: &Tensor,
-    b: &Tensor,
-    out: &Tensor,
+    a: &Strided,
+    b: &Strided,
+    out: &Strided,
     f: impl Fn(T, T) -> T + Sync,
 ) -> bool {
-    let (da, db, dout) = (a.data(), b.data(), out.data());
+    let (da, db, dout) = (a, b, out);
     if !da.storage.is_host() || !db.storage.is_host() || !dout.storage.is_host() {
         return false;
     }

@@ -1,25 +1,22 @@
 //! Matrix products of 2-D strided operands: matrixmultiply's GEMM for f32/f64, a plain loop for
 //! the other dtypes.
+use crate::backend::Strided;
 use crate::dtype::DType;
-use crate::tensor::Tensor;
 
 /// `a @ b` for 2-D `a` [m, k] and `b` [k, n] of the same dtype; returns a contiguous [m, n].
-pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
-    super::host_only(&[&a.data(), &b.data()])?;
+pub fn mm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
+    super::host_only(&[a, b])?;
     let dt = a.dtype();
     if dt.is_half() {
         // Accumulate half-precision products in float32, as PyTorch does.
-        let r = mm(
-            &crate::backend::cast(a, DType::Float32)?,
-            &crate::backend::cast(b, DType::Float32)?,
-        )?;
-        return crate::backend::cast(&r, dt);
+        let r = mm(&a.cast(DType::Float32)?, &b.cast(DType::Float32)?)?;
+        return r.cast(dt);
     }
-    let (da, db) = (a.data(), b.data());
+    let (da, db) = (a, b);
     let (m, k, n) = (da.shape[0], da.shape[1], db.shape[1]);
-    let out = Tensor::zeros(&[m, n], da.dtype)?;
+    let out = Strided::zeros(&[m, n], da.dtype)?;
     {
-        let dout = out.data();
+        let dout = &out;
         // SAFETY: dtypes checked by the caller; strides and offsets describe valid layouts;
         // matrixmultiply accepts arbitrary (even zero) strides.
         unsafe {
@@ -96,17 +93,17 @@ pub fn mm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
 
 /// Batched `a @ b` of [B, m, k] and [B, k, n] (B may be broadcast with stride 0): one GEMM per
 /// batch into a contiguous [B, m, n].
-pub fn bmm(a: &Tensor, b: &Tensor) -> crate::Result<Tensor> {
+pub fn bmm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
     let (la, lb) = {
-        let (da, db) = (a.data(), b.data());
-        super::host_only(&[&da, &db])?;
+        let (da, db) = (a, b);
+        super::host_only(&[da, db])?;
         (
             (da.shape.clone(), da.strides.clone(), da.offset),
             (db.shape.clone(), db.strides.clone(), db.offset),
         )
     };
     let (nb, m, n) = (la.0[0], la.0[1], lb.0[2]);
-    let out = Tensor::zeros(&[nb, m, n], a.dtype())?;
+    let out = Strided::zeros(&[nb, m, n], a.dtype())?;
     for i in 0..nb {
         let ai = a.restrided(&la.0[1..], &la.1[1..], la.2 + i * la.1[0] as usize);
         let bi = b.restrided(&lb.0[1..], &lb.1[1..], lb.2 + i * lb.1[0] as usize);

@@ -1,18 +1,17 @@
 //! Memory on the host: copies and casts between layouts and dtypes (`copy_into`, `convert`),
 //! fills, and selects by a mask (`fill_where`, `copy_where`, `where_`).
 use super::{host_only, layout};
-use crate::backend::{cast, contiguous};
+use crate::backend::Strided;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::shape::{broadcast_shapes, broadcast_strides, MultiIndex};
-use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 /// Write `src` (broadcast to dst's shape, converted to dst's dtype) into `dst` in place; both
 /// in host memory.
-pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
-    let (dd, ds) = (dst.data(), src.data());
-    host_only(&[&dd, &ds])?;
+pub fn copy_into(dst: &Strided, src: &Strided) -> Result<()> {
+    let (dd, ds) = (dst, src);
+    host_only(&[dd, ds])?;
     let shape = dd.shape.clone();
     let n = dd.numel();
     if n == 0 {
@@ -111,9 +110,9 @@ pub fn convert<S: Element, D: Element>(v: S) -> D {
 }
 
 /// Every element of host tensor `t` (a view, maybe) set to `value`.
-pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
-    let d = t.data();
-    host_only(&[&d])?;
+pub fn fill(t: &Strided, value: Complex64) -> Result<()> {
+    let d = t;
+    host_only(&[d])?;
     if d.numel() == 0 {
         return Ok(());
     }
@@ -136,9 +135,12 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
 }
 
 /// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
-pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
-    let m = contiguous(&crate::backend::broadcast_to(mask, &t.shape())?)?.try_to_vec::<bool>()?;
-    let d = t.data();
+pub fn fill_where(t: &Strided, mask: &Strided, value: Complex64) -> Result<()> {
+    let m = mask
+        .broadcast_to(&t.shape())?
+        .contiguous()?
+        .try_to_vec::<bool>()?;
+    let d = t;
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
         // SAFETY: T matches dtype; t is a fresh contiguous tensor.
@@ -153,10 +155,10 @@ pub fn fill_where(t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
 }
 
 /// `out = where(cond, src, out)` for contiguous `out` and `src` of out's shape and dtype.
-pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
-    let m = contiguous(cond)?.try_to_vec::<bool>()?;
-    let src = cast(src, out.dtype())?;
-    let d = out.data();
+pub fn copy_where(out: &Strided, cond: &Strided, src: &Strided) -> Result<()> {
+    let m = cond.contiguous()?.try_to_vec::<bool>()?;
+    let src = src.cast(out.dtype())?;
+    let d = out;
     crate::with_dtype!(d.dtype, T, {
         let s = src.try_to_vec::<T>()?;
         // SAFETY: T matches dtype; out is contiguous with numel elements from offset.
@@ -171,18 +173,18 @@ pub fn copy_where(out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
 }
 
 /// `cond ? a : b` broadcast, a and b of one dtype, in PyTorch's result layout.
-pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn where_(cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
     let shape = broadcast_shapes(&broadcast_shapes(&cond.shape(), &a.shape())?, &b.shape())?;
-    let rowmajor = |c: &Tensor, a: &Tensor, b: &Tensor, shape: &[usize]| -> Result<Tensor> {
-        let out = contiguous(&crate::backend::broadcast_to(b, shape)?)?;
-        let av = contiguous(&crate::backend::broadcast_to(a, shape)?)?;
-        copy_where(&out, &crate::backend::broadcast_to(c, shape)?, &av)?;
+    let rowmajor = |c: &Strided, a: &Strided, b: &Strided, shape: &[usize]| -> Result<Strided> {
+        let out = b.broadcast_to(shape)?.contiguous()?;
+        let av = a.broadcast_to(shape)?.contiguous()?;
+        copy_where(&out, &c.broadcast_to(shape)?, &av)?;
         Ok(out)
     };
     let ord = if [cond, a, b].iter().all(|t| t.is_contiguous()) {
         None
     } else {
-        let ds = [cond.data(), a.data(), b.data()];
+        let ds = [cond, a, b];
         let ops: Vec<(&[usize], &[isize])> =
             ds.iter().map(|d| (&d.shape[..], &d.strides[..])).collect();
         layout::result_strides(&shape, &ops)

@@ -11,50 +11,56 @@ pub mod reduce;
 pub use maps::{map1, map2, map2_into};
 pub use memory::{convert, copy_into, copy_where, fill, fill_where, where_};
 
-use super::{contiguous, Backend};
+use super::Backend;
+use crate::backend::Strided;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 /// The CPU backend.
 pub struct Cpu;
 
 impl Backend for Cpu {
-    fn empty(&self, shape: &[usize], dtype: DType, _device: Device) -> Result<Tensor> {
-        Tensor::zeros(shape, dtype)
+    fn empty(&self, shape: &[usize], dtype: DType, _device: Device) -> Result<Strided> {
+        Strided::zeros(shape, dtype)
     }
-    fn fill(&self, t: &Tensor, value: Complex64) -> Result<()> {
+    fn fill(&self, t: &Strided, value: Complex64) -> Result<()> {
         fill(t, value)
     }
-    fn copy_into(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+    fn copy_into(&self, dst: &Strided, src: &Strided) -> Result<()> {
         copy_into(dst, src)
     }
-    fn to_device(&self, x: &Tensor, _device: Device) -> Result<Tensor> {
-        contiguous(x)
+    fn to_device(&self, x: &Strided, _device: Device) -> Result<Strided> {
+        x.contiguous()
     }
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn where_(&self, cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
         where_(cond, a, b)
     }
-    fn fill_where(&self, t: &Tensor, mask: &Tensor, value: Complex64) -> Result<()> {
+    fn fill_where(&self, t: &Strided, mask: &Strided, value: Complex64) -> Result<()> {
         fill_where(t, mask, value)
     }
-    fn copy_where(&self, out: &Tensor, cond: &Tensor, src: &Tensor) -> Result<()> {
+    fn copy_where(&self, out: &Strided, cond: &Strided, src: &Strided) -> Result<()> {
         copy_where(out, cond, src)
     }
-    fn unary(&self, k: super::UnaryKernel, x: &Tensor) -> Result<Tensor> {
+    fn unary(&self, k: super::UnaryKernel, x: &Strided) -> Result<Strided> {
         elementwise::unary(k, x)
     }
-    fn binary(&self, k: super::BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    fn binary(
+        &self,
+        k: super::BinaryKernel,
+        a: &Strided,
+        b: &Strided,
+        dt: DType,
+    ) -> Result<Strided> {
         elementwise::binary(k, a, b, dt)
     }
     fn binary_into(
         &self,
         k: super::BinaryKernel,
-        a: &Tensor,
-        b: &Tensor,
-        out: &Tensor,
+        a: &Strided,
+        b: &Strided,
+        out: &Strided,
     ) -> Result<bool> {
         use super::BinaryKernel as K;
         Ok(match (k, out.dtype()) {
@@ -69,41 +75,41 @@ impl Backend for Cpu {
             _ => false,
         })
     }
-    fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+    fn clamp(&self, x: &Strided, lo: f64, hi: f64) -> Result<Strided> {
         elementwise::clamp(x, lo, hi)
     }
     fn reduce(
         &self,
         k: super::ReduceKernel,
-        x: &Tensor,
+        x: &Strided,
         dims: &[usize],
         keepdim: bool,
-    ) -> Result<Tensor> {
+    ) -> Result<Strided> {
         reduce::reduce(k, x, dims, keepdim)
     }
-    fn argreduce(&self, k: super::ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+    fn argreduce(&self, k: super::ArgReduceKernel, x: &Strided, dim: usize) -> Result<Strided> {
         reduce::argreduce(k, x, dim)
     }
     fn scan(
         &self,
         k: super::ScanKernel,
-        x: &Tensor,
+        x: &Strided,
         dim: usize,
         reverse: bool,
         exclusive: bool,
-    ) -> Result<Tensor> {
+    ) -> Result<Strided> {
         reduce::scan(k, x, dim, reverse, exclusive)
     }
-    fn take(&self, x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+    fn take(&self, x: &Strided, plan: &[usize], shape: &[usize]) -> Result<Strided> {
         index::take(x, plan, shape)
     }
-    fn put(&self, out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+    fn put(&self, out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> Result<()> {
         index::put(out, plan, vals, add)
     }
-    fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn mm(&self, a: &Strided, b: &Strided) -> Result<Strided> {
         matmul::mm(a, b)
     }
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn bmm(&self, a: &Strided, b: &Strided) -> Result<Strided> {
         matmul::bmm(a, b)
     }
 }
@@ -224,7 +230,7 @@ macro_rules! with_real {
 
 /// The error of a CPU loop reached with device memory (an op without a CUDA kernel) or with a
 /// meta tensor (no memory at all).
-pub(crate) fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
+pub(crate) fn host_only(ts: &[&Strided]) -> Result<()> {
     if ts.iter().any(|d| d.storage.device().is_meta()) {
         return Err(crate::error::no_meta_kernel());
     }
@@ -235,7 +241,7 @@ pub(crate) fn host_only(ts: &[&crate::tensor::TensorData]) -> Result<()> {
 }
 
 /// The error of a host-only op when an operand is on a CUDA device.
-pub fn no_cuda(ts: &[&Tensor], what: &str) -> Result<()> {
+pub fn no_cuda(ts: &[&Strided], what: &str) -> Result<()> {
     if ts.iter().any(|t| t.is_cuda()) {
         return Err(crate::error::no_cuda_kernel(what));
     }

@@ -1,9 +1,9 @@
 //! Reductions over any set of dims, and arg-reductions over one dim.
-use crate::backend::{cast, ArgReduceKernel, ReduceKernel, ScanKernel};
+use crate::backend::Strided;
+use crate::backend::{ArgReduceKernel, ReduceKernel, ScanKernel};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
 use crate::shape::{numel, MultiIndex, Shape, Strides};
-use crate::tensor::Tensor;
 use num_complex::{Complex32, Complex64};
 use smallvec::SmallVec;
 
@@ -21,7 +21,7 @@ fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
 }
 
 /// `k` over sorted `dims`.
-pub fn reduce(k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn reduce(k: ReduceKernel, x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
     let shape = out_shape(&x.shape(), dims, keepdim);
     let dt = x.dtype();
     match k {
@@ -32,7 +32,7 @@ pub fn reduce(k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Res
         ReduceKernel::Prod => crate::with_numeric!(dt, T, {
             let one = <T as Element>::from_f64(1.0);
             let (v, _) = fold::<T, T>(x, dims, one, |a, v| a * v)?;
-            Tensor::from_vec(v, &shape)
+            Strided::from_vec(v, &shape)
         }),
         ReduceKernel::AMax | ReduceKernel::AMin => {
             let max = k == ReduceKernel::AMax;
@@ -41,24 +41,24 @@ pub fn reduce(k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Res
                 let mut vals = Vec::new();
                 for &d in dims.iter().rev() {
                     let (v, _, s) = arg_extreme::<T>(&cur, d, max)?;
-                    cur = Tensor::from_vec(v.clone(), &s)?;
+                    cur = Strided::from_vec(v.clone(), &s)?;
                     vals = v;
                 }
                 if dims.is_empty() {
-                    return crate::backend::contiguous(x);
+                    return (x).contiguous();
                 }
-                Tensor::from_vec(vals, &shape)
+                Strided::from_vec(vals, &shape)
             })
         }
     }
 }
 
 /// The index of the max / min along `dim`, kept as size 1 (int64).
-pub fn argreduce(k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+pub fn argreduce(k: ArgReduceKernel, x: &Strided, dim: usize) -> Result<Strided> {
     let max = k == ArgReduceKernel::Max;
     crate::with_real!(x.dtype(), T, {
         let (_, idx, s) = arg_extreme::<T>(x, dim, max)?;
-        Tensor::from_vec(idx, &s)
+        Strided::from_vec(idx, &s)
     })
 }
 
@@ -66,11 +66,11 @@ pub fn argreduce(k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
 /// element itself if `exclusive`).
 pub fn scan(
     k: ScanKernel,
-    x: &Tensor,
+    x: &Strided,
     dim: usize,
     reverse: bool,
     exclusive: bool,
-) -> Result<Tensor> {
+) -> Result<Strided> {
     let shape = x.shape();
     let dt = x.dtype();
     if shape.is_empty() || dt == DType::Bool {
@@ -104,58 +104,58 @@ pub fn scan(
                 }
             }
         }
-        Tensor::from_vec(o, &shape)
+        Strided::from_vec(o, &shape)
     })
 }
 
 /// The sum kernel: integer and bool inputs sum to int64.
-pub fn sum(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
     let shape = out_shape(&x.shape(), dims, keepdim);
     Ok(match x.dtype() {
         DType::Float16 | DType::BFloat16 => {
-            let wide = cast(x, DType::Float64)?;
-            cast(&sum(&wide, dims, keepdim)?, x.dtype())?
+            let wide = x.cast(DType::Float64)?;
+            sum(&wide, dims, keepdim)?.cast(x.dtype())?
         }
         DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
-            let d = x.data();
+            let d = x;
             // SAFETY: f32 matches the dtype; the tensor is contiguous.
             let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
-            Tensor::from_vec(vec![sum_f32(s) as f32], &shape)?
+            Strided::from_vec(vec![sum_f32(s) as f32], &shape)?
         }
         DType::Float32 => {
             let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
-            Tensor::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
+            Strided::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
         }
         DType::Float64 => {
-            Tensor::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
+            Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
         }
         DType::Complex64 => {
             let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
                 a + Complex64::new(v.re as f64, v.im as f64)
             })?;
-            Tensor::from_vec(
+            Strided::from_vec(
                 v.into_iter()
                     .map(|a| Complex32::new(a.re as f32, a.im as f32))
                     .collect::<Vec<_>>(),
                 &shape,
             )?
         }
-        DType::Complex128 => Tensor::from_vec(
+        DType::Complex128 => Strided::from_vec(
             fold::<Complex64, Complex64>(x, dims, Complex64::default(), |a, v| a + v)?.0,
             &shape,
         )?,
-        DType::Bool => Tensor::from_vec(
+        DType::Bool => Strided::from_vec(
             fold::<bool, i64>(x, dims, 0, |a, v| a + v as i64)?.0,
             &shape,
         )?,
         DType::UInt8 => {
-            Tensor::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
+            Strided::from_vec(fold::<u8, i64>(x, dims, 0, |a, v| a + v as i64)?.0, &shape)?
         }
-        DType::Int32 => Tensor::from_vec(
+        DType::Int32 => Strided::from_vec(
             fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
             &shape,
         )?,
-        DType::Int64 => Tensor::from_vec(
+        DType::Int64 => Strided::from_vec(
             fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
             &shape,
         )?,
@@ -178,12 +178,12 @@ fn reduce_layout(shape: &[usize], dims: &[usize]) -> (Shape, Strides) {
 
 /// Fold every element into its output slot: `acc = f(acc, v)` starting from `init`.
 pub fn fold<T: Element, A: Element>(
-    x: &Tensor,
+    x: &Strided,
     dims: &[usize],
     init: A,
     f: impl Fn(A, T) -> A,
 ) -> crate::Result<(Vec<A>, Shape)> {
-    let d = x.data();
+    let d = x;
     if d.storage.device().is_meta() {
         return Err(crate::error::no_meta_kernel());
     }
@@ -219,11 +219,11 @@ pub fn fold<T: Element, A: Element>(
 
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
 pub fn arg_extreme<T: Element + PartialOrd>(
-    x: &Tensor,
+    x: &Strided,
     dim: usize,
     max: bool,
 ) -> crate::Result<(Vec<T>, Vec<i64>, Shape)> {
-    let d = x.data();
+    let d = x;
     if d.storage.device().is_meta() {
         return Err(crate::error::no_meta_kernel());
     }

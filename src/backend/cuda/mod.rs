@@ -9,10 +9,10 @@ use super::{
     ArgReduceKernel, Backend, BinaryKernel, FloatBinary, FloatUnary, ReduceKernel, ScanKernel,
     UnaryKernel,
 };
+use crate::backend::Strided;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
-use crate::tensor::Tensor;
 use num_complex::Complex64;
 
 #[cfg(feature = "cuda")]
@@ -251,10 +251,10 @@ pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
 }
 
 /// The device of an op's operands: CPU 0-d tensors travel as scalars and do not count.
-pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
+pub fn common_device(ts: &[&Strided]) -> Result<Device> {
     let mut dev: Option<Device> = None;
     for t in ts {
-        let d = t.data();
+        let d = t;
         let here = d.storage.device();
         if here == Device::Cpu && d.shape.is_empty() {
             continue;
@@ -269,7 +269,7 @@ pub fn common_device(ts: &[&Tensor]) -> Result<Device> {
 }
 
 /// The error of an op that runs on the host only, when an operand is on a CUDA device.
-pub fn host_only(ts: &[&Tensor], what: &str) -> Result<()> {
+pub fn host_only(ts: &[&Strided], what: &str) -> Result<()> {
     if any_cuda(ts) {
         return Err(no_cuda_kernel(what));
     }
@@ -277,8 +277,8 @@ pub fn host_only(ts: &[&Tensor], what: &str) -> Result<()> {
 }
 
 /// Whether any operand lives on a CUDA device (so the op takes the CUDA path).
-pub fn any_cuda(ts: &[&Tensor]) -> bool {
-    ts.iter().any(|t| t.data().storage.is_cuda())
+pub fn any_cuda(ts: &[&Strided]) -> bool {
+    ts.iter().any(|t| t.storage.is_cuda())
 }
 
 macro_rules! dispatch {
@@ -299,32 +299,32 @@ macro_rules! dispatch {
 
 dispatch! {
     // A new uninitialised contiguous tensor on `device`.
-    empty(shape: &[usize], dtype: DType, device: Device) -> Tensor;
+    empty(shape: &[usize], dtype: DType, device: Device) -> Strided;
     // A contiguous copy of `x` on `device` (host to device, device to host, or on one device).
-    to_device(x: &Tensor, device: Device) -> Tensor;
+    to_device(x: &Strided, device: Device) -> Strided;
     // `dst[...] = src` (src broadcast to dst's shape and converted to its dtype), in place.
-    copy_into(dst: &Tensor, src: &Tensor) -> ();
+    copy_into(dst: &Strided, src: &Strided) -> ();
     // Every element of `t` (a view, maybe) set to `value`.
-    fill(t: &Tensor, value: Complex64) -> ();
+    fill(t: &Strided, value: Complex64) -> ();
     // `op(x)` elementwise, same dtype (|z| and arg z of complex numbers are real).
-    unary(op: UnaryKernel, x: &Tensor) -> Tensor;
+    unary(op: UnaryKernel, x: &Strided) -> Strided;
     // `a op b` broadcast; both of dtype `dt`; CPU 0-d operands are passed as scalars.
-    binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Tensor;
+    binary(op: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Strided;
     // `cond ? a : b` broadcast, a and b of one dtype.
-    where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Tensor;
+    where_(cond: &Strided, a: &Strided, b: &Strided) -> Strided;
     // sum / prod / amax / amin over sorted `dims`.
-    reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Tensor;
+    reduce(op: ReduceKernel, x: &Strided, dims: &[usize], keepdim: bool) -> Strided;
     // `out[i] = x.flat[plan[i]]` (x in logical order), shaped `shape`, on x's device.
-    take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Tensor;
+    take(x: &Strided, plan: &[usize], shape: &[usize]) -> Strided;
     // `out.flat[plan[i]] = vals[i]` (add: `+=`, atomically) into contiguous `out`, in place.
-    put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> ();
+    put(out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> ();
     // Index of the max / min (op "max" / "min") along `dim`, kept as size 1 (int64).
-    argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Tensor;
+    argreduce(op: ArgReduceKernel, x: &Strided, dim: usize) -> Strided;
     // Running sums / products of contiguous `x` along `dim` (from the end if `reverse`; without
     // the element itself if `exclusive`).
-    scan(op: ScanKernel, x: &Tensor, dim: usize, reverse: bool, exclusive: bool) -> Tensor;
+    scan(op: ScanKernel, x: &Strided, dim: usize, reverse: bool, exclusive: bool) -> Strided;
     // Batched matrix product of [B, m, k] and [B, k, n] (B may be broadcast with stride 0).
-    bmm(a: &Tensor, b: &Tensor) -> Tensor;
+    bmm(a: &Strided, b: &Strided) -> Strided;
     // (kernel name, launches so far) for every kernel launched in this process.
     launch_counts() -> Vec<(String, u64)>;
     // Bytes of device memory held by live tensors.
@@ -336,10 +336,10 @@ dispatch! {
 }
 
 /// `a @ b` for 2-D operands, through the batched product.
-pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
-    let batch = |t: &Tensor| {
+pub fn mm(a: &Strided, b: &Strided) -> Result<Strided> {
+    let batch = |t: &Strided| {
         let (s, st, off) = {
-            let d = t.data();
+            let d = t;
             (d.shape.clone(), d.strides.clone(), d.offset)
         };
         t.restrided(&[1, s[0], s[1]], &[0, st[0], st[1]], off)
@@ -347,68 +347,74 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (a3, b3) = (batch(a), batch(b));
     let r = bmm(&a3, &b3)?;
     let s = r.shape();
-    Ok(r.view_with(&s[1..], &[s[2] as isize, 1], 0).detached())
+    Ok(r.restrided(&s[1..], &[s[2] as isize, 1], 0))
 }
 
 /// The CUDA backend.
 pub struct Cuda;
 
 impl Backend for Cuda {
-    fn empty(&self, shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+    fn empty(&self, shape: &[usize], dtype: DType, device: Device) -> Result<Strided> {
         empty(shape, dtype, device)
     }
-    fn fill(&self, t: &Tensor, value: Complex64) -> Result<()> {
+    fn fill(&self, t: &Strided, value: Complex64) -> Result<()> {
         fill(t, value)
     }
-    fn copy_into(&self, dst: &Tensor, src: &Tensor) -> Result<()> {
+    fn copy_into(&self, dst: &Strided, src: &Strided) -> Result<()> {
         copy_into(dst, src)
     }
-    fn to_device(&self, x: &Tensor, device: Device) -> Result<Tensor> {
+    fn to_device(&self, x: &Strided, device: Device) -> Result<Strided> {
         check(device)?;
         to_device(x, device)
     }
-    fn where_(&self, cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn where_(&self, cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
         where_(cond, a, b)
     }
-    fn unary(&self, k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+    fn unary(&self, k: UnaryKernel, x: &Strided) -> Result<Strided> {
         unary(k, x)
     }
-    fn binary(&self, k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+    fn binary(&self, k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<Strided> {
         binary(k, a, b, dt)
     }
-    fn clamp(&self, x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+    fn clamp(&self, x: &Strided, lo: f64, hi: f64) -> Result<Strided> {
         let dt = x.dtype();
-        let lo_t = crate::backend::cast(&Tensor::wrapped_scalar(lo), dt)?;
-        let hi_t = crate::backend::cast(&Tensor::wrapped_scalar(hi), dt)?;
+        let lo_t = Strided::from_vec(vec![lo], &[])?.cast(dt)?;
+        let hi_t = Strided::from_vec(vec![hi], &[])?.cast(dt)?;
         let r = binary(BinaryKernel::Maximum, x, &lo_t, dt)?;
         binary(BinaryKernel::Minimum, &r, &hi_t, dt)
     }
-    fn reduce(&self, k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    fn reduce(
+        &self,
+        k: ReduceKernel,
+        x: &Strided,
+        dims: &[usize],
+        keepdim: bool,
+    ) -> Result<Strided> {
         reduce(k, x, dims, keepdim)
     }
-    fn argreduce(&self, k: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+    fn argreduce(&self, k: ArgReduceKernel, x: &Strided, dim: usize) -> Result<Strided> {
         argreduce(k, x, dim)
     }
     fn scan(
         &self,
         k: ScanKernel,
-        x: &Tensor,
+        x: &Strided,
         dim: usize,
         reverse: bool,
         exclusive: bool,
-    ) -> Result<Tensor> {
+    ) -> Result<Strided> {
         scan(k, x, dim, reverse, exclusive)
     }
-    fn take(&self, x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+    fn take(&self, x: &Strided, plan: &[usize], shape: &[usize]) -> Result<Strided> {
         take(x, plan, shape)
     }
-    fn put(&self, out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+    fn put(&self, out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> Result<()> {
         put(out, plan, vals, add)
     }
-    fn mm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn mm(&self, a: &Strided, b: &Strided) -> Result<Strided> {
         mm(a, b)
     }
-    fn bmm(&self, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    fn bmm(&self, a: &Strided, b: &Strided) -> Result<Strided> {
         bmm(a, b)
     }
 }

@@ -3,13 +3,13 @@
 use super::*;
 
 /// float16 / bfloat16 compute in float32 (the result rounds once, back to the half type).
-pub(super) fn wide(x: &Tensor) -> Result<Tensor> {
-    crate::backend::cast(x, DType::Float32)
+pub(super) fn wide(x: &Strided) -> Result<Strided> {
+    (x).cast(DType::Float32)
 }
 
-pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
+pub fn unary(op: UnaryKernel, x: &Strided) -> Result<Strided> {
     if x.dtype().is_half() {
-        return crate::backend::cast(&unary(op, &wide(x)?)?, x.dtype());
+        return unary(op, &wide(x)?)?.cast(x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
@@ -25,7 +25,7 @@ pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
     if out.numel() == 0 {
         return Ok(out);
     }
-    let xd = x.data();
+    let xd = x;
     let l = strided(
         &shape,
         &[(&contiguous_strides(&shape), 0), (&xd.strides, xd.offset)],
@@ -40,8 +40,8 @@ pub fn unary(op: UnaryKernel, x: &Tensor) -> Result<Tensor> {
 }
 
 /// A CPU 0-d operand becomes a kernel scalar; anything else must be on `dev`.
-pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
-    let here = t.data().storage.device();
+pub(super) fn operand(t: &Strided, device: Device) -> Result<Option<Complex64>> {
+    let here = t.storage.device();
     if here == device {
         return Ok(None);
     }
@@ -51,13 +51,13 @@ pub(super) fn operand(t: &Tensor, device: Device) -> Result<Option<Complex64>> {
     Err(crate::device::mismatch(device, here))
 }
 
-pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
+pub fn binary(op: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<Strided> {
     if dt.is_half() {
         let r = binary(op, &wide(a)?, &wide(b)?, DType::Float32)?;
         return if r.dtype() == DType::Bool {
             Ok(r)
         } else {
-            crate::backend::cast(&r, dt)
+            r.cast(dt)
         };
     }
     let device = super::super::common_device(&[a, b])?;
@@ -76,7 +76,7 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
     if out.numel() == 0 {
         return Ok(out);
     }
-    let (da, db) = (a.data(), b.data());
+    let (da, db) = (a, b);
     let zeros: Vec<isize> = vec![0; shape.len()];
     let stra = if sa.is_some() {
         zeros.clone()
@@ -97,7 +97,7 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
         ],
     )?;
     let mode = sa.is_some() as i32 | ((sb.is_some() as i32) << 1);
-    let ptr = |t: &crate::tensor::TensorData, s: &Option<Complex64>| {
+    let ptr = |t: &crate::backend::Strided, s: &Option<Complex64>| {
         if s.is_some() {
             0
         } else {
@@ -107,8 +107,8 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
     let args = [
         Arg::L(l),
         Arg::P(base(&out)),
-        Arg::P(ptr(&da, &sa)),
-        Arg::P(ptr(&db, &sb)),
+        Arg::P(ptr(da, &sa)),
+        Arg::P(ptr(db, &sb)),
         scalar_arg(dt, sa.unwrap_or_default()),
         scalar_arg(dt, sb.unwrap_or_default()),
         Arg::I32(mode),
@@ -117,7 +117,7 @@ pub fn binary(op: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
     Ok(out)
 }
 
-pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn where_(cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
     let device = super::super::common_device(&[cond, a, b])?;
     let Device::Cuda(i) = device else {
         return Err(Error::Runtime(
@@ -126,8 +126,8 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     let d = dev(i)?;
     // CPU 0-d operands are moved over (a few bytes).
-    let on = |t: &Tensor| -> Result<Tensor> {
-        if t.data().storage.device() == device {
+    let on = |t: &Strided| -> Result<Strided> {
+        if t.storage.device() == device {
             Ok(t.clone())
         } else {
             to_device(t, device)
@@ -144,8 +144,8 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if out.numel() == 0 {
         return Ok(out);
     }
-    let (dc, da, db) = (c.data(), a.data(), b.data());
-    let bs = |t: &crate::tensor::TensorData| broadcast_strides(&t.shape, &t.strides, &shape);
+    let (dc, da, db) = (c, a, b);
+    let bs = |t: &crate::backend::Strided| broadcast_strides(&t.shape, &t.strides, &shape);
     let (sc, sa, sb) = (bs(&dc), bs(&da), bs(&db));
     let l = strided(
         &shape,
@@ -167,13 +167,13 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+pub fn reduce(op: ReduceKernel, x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
     if x.dtype().is_half() {
-        return crate::backend::cast(&reduce(op, &wide(x)?, dims, keepdim)?, x.dtype());
+        return reduce(op, &wide(x)?, dims, keepdim)?.cast(x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
-    let xd = x.data();
+    let xd = x;
     let dt = xd.dtype;
     let acc_dt = match (op, dt) {
         (ReduceKernel::Sum | ReduceKernel::Prod, DType::Int32 | DType::UInt8 | DType::Bool) => {
@@ -244,22 +244,19 @@ pub fn reduce(op: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Re
     ];
     launch(d, &name, cfg, &args)?;
     if parts > 1 {
-        drop(xd);
         let combined = reduce(op, &target, &[1], false)?;
-        return Ok(combined
-            .view_with(&out_shape, &contiguous_strides(&out_shape), 0)
-            .detached());
+        return Ok(combined.restrided(&out_shape, &contiguous_strides(&out_shape), 0));
     }
     Ok(out)
 }
 
-pub fn argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> {
+pub fn argreduce(op: ArgReduceKernel, x: &Strided, dim: usize) -> Result<Strided> {
     if x.dtype().is_half() {
         return argreduce(op, &wide(x)?, dim);
     }
     let i = device_of(x)?;
     let d = dev(i)?;
-    let xd = x.data();
+    let xd = x;
     let name = format!("argreduce_{}_{}", op.name(), type_name(xd.dtype)?);
     let mut out_shape: Vec<usize> = xd.shape.to_vec();
     out_shape[dim] = 1;
@@ -292,14 +289,14 @@ pub fn argreduce(op: ArgReduceKernel, x: &Tensor, dim: usize) -> Result<Tensor> 
 
 pub fn scan(
     op: ScanKernel,
-    x: &Tensor,
+    x: &Strided,
     dim: usize,
     reverse: bool,
     exclusive: bool,
-) -> Result<Tensor> {
+) -> Result<Strided> {
     if x.dtype().is_half() {
         let r = scan(op, &wide(x)?, dim, reverse, exclusive)?;
-        return crate::backend::cast(&r, x.dtype());
+        return r.cast(x.dtype());
     }
     let i = device_of(x)?;
     let d = dev(i)?;
@@ -315,7 +312,7 @@ pub fn scan(
     // Lines: every index with `dim` fixed at 0.
     let mut lshape: Vec<usize> = shape.to_vec();
     lshape[dim] = 1;
-    let sd = src.data();
+    let sd = src;
     let kl = strided(&lshape, &[(&st, 0), (&st, sd.offset)])?;
     let args = [
         Arg::L(kl),

@@ -2,7 +2,7 @@
 
 use super::*;
 
-pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
+pub fn take(x: &Strided, plan: &[usize], shape: &[usize]) -> Result<Strided> {
     let i = device_of(x)?;
     let d = dev(i)?;
     let device = Device::Cuda(i);
@@ -14,7 +14,7 @@ pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
         return Ok(out);
     }
     let idx = plan_on(plan, device)?;
-    let sd = src.data();
+    let sd = src;
     let esz = dt.size() as u64;
     let n = plan.len() as i64;
     let args = [
@@ -27,7 +27,7 @@ pub fn take(x: &Tensor, plan: &[usize], shape: &[usize]) -> Result<Tensor> {
     Ok(out)
 }
 
-pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()> {
+pub fn put(out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> Result<()> {
     if add && out.dtype().is_half() {
         // Accumulate half types in float32 (no 16-bit atomics), then round once.
         let acc = wide(out)?;
@@ -41,10 +41,10 @@ pub fn put(out: &Tensor, plan: &[usize], vals: &Tensor, add: bool) -> Result<()>
         return Ok(());
     }
     let dt = out.dtype();
-    let v = crate::backend::cast(&on_device(vals, device)?, dt)?;
+    let v = on_device(vals, device)?.cast(dt)?;
     let name = format!("{}_{}", if add { "put_add" } else { "put" }, type_name(dt)?);
     let idx = plan_on(plan, device)?;
-    let od = out.data();
+    let od = out;
     let esz = dt.size() as u64;
     let n = plan.len() as i64;
     let args = [

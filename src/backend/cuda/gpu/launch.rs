@@ -7,7 +7,7 @@ pub(super) const MAXD: usize = 8;
 /// Mirrors `struct Strided` in kernels.cu.
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
-pub(super) struct Strided {
+pub(super) struct KernelLayout {
     pub(super) n: i64,
     pub(super) ndim: i32,
     pub(super) pad: i32,
@@ -16,7 +16,7 @@ pub(super) struct Strided {
     pub(super) off: [i64; 4],
 }
 // SAFETY: plain old data with the C layout of the kernels' struct.
-unsafe impl DeviceRepr for Strided {}
+unsafe impl DeviceRepr for KernelLayout {}
 
 /// Mirrors `cx<R>` in kernels.cu: a complex scalar argument (re, im).
 #[repr(C)]
@@ -32,8 +32,8 @@ unsafe impl DeviceRepr for Cx<f64> {}
 
 /// The layout of up to 4 operands over `shape`: each operand's strides (already broadcast to
 /// `shape`) and offset. Size-1 dims are dropped; more than 8 remaining dims are refused.
-pub(super) fn strided(shape: &[usize], ops: &[(&[isize], usize)]) -> Result<Strided> {
-    let mut s = Strided {
+pub(super) fn strided(shape: &[usize], ops: &[(&[isize], usize)]) -> Result<KernelLayout> {
+    let mut s = KernelLayout {
         n: shape.iter().product::<usize>() as i64,
         ..Default::default()
     };
@@ -88,7 +88,7 @@ pub(super) fn grid(n: i64) -> LaunchConfig {
 /// stack for one launch, so the layout variant's size costs nothing worth a box.
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Arg {
-    L(Strided),
+    L(KernelLayout),
     P(u64),
     F32(f32),
     F64(f64),
@@ -150,7 +150,7 @@ impl Arg {
     pub(super) fn value_ptr(&self) -> *const std::ffi::c_void {
         use std::ffi::c_void;
         match self {
-            Arg::L(v) => v as *const Strided as *const c_void,
+            Arg::L(v) => v as *const KernelLayout as *const c_void,
             Arg::P(v) => v as *const u64 as *const c_void,
             Arg::F32(v) => v as *const f32 as *const c_void,
             Arg::F64(v) => v as *const f64 as *const c_void,
@@ -193,8 +193,8 @@ pub(super) fn scalar_arg(dt: DType, v: Complex64) -> Arg {
     }
 }
 
-pub(super) fn device_of(t: &Tensor) -> Result<usize> {
-    match t.data().storage.device() {
+pub(super) fn device_of(t: &crate::backend::Strided) -> Result<usize> {
+    match t.storage.device() {
         Device::Cuda(i) => Ok(i),
         Device::Cpu => Err(Error::Runtime(
             "internal error: a CPU tensor reached a CUDA kernel".into(),
@@ -204,6 +204,6 @@ pub(super) fn device_of(t: &Tensor) -> Result<usize> {
 }
 
 /// Device address of element `offset` of `t`... kernels take the storage base and offsets.
-pub(super) fn base(t: &Tensor) -> u64 {
-    t.data().storage.device_ptr()
+pub(super) fn base(t: &crate::backend::Strided) -> u64 {
+    t.storage.device_ptr()
 }

@@ -19,10 +19,10 @@ pub(super) fn blas_layout(r: usize, c: usize, s0: isize, s1: isize) -> Option<(b
     None
 }
 
-pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+pub fn bmm(a: &Strided, b: &Strided) -> Result<Strided> {
     if a.dtype().is_half() && a.dtype() == b.dtype() {
         // Products of half types accumulate in float32, as PyTorch's.
-        return crate::backend::cast(&bmm(&wide(a)?, &wide(b)?)?, a.dtype());
+        return bmm(&wide(a)?, &wide(b)?)?.cast(a.dtype());
     }
     let device = super::super::common_device(&[a, b])?;
     let Device::Cuda(i) = device else {
@@ -30,10 +30,10 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "internal error: a CPU operation reached the CUDA backend".into(),
         ));
     };
-    if a.data().storage.device() != device || b.data().storage.device() != device {
+    if a.storage.device() != device || b.storage.device() != device {
         return Err(crate::device::mismatch(
-            a.data().storage.device(),
-            b.data().storage.device(),
+            a.storage.device(),
+            b.storage.device(),
         ));
     }
     let dt = a.dtype();
@@ -57,8 +57,8 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         fill(&out, Complex64::new(0.0, 0.0))?;
         return Ok(out);
     }
-    let prep = |t: &Tensor, r: usize, c: usize| -> Result<(Tensor, bool, i32)> {
-        let st = t.strides();
+    let prep = |t: &Strided, r: usize, c: usize| -> Result<(Strided, bool, i32)> {
+        let st = &t.strides;
         if let Some((tr, ld)) = blas_layout(r, c, st[1], st[2]) {
             return Ok((t.clone(), tr, ld));
         }
@@ -70,8 +70,8 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     let (a2, ta, lda) = prep(a, m, k)?;
     let (b2, tb, ldb) = prep(b, k, n)?;
-    let (da, db) = (a2.data(), b2.data());
-    let bstride = |t: &crate::tensor::TensorData| {
+    let (da, db) = (a2, b2);
+    let bstride = |t: &crate::backend::Strided| {
         if t.shape[0] <= 1 {
             0
         } else {

@@ -19,9 +19,9 @@ impl Drop for Buffer {
     }
 }
 
-pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
+pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Strided> {
     let Device::Cuda(i) = device else {
-        return Tensor::zeros(shape, dtype);
+        return Strided::zeros(shape, dtype);
     };
     type_name(dtype)?;
     let d = dev(i)?;
@@ -54,26 +54,26 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Tensor> {
         // SAFETY: `buf` owns `nbytes` at `ptr` on this device and is kept by the storage.
         unsafe { Storage::device_memory(ptr, nbytes, i, Box::new(Buffer(buf, nbytes))) }
     };
-    Ok(Tensor::from_storage(storage, shape, dtype))
+    Ok(Strided::contiguous_over(storage, shape, dtype))
 }
 
-pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
-    let src_dev = x.data().storage.device();
+pub fn to_device(x: &Strided, device: Device) -> Result<Strided> {
+    let src_dev = x.storage.device();
     match (src_dev, device) {
-        (_, Device::Meta) => Tensor::on_meta(&x.shape(), x.dtype()),
+        (_, Device::Meta) => Strided::meta(&x.shape(), x.dtype()),
         (Device::Meta, _) => Err(crate::error::meta_has_no_data()),
-        (Device::Cpu, Device::Cpu) => crate::backend::contiguous(x),
+        (Device::Cpu, Device::Cpu) => x.contiguous(),
         (_, Device::Cuda(_)) if src_dev == device => {
             let out = empty(&x.shape(), x.dtype(), device)?;
             copy_into(&out, x)?;
             Ok(out)
         }
         (Device::Cpu, Device::Cuda(i)) => {
-            let c = crate::backend::contiguous(x)?;
+            let c = x.contiguous()?;
             let out = empty(&c.shape(), c.dtype(), device)?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
-                let cd = c.data();
+                let cd = &c;
                 // SAFETY: `c` is contiguous host memory of nbytes from its offset.
                 let host = unsafe {
                     std::slice::from_raw_parts(
@@ -99,10 +99,10 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
         }
         (Device::Cuda(i), Device::Cpu) => {
             let c = contiguous(x)?;
-            let out = Tensor::zeros(&c.shape(), c.dtype())?;
+            let out = Strided::zeros(&c.shape(), c.dtype())?;
             let nbytes = c.numel() * c.dtype().size();
             if nbytes > 0 {
-                let (od, cd) = (out.data(), c.data());
+                let (od, cd) = (&out, &c);
                 // SAFETY: `out` is a fresh contiguous host buffer of nbytes.
                 let host = unsafe { std::slice::from_raw_parts_mut(od.storage.as_ptr(), nbytes) };
                 let src = cd.storage.device_ptr() + (cd.offset * c.dtype().size()) as u64;
@@ -111,7 +111,6 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
                     Dev::Emu(_) => {
                         // SAFETY: the emulated source holds nbytes of host memory from there.
                         unsafe { emulation::copy(host.as_mut_ptr() as u64, src, nbytes) };
-                        drop((od, cd));
                         return Ok(out);
                     }
                 };
@@ -130,8 +129,8 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
     }
 }
 
-pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
-    let (ddev, sdev) = (dst.data().storage.device(), src.data().storage.device());
+pub fn copy_into(dst: &Strided, src: &Strided) -> Result<()> {
+    let (ddev, sdev) = (dst.storage.device(), src.storage.device());
     if ddev != sdev {
         // Across devices: bring src to dst's device first (a contiguous copy), then copy.
         let moved = to_device(src, ddev)?;
@@ -143,7 +142,7 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     }
     let i = device_of(dst)?;
     let d = dev(i)?;
-    let (dd, ds) = (dst.data(), src.data());
+    let (dd, ds) = (dst, src);
     let n = dd.numel();
     if n == 0 {
         return Ok(());
@@ -151,7 +150,6 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     let sstr = broadcast_strides(&ds.shape, &ds.strides, &dd.shape);
     // A copy from a tensor overlapping the destination goes through a temporary.
     if std::ptr::eq(dd.storage.as_ptr(), ds.storage.as_ptr()) {
-        drop((dd, ds));
         let tmp = to_device(src, sdev)?;
         return copy_into(dst, &tmp);
     }
@@ -165,9 +163,9 @@ pub fn copy_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     launch(d, &name, grid(l.n), &args)
 }
 
-pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
+pub fn fill(t: &Strided, value: Complex64) -> Result<()> {
     let d = dev(device_of(t)?)?;
-    let td = t.data();
+    let td = t;
     if td.numel() == 0 {
         return Ok(());
     }
@@ -182,14 +180,14 @@ pub fn fill(t: &Tensor, value: Complex64) -> Result<()> {
 }
 
 /// A host index plan as an int64 tensor on `device`.
-pub(super) fn plan_on(plan: &[usize], device: Device) -> Result<Tensor> {
+pub(super) fn plan_on(plan: &[usize], device: Device) -> Result<Strided> {
     let v: Vec<i64> = plan.iter().map(|&i| i as i64).collect();
-    to_device(&Tensor::from_vec(v, &[plan.len()])?, device)
+    to_device(&Strided::from_vec(v, &[plan.len()])?, device)
 }
 
 /// `x` itself when contiguous, else a contiguous copy on its device (kernels that index a
 /// flat buffer need one).
-pub(super) fn contiguous(x: &Tensor) -> Result<Tensor> {
+pub(super) fn contiguous(x: &Strided) -> Result<Strided> {
     if x.is_contiguous() {
         Ok(x.clone())
     } else {
@@ -198,7 +196,7 @@ pub(super) fn contiguous(x: &Tensor) -> Result<Tensor> {
 }
 
 /// `t` itself when it is on `device`, else a copy there.
-pub(super) fn on_device(t: &Tensor, device: Device) -> Result<Tensor> {
+pub(super) fn on_device(t: &Strided, device: Device) -> Result<Strided> {
     if t.device() == device {
         Ok(t.clone())
     } else {

@@ -10,12 +10,12 @@ use super::{
     kernel_table, source, type_name, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel,
     UnaryKernel,
 };
+use crate::backend::Strided;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{no_cuda_kernel, Error, Result};
 use crate::shape::{broadcast_strides, contiguous_strides};
 use crate::storage::Storage;
-use crate::tensor::Tensor;
 use cudarc::driver::{
     result as dresult, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr,
     LaunchConfig, PushKernelArg,
