@@ -9,7 +9,6 @@ use crate::storage::Storage;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 
-#[derive(Clone)]
 pub struct TensorData {
     pub storage: Arc<Storage>,
     pub shape: Shape,
@@ -24,6 +23,22 @@ pub struct TensorData {
     pub base: Option<Tensor>,
     /// A Python number wrapped as a 0-d tensor: lowest priority in type promotion.
     pub wrapped_number: bool,
+}
+
+// By hand: SmallVec's derived clone goes element by element; shapes are copied with memcpy.
+impl Clone for TensorData {
+    fn clone(&self) -> TensorData {
+        TensorData {
+            storage: self.storage.clone(),
+            shape: Shape::from_slice(&self.shape),
+            strides: Strides::from_slice(&self.strides),
+            offset: self.offset,
+            dtype: self.dtype,
+            version: self.version.clone(),
+            base: self.base.clone(),
+            wrapped_number: self.wrapped_number,
+        }
+    }
 }
 
 impl TensorData {
@@ -246,10 +261,10 @@ impl Tensor {
     }
 
     pub fn shape(&self) -> Shape {
-        self.data().shape.clone()
+        Shape::from_slice(&self.data().shape)
     }
     pub fn strides(&self) -> Strides {
-        self.data().strides.clone()
+        Strides::from_slice(&self.data().strides)
     }
     pub fn dtype(&self) -> DType {
         self.data().dtype

@@ -188,6 +188,7 @@ pub fn to_device(x: &Tensor, device: Device) -> Result<Tensor> {
 }
 
 /// A contiguous copy in `dtype` on x's device (a fresh tensor, even when nothing changes).
+#[inline]
 pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
     Ok(Tensor::from_strided(x.strided().cast(dtype)?))
 }
@@ -231,12 +232,14 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// `k(x)` elementwise on x's device.
+#[inline]
 pub fn unary(k: UnaryKernel, x: &Tensor) -> Result<Tensor> {
     let x = x.strided();
     Ok(Tensor::from_strided(of(&[&x]).unary(k, &x)?))
 }
 
 /// `a k b` broadcast, computed in `dt`, on the operands' device.
+#[inline]
 pub fn binary(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     let (a, b) = (a.strided(), b.strided());
     Ok(Tensor::from_strided(of(&[&a, &b]).binary(k, &a, &b, dt)?))
@@ -255,6 +258,7 @@ pub fn clamp(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
 }
 
 /// `k` over sorted `dims`, on x's device.
+#[inline]
 pub fn reduce(k: ReduceKernel, x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let x = x.strided();
     Ok(Tensor::from_strided(
@@ -310,18 +314,20 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// src/tensor.rs, which knows no backend).
 impl Tensor {
     /// What the kernels see of this tensor: its storage, layout and dtype.
+    #[inline]
     pub fn strided(&self) -> Strided {
         let d = self.data();
         Strided {
             storage: d.storage.clone(),
-            shape: d.shape.clone(),
-            strides: d.strides.clone(),
+            shape: crate::shape::Shape::from_slice(&d.shape),
+            strides: crate::shape::Strides::from_slice(&d.strides),
             offset: d.offset,
             dtype: d.dtype,
         }
     }
 
     /// A kernel's result as a tensor with no history.
+    #[inline]
     pub fn from_strided(s: Strided) -> Tensor {
         Tensor::from_data(TensorData {
             storage: s.storage,

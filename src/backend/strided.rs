@@ -43,10 +43,11 @@ fn nbytes(shape: &[usize], dtype: DType) -> Result<usize> {
 
 impl Strided {
     /// The whole of `storage`, row-major.
+    #[inline]
     pub fn contiguous_over(storage: Storage, shape: &[usize], dtype: DType) -> Strided {
         Strided {
             storage: Arc::new(storage),
-            shape: shape.into(),
+            shape: Shape::from_slice(shape),
             strides: contiguous_strides(shape),
             offset: 0,
             dtype,
@@ -54,6 +55,7 @@ impl Strided {
     }
 
     /// A Vec's elements, row-major, without copying.
+    #[inline]
     pub fn from_vec<T: Element>(v: Vec<T>, shape: &[usize]) -> Result<Strided> {
         if v.len() != numel(shape) {
             return Err(Error::Runtime(format!(
@@ -89,34 +91,42 @@ impl Strided {
     }
 
     /// The same memory seen with another layout.
+    #[inline]
     pub fn restrided(&self, shape: &[usize], strides: &[isize], offset: usize) -> Strided {
         Strided {
             storage: self.storage.clone(),
-            shape: shape.into(),
-            strides: strides.into(),
+            shape: Shape::from_slice(shape),
+            strides: Strides::from_slice(strides),
             offset,
             dtype: self.dtype,
         }
     }
 
+    #[inline]
     pub fn shape(&self) -> Shape {
-        self.shape.clone()
+        Shape::from_slice(&self.shape)
     }
+    #[inline]
     pub fn dtype(&self) -> DType {
         self.dtype
     }
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.shape.len()
     }
+    #[inline]
     pub fn numel(&self) -> usize {
         numel(&self.shape)
     }
+    #[inline]
     pub fn is_contiguous(&self) -> bool {
         is_contiguous(&self.shape, &self.strides)
     }
+    #[inline]
     pub fn device(&self) -> Device {
         self.storage.device()
     }
+    #[inline]
     pub fn is_cuda(&self) -> bool {
         self.storage.is_cuda()
     }

@@ -61,7 +61,7 @@ pub fn needs_grad(inputs: &[&Tensor]) -> bool {
 pub fn meta_of(t: &Tensor) -> TensorMeta {
     let d = t.data();
     TensorMeta {
-        shape: d.shape.clone(),
+        shape: crate::shape::Shape::from_slice(&d.shape),
         dtype: d.dtype,
         device: d.storage.device(),
     }
