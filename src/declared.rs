@@ -288,3 +288,48 @@ macro_rules! float_binary_ops {
         }
     };
 }
+
+/// The rounding functions: float to float of the same dtype (halves computed in float32),
+/// integers copied (the array-API convention PyTorch follows), bool and complex refused with
+/// PyTorch's errors, and a zero gradient. One row each, as `float_unary_ops!`: names, kernel
+/// identity, node, CPU element function (float32 and float64), CUDA expression, and whether
+/// complex inputs get PyTorch's "not supported" (`complex: unsupported`) or its missing-kernel
+/// error (`complex: no_kernel`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! rounding_ops {
+    ($cb:ident) => {
+        $cb! {
+            /// Elementwise rounding down: the largest integer not above each element (integers
+            /// are returned as a copy).
+            ///
+            /// >>> torch.floor(torch.tensor([-1.5, 0.5, 2.0]))
+            /// tensor([-2.,  0.,  2.])
+            floor floor_ Floor "FloorBackward0" {
+                real: |v| v.floor(),
+                cuda: "m_floor(v)",
+                complex: unsupported,
+            }
+            /// Elementwise rounding up: the smallest integer not below each element (integers
+            /// are returned as a copy).
+            ///
+            /// >>> torch.ceil(torch.tensor([-1.5, 0.5, 2.0]))
+            /// tensor([-1.,  1.,  2.])
+            ceil ceil_ Ceil "CeilBackward0" {
+                real: |v| v.ceil(),
+                cuda: "m_ceil(v)",
+                complex: unsupported,
+            }
+            /// Elementwise rounding to the nearest integer, halves to even (integers are
+            /// returned as a copy).
+            ///
+            /// >>> torch.round(torch.tensor([-1.5, 0.5, 2.5]))
+            /// tensor([-2.,  0.,  2.])
+            round round_ Round "RoundBackward0" {
+                real: |v| v.round_ties_even(),
+                cuda: "m_rint(v)",
+                complex: no_kernel,
+            }
+        }
+    };
+}

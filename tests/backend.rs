@@ -2,7 +2,7 @@
 //! the dispatch rule of `backend::of`, and the meta backend's refusals. (The CUDA backend's
 //! kernels are checked against these in tests/python/test_cuda*.py, on the host emulation.)
 use leafgrad::backend::{
-    self, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel, Strided, UnaryKernel,
+    self, ArgReduceKernel, BinaryKernel, ReduceKernel, Rounding, ScanKernel, Strided, UnaryKernel,
 };
 use leafgrad::device::Device;
 use leafgrad::ops::CmpOp;
@@ -27,10 +27,19 @@ fn unary_kernels_by_identity() {
     assert_eq!(v(UnaryKernel::Abs), vec![1.5, 0.0, 2.5]);
     assert_eq!(v(UnaryKernel::Relu), vec![0.0, 0.0, 2.5]);
     assert_eq!(v(UnaryKernel::Sign), vec![-1.0, 0.0, 1.0]);
-    assert_eq!(v(UnaryKernel::Floor), vec![-2.0, 0.0, 2.0]);
-    assert_eq!(v(UnaryKernel::Ceil), vec![-1.0, 0.0, 3.0]);
+    assert_eq!(
+        v(UnaryKernel::Rounding(Rounding::Floor)),
+        vec![-2.0, 0.0, 2.0]
+    );
+    assert_eq!(
+        v(UnaryKernel::Rounding(Rounding::Ceil)),
+        vec![-1.0, 0.0, 3.0]
+    );
     // ties to even, as PyTorch rounds
-    assert_eq!(v(UnaryKernel::Round), vec![-2.0, 0.0, 2.0]);
+    assert_eq!(
+        v(UnaryKernel::Rounding(Rounding::Round)),
+        vec![-2.0, 0.0, 2.0]
+    );
     assert_eq!(v(UnaryKernel::Angle)[0], std::f64::consts::PI);
     let i = ti(&[5, -1], &[2]).strided();
     assert_eq!(

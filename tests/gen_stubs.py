@@ -15,7 +15,11 @@ def _declared():
     """(arguments of the function, its rows) for the declared ops of one and two tensors."""
     from leafgrad import _core
 
-    return (("input", "", _core._float_unary_ops()), ("input, other", ", other: Tensor", _core._float_binary_ops()))
+    return (
+        ("input", "", _core._float_unary_ops()),
+        ("input", "", _core._rounding_ops()),
+        ("input, other", ", other: Tensor", _core._float_binary_ops()),
+    )
 
 
 def stub_lines():

@@ -124,21 +124,6 @@ DOCS = {
     >>> torch.flatten(torch.zeros(2, 3, 4), start_dim=1).shape
     torch.Size([2, 12])
     """,
-    "floor": """Elementwise rounding down.
-
-    >>> torch.floor(torch.tensor([-1.5, 1.5]))
-    tensor([-2.,  1.])
-    """,
-    "ceil": """Elementwise rounding up.
-
-    >>> torch.ceil(torch.tensor([-1.5, 1.5]))
-    tensor([-1.,  2.])
-    """,
-    "round": """Elementwise rounding to the nearest integer, halves to even.
-
-    >>> torch.round(torch.tensor([0.5, 1.5, 2.4]))
-    tensor([0., 2., 2.])
-    """,
     "sign": """Elementwise -1, 0 or 1.
 
     >>> torch.sign(torch.tensor([-3., 0., 2.]))

@@ -7,7 +7,7 @@ from ._function_docs import DOCS
 __all__ = [
     "add", "sub", "mul", "div", "pow", "matmul", "mm", "bmm", "dot", "mv",
     "relu", "abs", "neg", "sum", "mean", "transpose", "permute",
-    "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "floor", "ceil", "round", "sign",
+    "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "sign",
     "square", "argmax", "argmin", "max", "min", "conj", "expand_copy",
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
@@ -87,8 +87,7 @@ def _unary(name):
 
 
 for _n in ["matmul", "mm", "bmm", "dot", "mv", "relu", "abs", "neg", "sum", "mean", "transpose",
-           "permute", "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "floor", "ceil", "round",
-           "sign", "square", "argmax", "argmin", "max", "min", "conj"]:
+           "permute", "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "sign", "square", "argmax", "argmin", "max", "min", "conj"]:
     globals()[_n] = _unary(_n)
 del _n
 
@@ -120,7 +119,11 @@ def _declared(name, doc, binary):
     return f
 
 
-for _binary, _table in ((False, _core._float_unary_ops()), (True, _core._float_binary_ops())):
+for _binary, _table in (
+    (False, _core._float_unary_ops()),
+    (False, _core._rounding_ops()),
+    (True, _core._float_binary_ops()),
+):
     for _name, _inplace, _node, _doc in _table:
         globals()[_name] = _declared(_name, _doc, _binary)
         __all__.append(_name)

@@ -88,6 +88,58 @@ macro_rules! define_float_unary_kernels {
 }
 crate::float_unary_ops!(define_float_unary_kernels);
 
+/// Expands the declared rounding functions (`rounding_ops!` in src/declared.rs) into the kernel
+/// identity [`Rounding`]: its name, CUDA expression and CPU kernel of float32/float64.
+macro_rules! define_rounding_kernels {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident $inplace:ident $Variant:ident $node:literal {
+            real: $real:expr,
+            cuda: $cuda:literal,
+            complex: $complex:ident $(,)?
+        }
+    )*) => {
+        /// The declared rounding functions: their kernel identities.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Rounding {
+            $($Variant,)*
+        }
+
+        impl Rounding {
+            /// Every declared rounding function, in declaration order.
+            pub const ALL: &'static [Rounding] = &[$(Rounding::$Variant,)*];
+
+            /// The op's name: `torch.<name>`, and the `<name>` of its CUDA kernels.
+            pub fn name(self) -> &'static str {
+                match self { $(Rounding::$Variant => stringify!($name),)* }
+            }
+
+            /// The CUDA C expression of the float32/float64 kernels, in terms of `v`.
+            pub fn cuda_real(self) -> &'static str {
+                match self { $(Rounding::$Variant => $cuda,)* }
+            }
+
+            /// The CPU kernel over a float32 or float64 tensor.
+            pub(crate) fn cpu(self, x: &Strided) -> Result<Strided> {
+                use crate::backend::cpu::map1;
+                use crate::dtype::DType;
+                match (self, x.dtype()) {
+                    $(
+                        (Rounding::$Variant, DType::Float32) => map1::<f32, f32>(x, $real),
+                        (Rounding::$Variant, DType::Float64) => map1::<f64, f64>(x, $real),
+                    )*
+                    (op, d) => Err(crate::error::Error::NotImplemented(format!(
+                        "\"{}_cpu\" not implemented for '{}'",
+                        op.name(),
+                        d.scalar_type_name()
+                    ))),
+                }
+            }
+        }
+    };
+}
+crate::rounding_ops!(define_rounding_kernels);
+
 /// [`FloatUnary`]'s counterpart for the declared float functions of two tensors
 /// (`float_binary_ops!`).
 macro_rules! define_float_binary_kernels {
@@ -146,9 +198,8 @@ crate::float_binary_ops!(define_float_binary_kernels);
 pub enum UnaryKernel {
     /// A declared float function (src/declared.rs), with real and complex kernels.
     Float(FloatUnary),
-    Floor,
-    Ceil,
-    Round,
+    /// A declared rounding function (src/declared.rs).
+    Rounding(Rounding),
     Abs,
     Neg,
     Relu,
@@ -167,9 +218,7 @@ impl UnaryKernel {
     pub fn name(self) -> &'static str {
         match self {
             UnaryKernel::Float(op) => op.name(),
-            UnaryKernel::Floor => "floor",
-            UnaryKernel::Ceil => "ceil",
-            UnaryKernel::Round => "round",
+            UnaryKernel::Rounding(op) => op.name(),
             UnaryKernel::Abs => "abs",
             UnaryKernel::Neg => "neg",
             UnaryKernel::Relu => "relu",

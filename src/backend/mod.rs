@@ -21,8 +21,8 @@ pub mod meta;
 mod strided;
 
 pub use kernel::{
-    ArgReduceKernel, BinaryKernel, CmpOp, FloatBinary, FloatUnary, ReduceKernel, ScanKernel,
-    UnaryKernel,
+    ArgReduceKernel, BinaryKernel, CmpOp, FloatBinary, FloatUnary, ReduceKernel, Rounding,
+    ScanKernel, UnaryKernel,
 };
 pub use strided::Strided;
 

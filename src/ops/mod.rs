@@ -45,7 +45,9 @@ pub use loss::*;
 pub use matrix::*;
 pub use nn::*;
 pub use pointwise::declared::*;
-pub use pointwise::{FloatBinary, FloatUnary, OpInfo, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS};
+pub use pointwise::{
+    FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
+};
 pub use prod::*;
 pub use stats::*;
 pub use sum::*;

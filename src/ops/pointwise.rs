@@ -243,12 +243,89 @@ macro_rules! define_float_binary {
     };
 }
 
-pub use crate::backend::{FloatBinary, FloatUnary};
+/// The value of a declared rounding function, without recording: PyTorch's errors for complex
+/// (`unsupported`: "<op> is not supported for complex inputs"; else its missing-kernel error)
+/// and bool inputs, a copy of integer inputs, the device's kernel for floats (halves rounded
+/// in float32).
+pub(crate) fn rounding_value(op: Rounding, x: &Tensor, unsupported: bool) -> Result<Tensor> {
+    let dt = x.dtype();
+    let kernel = if x.is_cuda() { "cuda" } else { "vml_cpu" };
+    if dt.is_complex() && unsupported {
+        return Err(Error::NotImplemented(format!(
+            "{} is not supported for complex inputs",
+            op.name()
+        )));
+    }
+    if dt.is_complex() || dt == DType::Bool {
+        return Err(Error::NotImplemented(format!(
+            "\"{}_{kernel}\" not implemented for '{}'",
+            op.name(),
+            dt.scalar_type_name()
+        )));
+    }
+    if !dt.is_differentiable() {
+        // integers are already whole: a copy, as PyTorch (the array-API convention)
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        return super::clone(x);
+    }
+    backend::unary(UnaryKernel::Rounding(op), x)
+}
+
+/// Expands the rows of `rounding_ops!` into the Rust functions (a zero gradient: the functions
+/// are piecewise constant) and [`ROUNDING_OPS`].
+macro_rules! define_rounding {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident $inplace:ident $Variant:ident $node:literal {
+            real: $real:expr,
+            cuda: $cuda:literal,
+            complex: $complex:ident $(,)?
+        }
+    )*) => {
+        impl Rounding {
+            /// `op(x)`, recorded: the declared function of this identity.
+            pub fn apply(self, x: &Tensor) -> Result<Tensor> {
+                match self { $(Rounding::$Variant => $name(x),)* }
+            }
+        }
+
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(x: &Tensor) -> Result<Tensor> {
+                let unsupported = stringify!($complex) == "unsupported";
+                let out = $crate::ops::pointwise::rounding_value(Rounding::$Variant, x, unsupported)?;
+                if needs_grad(&[x]) {
+                    record(
+                        $node,
+                        &[x],
+                        &[&out],
+                        vec![],
+                        Box::new(|_, g| $crate::grads![zeros_like_grad(&g[0])?]),
+                    );
+                }
+                Ok(out)
+            }
+        )*
+
+        /// The declared rounding functions, for the bindings and the docs.
+        pub const ROUNDING_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
+            $crate::ops::pointwise::OpInfo {
+                name: stringify!($name),
+                inplace: stringify!($inplace),
+                node: $node,
+                doc: concat!($($doc, "\n"),*),
+            },
+        )*];
+    };
+}
+
+pub use crate::backend::{FloatBinary, FloatUnary, Rounding};
 
 /// The declared functions (src/declared.rs), each `pub fn` recording its node.
 pub mod declared {
     use super::super::*;
     crate::float_unary_ops!(define_float_unary);
     crate::float_binary_ops!(define_float_binary);
+    crate::rounding_ops!(define_rounding);
 }
-pub use declared::{FLOAT_BINARY_OPS, FLOAT_UNARY_OPS};
+pub use declared::{FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS};

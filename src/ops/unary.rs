@@ -165,40 +165,6 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Piecewise-constant float functions: recorded, with a zero gradient.
-fn piecewise(x: &Tensor, name: &'static str, kernel: UnaryKernel) -> Result<Tensor> {
-    real_only(x, name)?;
-    let out = if x.dtype().is_differentiable() {
-        backend::unary(kernel, x)?
-    } else {
-        return super::clone(x);
-    };
-    if needs_grad(&[x]) {
-        record(
-            name,
-            &[x],
-            &[&out],
-            vec![],
-            Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
-        );
-    }
-    Ok(out)
-}
-
-pub fn floor(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "FloorBackward0", UnaryKernel::Floor)
-}
-pub fn ceil(x: &Tensor) -> Result<Tensor> {
-    piecewise(x, "CeilBackward0", UnaryKernel::Ceil)
-}
-pub fn round(x: &Tensor) -> Result<Tensor> {
-    if x.dtype() == DType::Bool {
-        return Err(Error::NotImplemented(
-            "\"round_vml_cpu\" not implemented for 'Bool'".into(),
-        ));
-    }
-    piecewise(x, "RoundBackward0", UnaryKernel::Round)
-}
 pub fn sign(x: &Tensor) -> Result<Tensor> {
     real_only(x, "sign")?;
     sgn(x)

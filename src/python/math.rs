@@ -1,4 +1,5 @@
-//! The declared float functions of one and two tensors (src/declared.rs) as Tensor methods,
+//! The declared float functions of one and two tensors and the rounding functions
+//! (src/declared.rs) as Tensor methods,
 //! with their in-place forms and docstrings, expanded from the same rows as the core; and
 //! `torch.add`/`sub`/`mul`/`div`/`pow` with a number on either side.
 use super::convert::tensor_or_type_error;
@@ -30,6 +31,7 @@ macro_rules! float_unary_methods {
     };
 }
 crate::float_unary_ops!(float_unary_methods);
+crate::rounding_ops!(float_unary_methods);
 
 macro_rules! float_binary_methods {
     ($(
@@ -76,6 +78,12 @@ fn _float_unary_ops() -> Listing {
     listing(ops::FLOAT_UNARY_OPS)
 }
 
+/// The same for the rounding functions.
+#[pyfunction]
+fn _rounding_ops() -> Listing {
+    listing(ops::ROUNDING_OPS)
+}
+
 /// The same for the float functions of two tensors (in-place name "" where there is none).
 #[pyfunction]
 fn _float_binary_ops() -> Listing {
@@ -112,5 +120,6 @@ fn _binary<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_binary, m)?)?;
     m.add_function(wrap_pyfunction!(_float_unary_ops, m)?)?;
+    m.add_function(wrap_pyfunction!(_rounding_ops, m)?)?;
     m.add_function(wrap_pyfunction!(_float_binary_ops, m)?)
 }

@@ -329,15 +329,6 @@ impl PyTensor {
     fn abs<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::abs(&self.t))
     }
-    fn floor<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::floor(&self.t))
-    }
-    fn ceil<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::ceil(&self.t))
-    }
-    fn round<'py>(&self, py: Python<'py>) -> R<'py> {
-        out(py, ops::round(&self.t))
-    }
     fn sign<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::sign(&self.t))
     }

@@ -66,6 +66,26 @@ BINARY = [
     BinaryOp("logaddexp", np.logaddexp, inplace=False, torch_complex=True),
 ]
 
+@dataclass(frozen=True)
+class RoundingOp:
+    """A rounding function, `torch.<name>` / `Tensor.<name>` / `Tensor.<name>_`: floats keep
+    their dtype, integers are copied, bool and complex are refused, the gradient is zero."""
+
+    name: str
+    ref: Callable  # numpy's function (float64)
+    complex_error: str  # PyTorch's NotImplementedError for a complex64 input
+
+
+ROUNDING = [
+    RoundingOp("floor", np.floor, "floor is not supported for complex inputs"),
+    RoundingOp("ceil", np.ceil, "ceil is not supported for complex inputs"),
+    RoundingOp("round", np.round, "\"round_vml_cpu\" not implemented for 'ComplexFloat'"),
+]
+
+# Halves, ties, signed zeros, large, infinities and NaN.
+ROUNDING_EDGES = [0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, 1e-8, -1e-8, 3.7, -3.7,
+                  2.0**52 + 0.5, 1e300, INF, -INF, NAN]
+
 # Every pair of these, as (input, other): signed zeros, ordinary, huge, infinities, NaN.
 PAIR_VALUES = [0.0, -0.0, 1.0, -2.5, 1e300, INF, -INF, NAN]
 PAIRS = [(a, b) for a in PAIR_VALUES for b in PAIR_VALUES]
@@ -162,12 +182,38 @@ RECORDED_BINARY = {
 }
 
 
+# PyTorch 2.15's node name, values and gradients of `op(x).sum()` at ROUNDING_EDGES (float64).
+RECORDED_ROUNDING = {
+    "floor": (
+        "FloorBackward0",
+        [0.0, -0.0, 0.0, -1.0, 1.0, -2.0, 2.0, -3.0, 0.0, 0.0, -1.0, 3.0, -4.0, 4503599627370496.0, 1e+300, INF, -INF, NAN],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ),
+    "ceil": (
+        "CeilBackward0",
+        [0.0, -0.0, 1.0, -0.0, 2.0, -1.0, 3.0, -2.0, 1.0, 1.0, -0.0, 4.0, -3.0, 4503599627370496.0, 1e+300, INF, -INF, NAN],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ),
+    "round": (
+        "RoundBackward0",
+        [0.0, -0.0, 0.0, -0.0, 2.0, -2.0, 2.0, -2.0, 0.0, 0.0, -0.0, 4.0, -4.0, 4503599627370496.0, 1e+300, INF, -INF, NAN],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ),
+}
+
+
 def _record(names):
     import torch
 
     binary = {op.name for op in BINARY}
+    rounding = {op.name for op in ROUNDING}
     for name in names:
-        if name in binary:
+        if name in rounding:
+            x = torch.tensor(ROUNDING_EDGES, dtype=torch.float64, requires_grad=True)
+            y = getattr(torch, name)(x)
+            y.sum().backward()
+            lists = (y.tolist(), x.grad.tolist())
+        elif name in binary:
             a = torch.tensor([p[0] for p in PAIRS], dtype=torch.float64, requires_grad=True)
             b = torch.tensor([p[1] for p in PAIRS], dtype=torch.float64, requires_grad=True)
             y = getattr(torch, name)(a, b)
@@ -187,4 +233,4 @@ def _record(names):
 if __name__ == "__main__":
     import sys
 
-    _record(sys.argv[1:] or [op.name for op in UNARY + BINARY])
+    _record(sys.argv[1:] or [op.name for op in UNARY + BINARY + ROUNDING])

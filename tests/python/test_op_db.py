@@ -332,3 +332,93 @@ def test_complex_refused(op):
     # PyTorch's dispatch error (these are its "vml" CPU kernels)
     with pytest.raises(NotImplementedError, match=f"\"{op.name}_vml_cpu\" not implemented for 'ComplexFloat'"):
         getattr(torch, op.name)(torch.tensor([1 + 1j]))
+
+
+# The rounding functions (ROUNDING in op_db.py).
+from op_db import RECORDED_ROUNDING, ROUNDING, ROUNDING_EDGES  # noqa: E402
+
+RIDS = [op.name for op in ROUNDING]
+
+
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_rounding_values_and_dtypes(op, dtype):
+    a = np.concatenate([samples_rounding(op), np.array(ROUNDING_EDGES)])
+    x = torch.tensor(a, dtype=torch.float64).to(getattr(torch, dtype))
+    r = getattr(torch, op.name)(x)
+    assert r.dtype == x.dtype
+    # the rounded value of the stored (already rounded) input, exactly
+    same_floats(values(r), op.ref(values(x)), 0, f"{op.name} {dtype}")
+
+
+def samples_rounding(op):
+    return make_array(rng_for("op_db:" + op.name), (40,), "any") * 7.0
+
+
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+def test_rounding_edges_match_recorded_pytorch(op):
+    node, expected, expected_grad = RECORDED_ROUNDING[op.name]
+    x = torch.tensor(ROUNDING_EDGES, dtype=torch.float64, requires_grad=True)
+    y = getattr(torch, op.name)(x)
+    assert y.grad_fn.name() == node
+    y.sum().backward()
+    same_floats(values(y), expected, 0, f"{op.name} values")
+    same_floats(values(x.grad), expected_grad, 0, f"{op.name} gradient")
+
+
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+def test_rounding_of_integers_bools_and_complex(op):
+    for dt in (torch.int64, torch.int32, torch.uint8):
+        x = torch.tensor([3, 0, 7], dtype=dt)
+        r = getattr(torch, op.name)(x)
+        assert r.dtype == dt and values(r).tolist() == [3, 0, 7] and r.data_ptr() != x.data_ptr()
+        y = x.clone()
+        assert getattr(y, op.name + "_")() is y and values(y).tolist() == [3, 0, 7]
+    with pytest.raises(NotImplementedError, match=f"^\"{op.name}_vml_cpu\" not implemented for 'Bool'$"):
+        getattr(torch, op.name)(torch.tensor([True]))
+    with pytest.raises(NotImplementedError, match="^" + __import__("re").escape(op.complex_error) + "$"):
+        getattr(torch, op.name)(torch.tensor([1 + 1j]))
+
+
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+def test_rounding_inplace_form_and_gradient(op):
+    a = samples_rounding(op)
+    y = torch.tensor(a)
+    r = getattr(y, op.name + "_")()
+    assert r is y and y._version == 1
+    assert values(y).tolist() == op.ref(a).tolist()
+    leaf = torch.tensor(a, requires_grad=True)
+    z = leaf * 2
+    getattr(z, op.name + "_")()
+    assert z.grad_fn.name() == RECORDED_ROUNDING[op.name][0]
+    z.sum().backward()
+    assert values(leaf.grad).tolist() == [0.0] * len(a)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation"):
+        getattr(leaf, op.name + "_")()
+    with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'input' \(position 1\) must be Tensor, not float"):
+        getattr(torch, op.name)(1.5)
+
+
+@pytest.mark.skipif(not CUDA, reason="needs CUDA (or LEAFGRAD_CUDA_EMULATION=1)")
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+def test_rounding_cuda_matches_cpu(op, dtype):
+    a = np.concatenate([samples_rounding(op), np.array(ROUNDING_EDGES[:-4])])
+    cpu = torch.tensor(a).to(getattr(torch, dtype))
+    rc, rd = getattr(torch, op.name)(cpu), getattr(torch, op.name)(cpu.cuda().t())
+    assert rd.device.type == "cuda" and rd.dtype == rc.dtype
+    assert values(rd).tolist() == values(rc).tolist()
+
+
+@pytest.mark.parametrize("op", ROUNDING, ids=RIDS)
+def test_rounding_recorded_values_are_pytorchs(op):
+    pt = _torch()
+    if pt is None:
+        pytest.skip("torch is not installed here")
+    x = pt.tensor(ROUNDING_EDGES, dtype=pt.float64, requires_grad=True)
+    y = getattr(pt, op.name)(x)
+    y.sum().backward()
+    node, expected, expected_grad = RECORDED_ROUNDING[op.name]
+    assert y.grad_fn.name() == node
+    same_floats(y.tolist(), expected, 0, op.name)
+    same_floats(x.grad.tolist(), expected_grad, 0, op.name)

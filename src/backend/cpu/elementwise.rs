@@ -54,14 +54,6 @@ fn unsupported(what: &str, dt: DType) -> Error {
     ))
 }
 
-/// A float function of halves computed in float32 and rounded once.
-fn via_f32(x: &Strided, f: fn(f32) -> f32) -> Result<Strided> {
-    map1::<f32, f32>(&x.cast_keep(DType::Float32)?, f)?.cast_keep(x.dtype())
-}
-
-/// A rounding function in float32 and in float64.
-type RoundFns = (fn(f32) -> f32, fn(f64) -> f64);
-
 /// `k(x)` elementwise.
 pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
     let dt = x.dtype();
@@ -132,19 +124,12 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
             }),
             _ => unary(UnaryKernel::Sign, x),
         },
-        UnaryKernel::Floor | UnaryKernel::Ceil | UnaryKernel::Round => {
-            let (f32f, f64f): RoundFns = match k {
-                UnaryKernel::Floor => (f32::floor, f64::floor),
-                UnaryKernel::Ceil => (f32::ceil, f64::ceil),
-                _ => (f32::round_ties_even, f64::round_ties_even),
-            };
-            match dt {
-                DType::Float32 => map1::<f32, f32>(x, f32f),
-                DType::Float64 => map1::<f64, f64>(x, f64f),
-                d if d.is_half() => via_f32(x, f32f),
-                d => Err(unsupported(k.name(), d)),
-            }
-        }
+        UnaryKernel::Rounding(op) => match dt {
+            DType::Float32 | DType::Float64 => op.cpu(x),
+            // halves round in float32, exactly (the result is representable)
+            d if d.is_half() => op.cpu(&x.cast_keep(DType::Float32)?)?.cast_keep(d),
+            d => Err(unsupported(op.name(), d)),
+        },
         // arg z; 0 or π for reals (NaN stays NaN)
         UnaryKernel::Angle => match dt {
             DType::Complex64 => map1::<Complex32, f32>(x, |v| v.arg()),

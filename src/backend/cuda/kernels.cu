@@ -111,10 +111,10 @@ template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != 
         } \
     }
 
-// DECLARED_FLOAT_UNARY: the float functions declared in src/declared.rs (generated above).
+// DECLARED_FLOAT_UNARY: the float and rounding functions declared in src/declared.rs
+// (generated above).
 #define UNARY_FLOAT(T, tn) \
     DECLARED_FLOAT_UNARY(T, tn) \
-    UNARY(floor, T, tn, m_floor(v)) UNARY(ceil, T, tn, m_ceil(v)) UNARY(round, T, tn, m_rint(v)) \
     UNARY(abs, T, tn, m_fabs(v)) UNARY(neg, T, tn, -v) \
     UNARY(relu, T, tn, (v > (T)0 || is_nan(v)) ? v : (T)0) \
     UNARY(sign, T, tn, is_nan(v) ? v : (T)((v > (T)0) - (v < (T)0)))

@@ -6,8 +6,8 @@
 //! an error. With the feature, the driver is probed by hand (`libcuda.so.1`, `cuInit`, the
 //! device count) before cudarc is touched, because cudarc panics when its libraries are missing.
 use super::{
-    ArgReduceKernel, Backend, BinaryKernel, FloatBinary, FloatUnary, ReduceKernel, ScanKernel,
-    UnaryKernel,
+    ArgReduceKernel, Backend, BinaryKernel, FloatBinary, FloatUnary, ReduceKernel, Rounding,
+    ScanKernel, UnaryKernel,
 };
 use crate::backend::Strided;
 use crate::device::Device;
@@ -41,10 +41,7 @@ pub fn storage_types() -> impl Iterator<Item = (DType, &'static str)> {
 }
 
 /// The hand-written unary kernels of float32/float64 beside the declared ones.
-const FLOAT_UNARY: [UnaryKernel; 7] = [
-    UnaryKernel::Floor,
-    UnaryKernel::Ceil,
-    UnaryKernel::Round,
+const FLOAT_UNARY: [UnaryKernel; 4] = [
     UnaryKernel::Abs,
     UnaryKernel::Neg,
     UnaryKernel::Relu,
@@ -74,6 +71,10 @@ pub fn source() -> &'static str {
             if let Some(expr) = op.cuda_complex() {
                 complex.push_str(&format!(" \\\n    UNARY({n}, T, tn, {expr})"));
             }
+        }
+        for op in Rounding::ALL {
+            let n = op.name();
+            real.push_str(&format!(" \\\n    UNARY({n}, T, tn, {})", op.cuda_real()));
         }
         let mut binary = String::from("#define DECLARED_FLOAT_BINARY(T, tn)");
         for op in FloatBinary::ALL {
@@ -106,6 +107,7 @@ pub fn kernel_table() -> Vec<(String, usize)> {
         for op in FloatUnary::ALL
             .iter()
             .map(|&f| UnaryKernel::Float(f))
+            .chain(Rounding::ALL.iter().map(|&r| UnaryKernel::Rounding(r)))
             .chain(FLOAT_UNARY)
         {
             k.push((format!("unary_{}_{t}", op.name()), 3));
