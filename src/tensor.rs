@@ -260,6 +260,81 @@ impl Tensor {
         *self.0.data.write().unwrap_or_else(|e| e.into_inner()) = d;
     }
 
+    /// `t.data = src` with PyTorch's rule: a tensor that requires grad keeps a float or complex
+    /// dtype.
+    pub fn assign_data(&self, src: &Tensor) -> Result<()> {
+        if self.requires_grad() && !src.dtype().is_differentiable() {
+            return Err(Error::Runtime(
+                "data set to a tensor that requires gradients must be floating point or complex dtype".into(),
+            ));
+        }
+        let d = src.data().clone();
+        self.set_data(d);
+        Ok(())
+    }
+
+    /// `t.grad = g` with PyTorch's checks: not itself, its grad_dtype (the tensor's dtype unless
+    /// `grad_dtype = None`), its device type and its size.
+    pub fn assign_grad(&self, g: Option<Tensor>) -> Result<()> {
+        let Some(g) = g else {
+            self.meta().grad = None;
+            return Ok(());
+        };
+        if g.ptr_eq(self) {
+            return Err(Error::Runtime(
+                "can't assign Variable as its own grad".into(),
+            ));
+        }
+        let (gd, td) = (g.dtype(), self.dtype());
+        if gd != td && !self.meta().grad_dtype_any {
+            return Err(Error::Runtime(format!(
+                "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
+                gd.cpp_name(),
+                td.scalar_type_name()
+            )));
+        }
+        let (gdev, tdev) = (g.device(), self.device());
+        if gdev != tdev {
+            let kind = |d: crate::device::Device| match d {
+                crate::device::Device::Cuda(_) => "cuda",
+                crate::device::Device::Meta => "meta",
+                crate::device::Device::Cpu => "cpu",
+            };
+            return Err(Error::Runtime(format!(
+                "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. Please ensure that the gradient and the tensor are on the same device",
+                kind(gdev),
+                kind(tdev)
+            )));
+        }
+        let (gs, ts) = (g.shape(), self.shape());
+        if gs != ts {
+            return Err(Error::Runtime(format!(
+                "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+                crate::shape::fmt_shape(&gs),
+                crate::shape::fmt_shape(&ts)
+            )));
+        }
+        self.meta().grad = Some(g);
+        Ok(())
+    }
+
+    /// Add a hook run after `.grad` is accumulated into this leaf; PyTorch's errors for a tensor
+    /// that does not require grad or is not a leaf. `id` is what removes it.
+    pub fn add_post_accumulate_grad_hook(&self, id: u64, hook: PostAccHook) -> Result<()> {
+        if !self.requires_grad() {
+            return Err(Error::Runtime(
+                "cannot register a hook on a tensor that doesn't require gradient".into(),
+            ));
+        }
+        if !self.is_leaf() {
+            return Err(Error::Runtime(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors".into(),
+            ));
+        }
+        self.meta().post_acc_hooks.push((id, hook));
+        Ok(())
+    }
+
     pub fn shape(&self) -> Shape {
         Shape::from_slice(&self.data().shape)
     }

@@ -59,7 +59,6 @@ def diag(x, diagonal=0):
     tensor([[1., 0.],
             [0., 2.]])
     """
-    _int_arg("diag", "diagonal", diagonal)
     return _core._diag(x, diagonal)
 
 
@@ -72,12 +71,6 @@ def trace(x):
     return _core._trace(x)
 
 
-def _int_arg(fn, name, v):
-    """PyTorch's parser: an int argument takes ints (not bools or floats)."""
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be int, not {type(v).__name__}")
-
-
 def tril(x, diagonal=0):
     """The lower triangle of a matrix, zeros above (TrilBackward0).
 
@@ -85,7 +78,6 @@ def tril(x, diagonal=0):
     tensor([[1., 0.],
             [1., 1.]])
     """
-    _int_arg("tril", "diagonal", diagonal)
     return _core._tril(x, diagonal, False)
 
 
@@ -96,7 +88,6 @@ def triu(x, diagonal=0):
     tensor([[1., 1.],
             [0., 1.]])
     """
-    _int_arg("triu", "diagonal", diagonal)
     return _core._tril(x, diagonal, True)
 
 
@@ -108,17 +99,7 @@ def flip(x, dims):
     """
     if isinstance(dims, Tensor) or not isinstance(dims, (int, tuple, list)):
         raise TypeError(f"flip(): argument 'dims' (position 1) must be tuple of ints, not {type(dims).__name__}")
-    dims = [dims] if isinstance(dims, int) else list(dims)
-    nd = max(x.dim(), 1)
-    for d in dims:
-        if not -nd <= d < nd:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
-    wrapped = [d % x.dim() if x.dim() else 0 for d in dims]
-    for d in wrapped:
-        if wrapped.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-
-    return _core._flip(x, dims)
+    return _core._flip(x, [dims] if isinstance(dims, int) else list(dims))
 
 
 def roll(x, shifts, dims=None):

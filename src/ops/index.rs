@@ -271,6 +271,12 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
 
 /// `x.masked_fill(mask, value)` (MaskedFillBackward0).
 pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    let nd = value.ndim();
+    if nd != 0 {
+        return Err(Error::Runtime(format!(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {nd} dimension(s)."
+        )));
+    }
     if mask.dtype() != DType::Bool {
         return Err(Error::Runtime(format!(
             "masked_fill_ only supports boolean masks, but got mask with dtype {}",

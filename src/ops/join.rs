@@ -215,7 +215,15 @@ pub fn split_sizes(
     Ok(outs)
 }
 
-pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+/// Pieces of `size` along `dim` (the last one shorter), as views (SplitBackward0).
+pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if size < 0 {
+        return Err(Error::Runtime(format!(
+            "split expects split_size be non-negative, but got split_size={}",
+            size
+        )));
+    }
+    let size = size as usize;
     if size == 0 && x.numel() > 0 {
         return Err(Error::Runtime(
             "split_size can only be 0 if dimension size is 0, but got dimension size of non-zero"
@@ -237,12 +245,15 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     split_sizes(x, &sizes, dim, "SplitBackward0")
 }
 
-pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
-    if chunks == 0 {
-        return Err(Error::Runtime(
-            "chunk expects `chunks` to be greater than 0, got: 0".into(),
-        ));
+/// `chunks` pieces along `dim` of equal size (the last one smaller), as views.
+pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    if chunks <= 0 {
+        return Err(Error::Runtime(format!(
+            "chunk expects `chunks` to be greater than 0, got: {}",
+            chunks
+        )));
     }
+    let chunks = chunks as usize;
     let d = wrap_dim(dim, x.ndim().max(1))?;
     let total = x.shape().get(d).copied().unwrap_or(0);
     if total == 0 && x.ndim() > 0 {
@@ -251,7 +262,7 @@ pub fn chunk(x: &Tensor, chunks: usize, dim: i64) -> Result<Vec<Tensor>> {
         sizes.resize(chunks, 0);
         return split_sizes(x, &sizes, dim, "SplitWithSizesBackward0");
     }
-    split(x, total.div_ceil(chunks).max(1), dim)
+    split(x, total.div_ceil(chunks).max(1) as i64, dim)
 }
 
 /// Each index along `dim` as a view (UnbindBackward0); the gradient stacks them back.
@@ -283,7 +294,7 @@ pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
 }
 
 /// Tile `x` `reps[i]` times along each dim (RepeatBackward0).
-pub fn repeat(x: &Tensor, reps: &[usize]) -> Result<Tensor> {
+pub fn repeat(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
     let xs = x.shape();
     if reps.len() < xs.len() {
         return Err(Error::Runtime("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor".into()));
@@ -292,6 +303,19 @@ pub fn repeat(x: &Tensor, reps: &[usize]) -> Result<Tensor> {
     let padded: Vec<usize> = std::iter::repeat_n(1, lead)
         .chain(xs.iter().copied())
         .collect();
+    // PyTorch checks the result's sizes: a negative repeat of an empty dim is an empty dim.
+    let sizes: Vec<i64> = reps
+        .iter()
+        .zip(&padded)
+        .map(|(&r, &p)| r.saturating_mul(p as i64))
+        .collect();
+    if let Some(&neg) = sizes.iter().find(|&&d| d < 0) {
+        return Err(Error::Runtime(format!(
+            "Trying to create tensor with negative dimension {}: {:?}",
+            neg, sizes
+        )));
+    }
+    let reps: Vec<usize> = reps.iter().map(|&d| d.max(0) as usize).collect();
     // View x as [1, p0, 1, p1, ...], expand to [r0, p0, r1, p1, ...], copy, reshape.
     let mut inter: Vec<i64> = Vec::new();
     let mut expanded: Vec<i64> = Vec::new();

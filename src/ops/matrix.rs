@@ -243,12 +243,22 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         (d.shape.clone(), d.strides.clone())
     };
     let nd = shape.len();
-    let mut flipped = vec![false; nd];
-    for &d in dims {
-        if nd > 0 {
-            flipped[crate::shape::wrap_dim(d, nd)?] = true;
+    // every dim in range first, then no dim twice (a 0-d tensor has the one dim 0), as PyTorch
+    let wrapped = dims
+        .iter()
+        .map(|&d| crate::shape::wrap_dim(d, nd.max(1)))
+        .collect::<Result<Vec<usize>>>()?;
+    let mut flipped = vec![false; nd.max(1)];
+    for w in wrapped {
+        if flipped[w] {
+            return Err(Error::Runtime(format!(
+                "dim {} appears multiple times in the list of dims",
+                w
+            )));
         }
+        flipped[w] = true;
     }
+    flipped.truncate(nd);
     let n: usize = shape.iter().product();
     let cs = crate::shape::contiguous_strides(&shape);
     let mut plan = Vec::with_capacity(n);

@@ -7,7 +7,7 @@ use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::ops;
 use crate::tensor::Tensor;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -44,17 +44,6 @@ fn index_arg(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             o.get_type().name()?
         ))),
     }
-}
-
-/// masked_fill's value: a number or a 0-d tensor (PyTorch's check and text).
-fn zero_dim_value(v: &Tensor) -> PyResult<()> {
-    let nd = v.ndim();
-    if nd != 0 {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {nd} dimension(s)."
-        )));
-    }
-    Ok(())
 }
 
 fn tensor_or_number(o: &Bound<'_, PyAny>) -> PyResult<Tensor> {
@@ -187,25 +176,13 @@ impl PyTensor {
             ops::split_sizes(&self.t, &sizes, dim, "SplitWithSizesBackward0")
         } else {
             let n: i64 = split_size_or_sections.extract()?;
-            if n < 0 {
-                return Err(PyValueError::new_err(format!(
-                    "split expects split_size be non-negative, but got split_size={}",
-                    n
-                )));
-            }
-            ops::split(&self.t, n as usize, dim)
+            ops::split(&self.t, n, dim)
         };
         tuple_of(py, r.py()?)
     }
     #[pyo3(signature = (chunks, dim = 0))]
     fn chunk<'py>(&self, py: Python<'py>, chunks: i64, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
-        if chunks <= 0 {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-                "chunk expects `chunks` to be greater than 0, got: {}",
-                chunks
-            )));
-        }
-        tuple_of(py, ops::chunk(&self.t, chunks as usize, dim).py()?)
+        tuple_of(py, ops::chunk(&self.t, chunks, dim).py()?)
     }
     #[pyo3(signature = (dim = 0))]
     fn unbind<'py>(&self, py: Python<'py>, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
@@ -214,14 +191,6 @@ impl PyTensor {
     #[pyo3(signature = (*sizes))]
     fn repeat<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
         let s = shape_args(sizes, "repeat")?;
-        if s.iter().any(|&d| d < 0) {
-            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-                "Trying to create tensor with negative dimension {}: {:?}",
-                s.iter().find(|&&d| d < 0).copied().unwrap_or(-1),
-                s
-            )));
-        }
-        let s: Vec<usize> = s.iter().map(|&d| d as usize).collect();
         out(py, ops::repeat(&self.t, &s))
     }
     fn gather<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
@@ -239,7 +208,6 @@ impl PyTensor {
         let v = operand(value).ok_or_else(|| {
             PyTypeError::new_err("masked_fill(): value must be a number or a 0-d tensor")
         })?;
-        zero_dim_value(&v)?;
         out(py, ops::masked_fill(&self.t, &mask.t, &v))
     }
     fn masked_fill_<'py>(
@@ -250,7 +218,6 @@ impl PyTensor {
         let v = operand(value).ok_or_else(|| {
             PyTypeError::new_err("masked_fill_(): value must be a number or a 0-d tensor")
         })?;
-        zero_dim_value(&v)?;
         let m = mask.t.clone();
         ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
         Ok(slf.clone())

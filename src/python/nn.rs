@@ -242,7 +242,14 @@ fn _gelu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, approximate: &str) -
 }
 
 #[pyfunction]
-fn _tril<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, diagonal: i64, upper: bool) -> R<'py> {
+fn _tril<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    diagonal: &Bound<'py, PyAny>,
+    upper: bool,
+) -> R<'py> {
+    let f = if upper { "triu" } else { "tril" };
+    let diagonal = int_arg(diagonal, f, "diagonal", 2)?;
     match upper {
         false => out(py, ops::tril(&input.t, diagonal)),
         true => out(py, ops::triu(&input.t, diagonal)),
@@ -250,7 +257,12 @@ fn _tril<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, diagonal: i64, upper
 }
 
 #[pyfunction]
-fn _diag<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, diagonal: i64) -> R<'py> {
+fn _diag<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    diagonal: &Bound<'py, PyAny>,
+) -> R<'py> {
+    let diagonal = int_arg(diagonal, "diag", "diagonal", 2)?;
     out(py, ops::diag(&input.t, diagonal))
 }
 

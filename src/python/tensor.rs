@@ -290,43 +290,7 @@ impl PyTensor {
                 v.get_type().name()?
             )));
         };
-        let g = g.get().t.clone();
-        if g.ptr_eq(&self.t) {
-            return Err(PyRuntimeError::new_err(
-                "can't assign Variable as its own grad",
-            ));
-        }
-        let (gd, td) = (g.dtype(), self.t.dtype());
-        if gd != td && !self.t.meta().grad_dtype_any {
-            return Err(PyRuntimeError::new_err(format!(
-                "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match.",
-                gd.cpp_name(),
-                td.scalar_type_name()
-            )));
-        }
-        let (gdev, tdev) = (g.device(), self.t.device());
-        if gdev != tdev {
-            let kind = |d: crate::device::Device| match d {
-                crate::device::Device::Cuda(_) => "cuda",
-                crate::device::Device::Meta => "meta",
-                crate::device::Device::Cpu => "cpu",
-            };
-            return Err(PyRuntimeError::new_err(format!(
-                "attempting to assign a gradient with device type '{}' to a tensor with device type '{}'. Please ensure that the gradient and the tensor are on the same device",
-                kind(gdev),
-                kind(tdev)
-            )));
-        }
-        let (gs, ts) = (g.shape(), self.t.shape());
-        if gs != ts {
-            return Err(PyRuntimeError::new_err(format!(
-                "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
-                crate::shape::fmt_shape(&gs),
-                crate::shape::fmt_shape(&ts)
-            )));
-        }
-        self.t.meta().grad = Some(g);
-        Ok(())
+        self.t.assign_grad(Some(g.get().t.clone())).py()
     }
 
     #[deleter(grad)]
@@ -388,15 +352,7 @@ impl PyTensor {
                 v.get_type().name()?
             )));
         };
-        let src = &src.get().t;
-        if self.t.requires_grad() && !src.dtype().is_differentiable() {
-            return Err(PyRuntimeError::new_err(
-                "data set to a tensor that requires gradients must be floating point or complex dtype",
-            ));
-        }
-        let d = src.data().clone();
-        self.t.set_data(d);
-        Ok(())
+        self.t.assign_data(&src.get().t).py()
     }
 
     fn register_hook<'py>(&self, py: Python<'py>, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
@@ -404,16 +360,6 @@ impl PyTensor {
     }
 
     fn register_post_accumulate_grad_hook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
-        if !self.t.requires_grad() {
-            return Err(PyRuntimeError::new_err(
-                "cannot register a hook on a tensor that doesn't require gradient",
-            ));
-        }
-        if !self.t.is_leaf() {
-            return Err(PyRuntimeError::new_err(
-                "post accumulate grad hooks cannot be registered on non-leaf tensors",
-            ));
-        }
         let id = next_hook_id();
         let f: crate::tensor::PostAccHook = Arc::new(move |t: &Tensor| {
             Python::attach(|py| {
@@ -427,7 +373,7 @@ impl PyTensor {
             })
             .map_err(stash)
         });
-        self.t.meta().post_acc_hooks.push((id, f));
+        self.t.add_post_accumulate_grad_hook(id, f).py()?;
         Ok(PyHookHandle {
             target: HookTarget::PostAcc(Arc::downgrade(&self.t.0)),
             id,

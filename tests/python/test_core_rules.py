@@ -1,0 +1,45 @@
+"""Argument and assignment rules that live in the Rust core (the bindings only parse Python):
+split/chunk/repeat sizes, masked_fill's value, flip's dims, the int `diagonal` of
+tril/triu/diag, `.data =`, `.grad =`, post-accumulate hooks.
+Type and message recorded from torch 2.15 (None: no error, then the result's str); the same
+table runs against the installed torch with LEAFGRAD_TEST_TORCH=1."""
+import pytest
+from support import exact
+
+import leafgrad as torch
+
+CASES = [
+    ('torch.ones(2).split(-1)', RuntimeError, 'split expects split_size be non-negative, but got split_size=-1'),
+    ('torch.ones(2).chunk(0)', RuntimeError, 'chunk expects `chunks` to be greater than 0, got: 0'),
+    ('torch.ones(2).chunk(-2)', RuntimeError, 'chunk expects `chunks` to be greater than 0, got: -2'),
+    ('torch.ones(2).repeat(-1)', RuntimeError, 'Trying to create tensor with negative dimension -2: [-2]'),
+    ('torch.ones(2).repeat(2, -3)', RuntimeError, 'Trying to create tensor with negative dimension -6: [2, -6]'),
+    ('torch.ones(2, 0).repeat(-1, -1)', RuntimeError, 'Trying to create tensor with negative dimension -2: [-2, 0]'),
+    ('torch.ones(2).repeat(1)[:0].repeat(1, 2, 3).shape', None, 'torch.Size([1, 2, 0])'),
+    ('torch.ones(2).masked_fill(torch.tensor([True, False]), torch.ones(2))', RuntimeError, 'masked_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).'),
+    ('torch.ones(2, requires_grad=True).masked_fill_(torch.tensor([True, False]), torch.ones(2))', RuntimeError, 'a leaf Variable that requires grad is being used in an in-place operation.'),
+    ('setattr(torch.ones(2, requires_grad=True), "data", torch.ones(2, dtype=torch.int64))', RuntimeError, 'data set to a tensor that requires gradients must be floating point or complex dtype'),
+    ('setattr(torch.ones(2, requires_grad=True), "grad", torch.ones(3))', RuntimeError, "attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. Please ensure that the gradient and the tensor are the same size"),
+    ('setattr(torch.ones(2, requires_grad=True), "grad", torch.ones(2, dtype=torch.float64))', RuntimeError, "attempting to assign a gradient with dtype 'double' to a tensor with grad_dtype 'Float'. The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break downstream systems that assume they match."),
+    ('torch.ones(2).register_post_accumulate_grad_hook(lambda t: None)', RuntimeError, "cannot register a hook on a tensor that doesn't require gradient"),
+    ('(torch.ones(2, requires_grad=True) * 2).register_post_accumulate_grad_hook(lambda t: None)', RuntimeError, 'post accumulate grad hooks cannot be registered on non-leaf tensors'),
+    ('torch.ones(0).repeat(-1).shape', None, 'torch.Size([0])'),
+    ('torch.flip(torch.ones(2, 3), [0, 5])', IndexError, 'Dimension out of range (expected to be in range of [-2, 1], but got 5)'),
+    ('torch.flip(torch.ones(2, 3), [5, 0, 0])', IndexError, 'Dimension out of range (expected to be in range of [-2, 1], but got 5)'),
+    ('torch.flip(torch.ones(2, 3), [0, -2])', RuntimeError, 'dim 0 appears multiple times in the list of dims'),
+    ('torch.flip(torch.tensor(1.0), [0, 0])', RuntimeError, 'dim 0 appears multiple times in the list of dims'),
+    ('torch.flip(torch.tensor(1.0), [1])', IndexError, 'Dimension out of range (expected to be in range of [-1, 0], but got 1)'),
+    ('torch.flip(torch.tensor(1.0), [-1])', None, 'tensor(1.)'),
+    ('torch.tril(torch.ones(2, 2), 1.5)', TypeError, "tril(): argument 'diagonal' (position 2) must be int, not float"),
+    ('torch.triu(torch.ones(2, 2), True)', TypeError, "triu(): argument 'diagonal' (position 2) must be int, not bool"),
+    ('torch.diag(torch.ones(2), 1.0)', TypeError, "diag(): argument 'diagonal' (position 2) must be int, not float"),
+]
+
+
+@pytest.mark.parametrize("expr, error, text", CASES, ids=[c[0] for c in CASES])
+def test_rule(expr, error, text):
+    if error is None:
+        assert str(eval(expr)).replace("leafgrad", "torch") == text
+    else:
+        with pytest.raises(error, match=exact(text)):
+            eval(expr)
