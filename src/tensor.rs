@@ -260,9 +260,14 @@ impl Tensor {
         *self.0.data.write().unwrap_or_else(|e| e.into_inner()) = d;
     }
 
-    /// `t.data = src` with PyTorch's rule: a tensor that requires grad keeps a float or complex
-    /// dtype.
+    /// `t.data = src` with PyTorch's rules: meta and real data do not mix (CPU and CUDA dense
+    /// tensors do), and a tensor that requires grad keeps a float or complex dtype.
     pub fn assign_data(&self, src: &Tensor) -> Result<()> {
+        if self.device().is_meta() != src.device().is_meta() {
+            return Err(Error::Runtime(
+                "Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.".into(),
+            ));
+        }
         if self.requires_grad() && !src.dtype().is_differentiable() {
             return Err(Error::Runtime(
                 "data set to a tensor that requires gradients must be floating point or complex dtype".into(),

@@ -2,7 +2,11 @@
 sample its inputs and its reference; `test_op_db.py` runs every row through every check
 (values against numpy, dtypes, PyTorch's recorded values and gradients at the edges, finite
 differences of first and second derivatives, the in-place form, the GPU against the CPU, and
-real PyTorch when it is installed). A new op gets all of them by adding its row here.
+real PyTorch when it is installed). The same rows register the ops in the property tests
+(`test_properties.py`: random compositions, layouts and dtypes against numpy, first and second
+derivatives, PyTorch when installed) and in the hostile-input fuzz (`test_fuzz_hostile.py`:
+random arguments of every kind, crash/panic checks and differential runs against PyTorch). A new
+op gets all of them by adding its row here; no other test table lists it.
 
 RECORDED (RECORDED_BINARY) holds PyTorch 2.15's node name, values and gradients of
 `op(x).sum()` at EDGES (`op(a, b).sum()` at PAIRS), in float64, printed by

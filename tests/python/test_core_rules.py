@@ -33,6 +33,9 @@ CASES = [
     ('torch.tril(torch.ones(2, 2), 1.5)', TypeError, "tril(): argument 'diagonal' (position 2) must be int, not float"),
     ('torch.triu(torch.ones(2, 2), True)', TypeError, "triu(): argument 'diagonal' (position 2) must be int, not bool"),
     ('torch.diag(torch.ones(2), 1.0)', TypeError, "diag(): argument 'diagonal' (position 2) must be int, not float"),
+    ('setattr(torch.ones(2), "data", torch.ones(2, device="meta"))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
+    ('setattr(torch.ones(2, device="meta"), "data", torch.ones(2))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
+    ('setattr(torch.ones(2, requires_grad=True), "data", torch.ones(2, device="meta", dtype=torch.int64))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
 ]
 
 

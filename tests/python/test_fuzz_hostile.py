@@ -31,6 +31,7 @@ import leafgrad as torch
 import leafgrad.nn.functional as F
 import numpy as np
 import pytest
+from op_db import BINARY, ROUNDING, UNARY
 from support import USING_TORCH
 
 LONG = os.environ.get("LEAFGRAD_LONG") == "1"
@@ -374,14 +375,8 @@ CALLS = [
     ("contiguous", 1, lambda L, F, a: a.contiguous()),
     ("clone", 1, lambda L, F, a: a.clone()),
     ("detach", 1, lambda L, F, a: a.detach()),
-    ("exp", 1, lambda L, F, a: a.exp()),
-    ("log", 1, lambda L, F, a: L.log(a)),
-    ("sqrt", 1, lambda L, F, a: a.sqrt()),
-    ("sigmoid", 1, lambda L, F, a: L.sigmoid(a)),
-    ("tanh", 1, lambda L, F, a: a.tanh()),
     ("relu", 1, lambda L, F, a: F.relu(a)),
     ("clamp", 3, lambda L, F, a, b, c: a.clamp(b, c)),
-    ("round", 1, lambda L, F, a: a.round()),
     ("sign", 1, lambda L, F, a: a.sign()),
     ("isnan", 1, lambda L, F, a: L.isnan(a)),
     ("mse_loss", 2, lambda L, F, a, b: F.mse_loss(a, b)),
@@ -448,6 +443,11 @@ CALLS = [
     ("set_grad_enabled", 1, lambda L, F, a: _set_grad_enabled(L, a)),
     ("no_grad op", 1, lambda L, F, a: _no_grad_op(L, a)),
 ]
+# The declared ops come from the op table (op_db.py): `torch.<name>` with one or two arguments,
+# and the Tensor method.
+CALLS += [(op.name, 1, lambda L, F, a, n=op.name: getattr(L, n)(a)) for op in UNARY + ROUNDING]
+CALLS += [(op.name + "()", 1, lambda L, F, a, n=op.name: getattr(a, n)()) for op in UNARY + ROUNDING]
+CALLS += [(op.name, 2, lambda L, F, a, b, n=op.name: getattr(L, n)(a, b)) for op in BINARY]
 _TENSOR_PREFIXES = (
     "meta",
     "f ",

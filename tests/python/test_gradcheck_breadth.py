@@ -66,7 +66,6 @@ BREADTH = {
     "tril": (lambda a: a.tril(), [((3, 3), A)]),
     "flip_roll": (lambda a: a.flip(0).roll(1, 1), [((2, 3), A)]),
     "trace": (lambda a: a.trace(), [((3, 3), A)]),
-    "erf": (lambda a: a.erf(), [((3, 4), A)]),
     "setitem_through_view": (lambda a: _setitem(a), [((2, 3), A)]),
 }
 
