@@ -83,6 +83,19 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Shape> {
 }
 
 /// Strides that read a tensor of `shape`/`strides` as if expanded to `target` (0 on broadcast dims).
+/// The shape of a reduction over `dims`: those dims dropped, or kept as 1.
+pub fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
+    shape
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &s)| match (dims.contains(&i), keepdim) {
+            (false, _) => Some(s),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
 pub fn broadcast_strides(shape: &[usize], strides: &[isize], target: &[usize]) -> Strides {
     let off = target.len() - shape.len();
     let mut out: Strides = SmallVec::from_elem(0, target.len());

@@ -95,16 +95,7 @@ impl Backend for Meta {
         dims: &[usize],
         keepdim: bool,
     ) -> Result<Strided> {
-        let shape: Vec<usize> = x
-            .shape()
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &s)| match (dims.contains(&i), keepdim) {
-                (false, _) => Some(s),
-                (true, true) => Some(1),
-                (true, false) => None,
-            })
-            .collect();
+        let shape = crate::shape::reduced_shape(&x.shape, dims, keepdim);
         let dt = x.dtype();
         let dt = match k {
             ReduceKernel::Sum if !dt.is_floating() && !dt.is_complex() => DType::Int64,

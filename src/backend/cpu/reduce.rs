@@ -3,26 +3,13 @@ use crate::backend::Strided;
 use crate::backend::{ArgReduceKernel, ReduceKernel, ScanKernel};
 use crate::dtype::{DType, Element};
 use crate::error::{Error, Result};
-use crate::shape::{numel, MultiIndex, Shape, Strides};
+use crate::shape::{numel, reduced_shape, MultiIndex, Shape, Strides};
 use num_complex::{Complex32, Complex64};
 use smallvec::SmallVec;
 
-/// The result's shape: reduced dims dropped, or kept as 1.
-fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
-    shape
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &s)| match (dims.contains(&i), keepdim) {
-            (false, _) => Some(s),
-            (true, true) => Some(1),
-            (true, false) => None,
-        })
-        .collect()
-}
-
 /// `k` over sorted `dims`.
 pub fn reduce(k: ReduceKernel, x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
-    let shape = out_shape(&x.shape(), dims, keepdim);
+    let shape = reduced_shape(&x.shape(), dims, keepdim);
     let dt = x.dtype();
     match k {
         ReduceKernel::Sum => sum(x, dims, keepdim),
@@ -110,7 +97,7 @@ pub fn scan(
 
 /// The sum kernel: integer and bool inputs sum to int64.
 pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
-    let shape = out_shape(&x.shape(), dims, keepdim);
+    let shape = reduced_shape(&x.shape(), dims, keepdim);
     Ok(match x.dtype() {
         DType::Float16 | DType::BFloat16 => {
             let wide = x.cast(DType::Float64)?;
