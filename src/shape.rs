@@ -83,6 +83,18 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Shape> {
 }
 
 /// Strides that read a tensor of `shape`/`strides` as if expanded to `target` (0 on broadcast dims).
+/// The strides of a layout (`shape`, `strides`) seen with `target` (size-1 dims get stride 0),
+/// or the error of a shape that does not broadcast to `target`.
+pub fn expand_strides(shape: &[usize], strides: &[isize], target: &[usize]) -> Result<Strides> {
+    if shape.len() > target.len() || broadcast_shapes(shape, target)?.as_slice() != target {
+        return Err(Error::Runtime(format!(
+            "The expanded size of the tensor must match the existing size: {:?} cannot be broadcast to {:?}",
+            shape, target
+        )));
+    }
+    Ok(broadcast_strides(shape, strides, target))
+}
+
 /// The shape of a reduction over `dims`: those dims dropped, or kept as 1.
 pub fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Shape {
     shape

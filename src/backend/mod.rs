@@ -133,24 +133,16 @@ pub fn of(ts: &[&Strided]) -> &'static dyn Backend {
 
 /// `x` seen with `shape` (broadcast: size-1 dims get stride 0), sharing its memory; no history.
 pub fn broadcast_to(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
-    let d = x.data();
-    if d.shape.as_slice() == shape {
-        return Ok(x.clone());
-    }
-    if d.shape.len() > shape.len()
-        || crate::shape::broadcast_shapes(&d.shape, shape)?.as_slice() != shape
-    {
-        return Err(Error::Runtime(format!(
-            "The expanded size of the tensor must match the existing size: {:?} cannot be broadcast to {:?}",
-            d.shape.as_slice(),
-            shape
-        )));
-    }
-    let (strides, offset) = (
-        crate::shape::broadcast_strides(&d.shape, &d.strides, shape),
-        d.offset,
-    );
-    drop(d);
+    let (strides, offset) = {
+        let d = x.data();
+        if d.shape.as_slice() == shape {
+            return Ok(x.clone());
+        }
+        (
+            crate::shape::expand_strides(&d.shape, &d.strides, shape)?,
+            d.offset,
+        )
+    };
     Ok(x.restrided(shape, &strides, offset))
 }
 

@@ -152,16 +152,7 @@ impl Strided {
         if self.shape.as_slice() == shape {
             return Ok(self.clone());
         }
-        if self.shape.len() > shape.len()
-            || crate::shape::broadcast_shapes(&self.shape, shape)?.as_slice() != shape
-        {
-            return Err(Error::Runtime(format!(
-                "The expanded size of the tensor must match the existing size: {:?} cannot be broadcast to {:?}",
-                self.shape.as_slice(),
-                shape
-            )));
-        }
-        let strides = crate::shape::broadcast_strides(&self.shape, &self.strides, shape);
+        let strides = crate::shape::expand_strides(&self.shape, &self.strides, shape)?;
         Ok(self.restrided(shape, &strides, self.offset))
     }
 
