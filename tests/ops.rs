@@ -2,7 +2,9 @@
 //! records its node, computes integers in float32, and its derivative matches the central
 //! difference of its own values. (Values against references: tests/python/test_op_db.py.)
 use leafgrad::engine::{backward, BackwardOptions};
-use leafgrad::ops::{self, FloatBinary, FloatUnary, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS};
+use leafgrad::ops::{
+    self, FloatBinary, FloatUnary, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
+};
 use leafgrad::tensor::Tensor;
 
 fn leaf(xs: &[f64]) -> Tensor {
@@ -40,6 +42,41 @@ fn the_table_lists_every_declared_op() {
     let names: Vec<&str> = FloatBinary::ALL.iter().map(|op| op.name()).collect();
     let table: Vec<&str> = FLOAT_BINARY_OPS.iter().map(|o| o.name).collect();
     assert_eq!(names, table);
+    let names: Vec<&str> = Rounding::ALL.iter().map(|op| op.name()).collect();
+    let table: Vec<&str> = ROUNDING_OPS.iter().map(|o| o.name).collect();
+    assert_eq!(names, table);
+}
+
+#[test]
+fn rounding_functions_keep_dtypes_and_have_zero_gradients() {
+    let x = leaf(&[-1.5, 0.5, 2.5]);
+    let expected = [[-2.0, 0.0, 2.0], [-1.0, 1.0, 3.0], [-2.0, 0.0, 2.0]];
+    for (&op, want) in Rounding::ALL.iter().zip(expected) {
+        let y = op.apply(&x).unwrap();
+        assert_eq!(y.to_vec::<f64>(), want, "{}", op.name());
+        assert_eq!(
+            y.grad_fn().unwrap().name,
+            ROUNDING_OPS
+                .iter()
+                .find(|o| o.name == op.name())
+                .unwrap()
+                .node
+        );
+        let ints = Tensor::from_vec(vec![3i64, -2], &[2]).unwrap();
+        let r = op.apply(&ints).unwrap();
+        assert_eq!(
+            (r.dtype(), r.to_vec::<i64>()),
+            (leafgrad::DType::Int64, vec![3, -2])
+        );
+        let b = Tensor::from_vec(vec![true], &[1]).unwrap();
+        assert!(matches!(
+            op.apply(&b),
+            Err(leafgrad::Error::NotImplemented(_))
+        ));
+    }
+    let x = leaf(&[0.3, 1.7]);
+    backward_of_sum(&ops::floor(&x).unwrap());
+    assert_eq!(x.grad().unwrap().to_vec::<f64>(), vec![0.0, 0.0]);
 }
 
 #[test]

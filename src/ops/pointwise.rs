@@ -31,6 +31,19 @@ pub struct OpInfo {
     pub doc: &'static str,
 }
 
+/// The [`OpInfo`] of a declared row (its doc lines joined as the docstring).
+macro_rules! op_info {
+    ($name:ident, $inplace:expr, $node:literal, $($doc:literal)*) => {
+        $crate::ops::pointwise::OpInfo {
+            name: stringify!($name),
+            inplace: $inplace,
+            node: $node,
+            doc: concat!($($doc, "\n"),*),
+        }
+    };
+}
+pub(crate) use op_info;
+
 /// Integer and bool inputs of float functions compute in the default float dtype.
 pub(crate) fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
@@ -125,12 +138,7 @@ macro_rules! define_float_unary {
 
         /// The declared float functions of one tensor, for the bindings and the docs.
         pub const FLOAT_UNARY_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
-            $crate::ops::pointwise::OpInfo {
-                name: stringify!($name),
-                inplace: stringify!($inplace),
-                node: $node,
-                doc: concat!($($doc, "\n"),*),
-            },
+            $crate::ops::pointwise::op_info!($name, stringify!($inplace), $node, $($doc)*),
         )*];
     };
 }
@@ -233,12 +241,9 @@ macro_rules! define_float_binary {
         /// The declared float functions of two tensors, for the bindings and the docs (`inplace`
         /// is empty where PyTorch has no in-place form).
         pub const FLOAT_BINARY_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
-            $crate::ops::pointwise::OpInfo {
-                name: stringify!($name),
-                inplace: concat!("" $(, stringify!($inplace))?),
-                node: $node,
-                doc: concat!($($doc, "\n"),*),
-            },
+            $crate::ops::pointwise::op_info!(
+                $name, concat!("" $(, stringify!($inplace))?), $node, $($doc)*
+            ),
         )*];
     };
 }
@@ -265,11 +270,22 @@ pub(crate) fn rounding_value(op: Rounding, x: &Tensor, unsupported: bool) -> Res
     }
     if !dt.is_differentiable() {
         // integers are already whole: a copy, as PyTorch (the array-API convention)
-        let _g = crate::grad_mode::GradModeGuard::new(false);
         return super::clone(x);
     }
     backend::unary(UnaryKernel::Rounding(op), x)
 }
+
+/// A rounding row's `complex:` rule: `unsupported` ("<op> is not supported for complex inputs")
+/// or `no_kernel` (PyTorch's missing-kernel error); any other word does not compile.
+macro_rules! complex_unsupported {
+    (unsupported) => {
+        true
+    };
+    (no_kernel) => {
+        false
+    };
+}
+pub(crate) use complex_unsupported;
 
 /// Expands the rows of `rounding_ops!` into the Rust functions (a zero gradient: the functions
 /// are piecewise constant) and [`ROUNDING_OPS`].
@@ -292,7 +308,7 @@ macro_rules! define_rounding {
         $(
             $(#[doc = $doc])*
             pub fn $name(x: &Tensor) -> Result<Tensor> {
-                let unsupported = stringify!($complex) == "unsupported";
+                let unsupported = $crate::ops::pointwise::complex_unsupported!($complex);
                 let out = $crate::ops::pointwise::rounding_value(Rounding::$Variant, x, unsupported)?;
                 if needs_grad(&[x]) {
                     record(
@@ -309,12 +325,7 @@ macro_rules! define_rounding {
 
         /// The declared rounding functions, for the bindings and the docs.
         pub const ROUNDING_OPS: &[$crate::ops::pointwise::OpInfo] = &[$(
-            $crate::ops::pointwise::OpInfo {
-                name: stringify!($name),
-                inplace: stringify!($inplace),
-                node: $node,
-                doc: concat!($($doc, "\n"),*),
-            },
+            $crate::ops::pointwise::op_info!($name, stringify!($inplace), $node, $($doc)*),
         )*];
     };
 }
