@@ -155,8 +155,8 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// `torch.add(a, b, alpha=α, out=out)` and sub/mul/div likewise (α only for add and sub): the
-/// result written into `out` (broadcast to its shape, cast to its dtype), recorded as an
-/// in-place copy. Where the operands already have out's shape and dtype and nothing requires
+/// result written into `out` (broadcast to its shape, cast to its dtype where PyTorch allows the
+/// cast), recorded as an in-place copy. Where the operands already have out's shape and dtype and nothing requires
 /// grad, the backend writes straight into out's memory (no temporary).
 pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) -> Result<()> {
     let name = match op {
@@ -195,6 +195,7 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => mul(a, b)?,
         BinOp::Div => div(a, b)?,
     };
+    check_output_dtype(r.dtype(), out.dtype())?;
     copy_(out, &r)
 }
 

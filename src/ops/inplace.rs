@@ -12,6 +12,19 @@ use crate::shape::fmt_shape;
 use std::sync::Arc;
 
 /// May `from` be written into a tensor of dtype `to` (PyTorch's `can_cast`)?
+/// PyTorch's refusal to write a result into an output (in-place target, `out=`) of a dtype it
+/// cannot be cast to (a float result into an integer tensor, ...).
+pub fn check_output_dtype(result: DType, out: DType) -> Result<()> {
+    if result != out && !can_cast(result, out) {
+        return Err(Error::Runtime(format!(
+            "result type {} can't be cast to the desired output type {}",
+            result.scalar_type_name(),
+            out.scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
 pub fn can_cast(from: DType, to: DType) -> bool {
     use crate::dtype::Category::*;
     let (f, t) = (from.category(), to.category());
@@ -113,13 +126,7 @@ pub fn apply_inplace(
     // A wider result is written in the target's dtype by the copy below; the op's own node
     // stays the target's grad_fn (MulBackward0 for `x.mul_(double)`, as in PyTorch), and the
     // engine casts the gradients at its edges.
-    if r.dtype() != tdt && !can_cast(r.dtype(), tdt) {
-        return Err(Error::Runtime(format!(
-            "result type {} can't be cast to the desired output type {}",
-            r.dtype().scalar_type_name(),
-            tdt.scalar_type_name()
-        )));
-    }
+    check_output_dtype(r.dtype(), tdt)?;
     let base = target.base();
     backend::copy_into(target, &r)?;
     target.bump_version();

@@ -1,5 +1,5 @@
 """Argument and assignment rules that live in the Rust core (the bindings only parse Python):
-split/chunk/repeat sizes, masked_fill's value, flip's dims, the int `diagonal` of
+`out=` dtypes of add/sub/mul/div, split/chunk/repeat sizes, masked_fill's value, flip's dims, the int `diagonal` of
 tril/triu/diag, `.data =`, `.grad =`, post-accumulate hooks.
 Type and message recorded from torch 2.15 (None: no error, then the result's str); the same
 table runs against the installed torch with LEAFGRAD_TEST_TORCH=1."""
@@ -36,6 +36,10 @@ CASES = [
     ('setattr(torch.ones(2), "data", torch.ones(2, device="meta"))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
     ('setattr(torch.ones(2, device="meta"), "data", torch.ones(2))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
     ('setattr(torch.ones(2, requires_grad=True), "data", torch.ones(2, device="meta", dtype=torch.int64))', RuntimeError, 'Attempted to call `variable.set_data(tensor)`, but `variable` and `tensor` have incompatible tensor type.'),
+    ('torch.add(torch.ones(2), torch.ones(2), out=torch.empty(2, dtype=torch.int64))', RuntimeError, "result type Float can't be cast to the desired output type Long"),
+    ('torch.div(torch.tensor([3, 4]), 2, out=torch.empty(2, dtype=torch.int64))', RuntimeError, "result type Float can't be cast to the desired output type Long"),
+    ('torch.mul(torch.tensor([3, 4]), 2, out=torch.empty(2))', None, 'tensor([6., 8.])'),
+    ('torch.add(torch.ones(2, dtype=torch.float64), 1, out=torch.empty(2))', None, 'tensor([2., 2.])'),
 ]
 
 
