@@ -65,12 +65,15 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
     let out = crate::backend::grad_copy(x, like)?;
     if needs_grad(&[x]) {
+        // PyTorch's node has an edge for the overwritten destination too (it needs none here:
+        // a fresh tensor that does not require grad).
+        let dest = out.detached();
         record(
             "torch::autograd::CopyBackwards",
-            &[x],
+            &[&dest, x],
             &[&out],
             vec![],
-            Box::new(|_, g| grads![g[0].clone()]),
+            Box::new(|_, g| Ok(vec![None, Some(g[0].clone())])),
         );
     }
     Ok(out)

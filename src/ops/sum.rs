@@ -43,7 +43,9 @@ fn sum_kernel(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     backend::reduce(ReduceKernel::Sum, x, dims, keepdim)
 }
 
-/// Broadcast a reduced gradient back over the reduced dims.
+/// Broadcast a reduced gradient back over the reduced dims. A reduction over all dims (no dim
+/// list) expands the 0-d gradient directly, as PyTorch's `sum_backward` (no UnsqueezeBackward0
+/// nodes under create_graph).
 fn expand_back(g: &Tensor, shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let mut g = g.clone();
     if !keepdim {
@@ -54,12 +56,22 @@ fn expand_back(g: &Tensor, shape: &[usize], dims: &[usize], keepdim: bool) -> Re
     expand(&g, shape)
 }
 
+/// The dims a reduced gradient gets back by unsqueezing: those listed (none without a list).
+fn listed_dims(dims: Option<&[i64]>, rd: Vec<usize>) -> Vec<usize> {
+    if dims.is_some_and(|d| !d.is_empty()) {
+        rd
+    } else {
+        Vec::new()
+    }
+}
+
 /// `sum(dim=None)` is SumBackward0; with dims it is SumBackward1.
 pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let rd = reduce_dims(x.ndim(), dims)?;
     let out = sum_kernel(x, &rd, keepdim)?;
     if needs_grad(&[x]) {
         let shape = x.shape();
+        let rd = listed_dims(dims, rd);
         let name = if dims.is_none() {
             "SumBackward0"
         } else {
@@ -96,6 +108,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
         out
     };
     if needs_grad(&[x]) {
+        let rd = listed_dims(dims, rd);
         let name = if dims.is_none() {
             "MeanBackward0"
         } else {

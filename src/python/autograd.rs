@@ -157,7 +157,12 @@ fn _grad<'py>(
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
         let g = match g {
             Some(g) => Some(g),
-            None if materialize => Some(Tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device()).py()?),
+            None if materialize => {
+                // a leaf that requires grad under create_graph, as PyTorch's zeros_like(..., requires_grad=create_graph)
+                let z = Tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device()).py()?;
+                z.meta().requires_grad = create_graph;
+                Some(z)
+            }
             None if allow_unused => None,
             None => {
                 return Err(PyRuntimeError::new_err(format!(
