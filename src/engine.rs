@@ -153,6 +153,15 @@ pub fn backward(
                 }
                 continue;
             }
+            // A built-in formula given no gradient at all gives none (PyTorch's generated
+            // backwards return undefined gradients then, rather than zeros).
+            NodeKind::Function(_) if grads.iter().all(Option::is_none) => {
+                if !opts.retain_graph {
+                    node.release_saved();
+                }
+                let none = vec![None; node.next.len()];
+                run_post_hooks(&node, &grads, none)?
+            }
             NodeKind::Function(f) => {
                 let grads_in: Vec<Tensor> = grads
                     .iter()
@@ -165,6 +174,14 @@ pub fn backward(
                 let saved = Node::unpack_saved(&node, opts.create_graph)?;
                 let out = f(&saved, &grads_in)?;
                 drop(saved);
+                if !opts.retain_graph {
+                    node.release_saved();
+                }
+                let out = validate_outputs(&node, out)?;
+                run_post_hooks(&node, &grads, out)?
+            }
+            NodeKind::Custom(f) => {
+                let out = f(&grads)?;
                 if !opts.retain_graph {
                     node.release_saved();
                 }

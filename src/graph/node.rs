@@ -51,8 +51,16 @@ pub type NodePostHook = Arc<
         + Sync,
 >;
 
+/// The derivative of a user-defined function (`torch.autograd.Function`): given the gradients of
+/// its outputs, `None` where none arrived (the function decides whether to materialize them),
+/// the gradients of its inputs. It reads its saved tensors itself, through the node.
+pub type CustomBackwardFn =
+    Box<dyn Fn(&[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> + Send + Sync>;
+
 pub enum NodeKind {
     Function(BackwardFn),
+    /// A user-defined function's backward.
+    Custom(CustomBackwardFn),
     /// Sums incoming gradients into the leaf's `.grad`.
     AccumulateGrad(Tensor),
 }
@@ -176,6 +184,13 @@ impl Node {
             s.released = true;
             s.tensors.clear();
         }
+    }
+    /// Set the saved tensors of a node made before they were known (a custom function saves
+    /// after its forward ran).
+    pub fn set_saved(&self, tensors: Vec<SavedTensor>) {
+        let mut s = lock(&self.saved);
+        s.tensors = tensors;
+        s.released = false;
     }
     pub fn has_saved(&self) -> bool {
         let s = lock(&self.saved);

@@ -78,7 +78,7 @@ fn snapshot(t: &Tensor) -> Result<Tensor> {
 }
 
 /// Give `t` a new history, moving a retain_grad registration along (it follows the tensor).
-fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) {
+pub(crate) fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) {
     let (old, retains) = {
         let mut m = t.meta();
         let old = std::mem::replace(&mut m.grad_fn, node.clone());
@@ -134,6 +134,13 @@ pub fn apply_inplace(
     if !recording || !(r.requires_grad() || base_rg) {
         return Ok(());
     }
+    rebase_history(target, base, &r)
+}
+
+/// Give `target`, just written in place, the history of `r` (a tensor holding its new value's
+/// history). A view's base is rewritten too: the base becomes `base with the view's window
+/// replaced by r` (CopySlices) and the view a window of it, as PyTorch's rebase_history.
+pub fn rebase_history(target: &Tensor, base: Option<Tensor>, r: &Tensor) -> Result<()> {
     match base {
         None => set_history(target, r.grad_fn(), r.output_nr()),
         Some(base) => {
@@ -144,7 +151,7 @@ pub fn apply_inplace(
             let reg = region.clone();
             let node = record_node(
                 "torch::autograd::CopySlices",
-                &[&bsnap, &r],
+                &[&bsnap, r],
                 smallvec::smallvec![meta_of(&base)],
                 vec![],
                 Box::new(move |_, g| {

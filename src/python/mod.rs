@@ -6,6 +6,7 @@ mod convert;
 mod cuda;
 mod dlpack;
 mod factory;
+mod function;
 mod indexing;
 mod internals;
 mod joins;
@@ -77,6 +78,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyHookHandle>()?;
     factory::register(m)?;
     autograd::register(m)?;
+    function::register(m)?;
     convert::register(m)?;
     cuda::register(m)?;
     joins::register(m)?;

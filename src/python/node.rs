@@ -3,14 +3,14 @@
 use super::stash;
 use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
 use crate::graph::arena::NodeRef;
-use crate::graph::node::{lock, next_hook_id, NodeKind};
+use crate::graph::node::{lock, next_hook_id, Node, NodeKind};
 use crate::tensor::Tensor;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 
 /// Carries a node into `Node.__new__`; not part of the public API.
 #[pyclass(name = "_NodeHandle", module = "leafgrad._core", frozen)]
@@ -20,12 +20,47 @@ pub struct NodeHandle {
 
 #[pyclass(name = "Node", module = "leafgrad.autograd", subclass, frozen, dict)]
 pub struct PyNode {
-    pub node: NodeRef,
+    link: OnceLock<Link>,
+}
+
+/// How a Python node object reaches its node.
+enum Link {
+    /// The object of a built-in node: made on demand, it keeps the node alive.
+    Own(NodeRef),
+    /// A user function's context (`ctx` in `torch.autograd.Function`): the node owns it (its
+    /// backward calls it), so it only points back.
+    Ctx(Weak<Node>),
+}
+
+impl PyNode {
+    /// The node, or an error for a context whose node is not made yet or is freed.
+    pub fn node(&self) -> PyResult<NodeRef> {
+        match self.link.get() {
+            Some(Link::Own(n)) => Ok(n.clone()),
+            Some(Link::Ctx(w)) => NodeRef::upgrade_weak(w).ok_or_else(|| {
+                PyRuntimeError::new_err("the graph node of this function's context was freed")
+            }),
+            None => Err(PyRuntimeError::new_err(
+                "this function's context has no graph node (its forward did not record one)",
+            )),
+        }
+    }
+    /// Make `ctx` the Python object of a user function's `node`.
+    pub fn attach_ctx(ctx: &Bound<'_, PyNode>, node: &NodeRef) -> PyResult<()> {
+        ctx.get()
+            .link
+            .set(Link::Ctx(node.downgrade()))
+            .map_err(|_| PyRuntimeError::new_err("this function's context is already used"))?;
+        node.binding.store(ctx.as_ptr() as usize, Ordering::Release);
+        Ok(())
+    }
 }
 
 impl Drop for PyNode {
     fn drop(&mut self) {
-        self.node.binding.store(0, Ordering::Release);
+        if let Some(Link::Own(n)) = self.link.get() {
+            n.binding.store(0, Ordering::Release);
+        }
     }
 }
 
@@ -78,20 +113,26 @@ fn saved_tensor<'py>(
 #[pymethods]
 impl PyNode {
     #[new]
-    fn py_new(handle: PyRef<'_, NodeHandle>) -> PyNode {
-        PyNode {
-            node: handle.node.clone(),
+    #[pyo3(signature = (handle = None))]
+    fn py_new(handle: Option<PyRef<'_, NodeHandle>>) -> PyNode {
+        let link = OnceLock::new();
+        if let Some(h) = handle {
+            let _ = link.set(Link::Own(h.node.clone()));
         }
+        PyNode { link }
     }
 
-    fn name(&self) -> String {
-        self.node.name.to_string()
+    fn name(slf: &Bound<'_, Self>) -> PyResult<String> {
+        match slf.get().node() {
+            Ok(n) => Ok(n.name.to_string()),
+            Err(_) => Ok(slf.get_type().name()?.to_string()),
+        }
     }
 
     #[getter]
     fn next_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let items = self
-            .node
+        let node = self.node()?;
+        let items = node
             .next
             .iter()
             .map(|e| -> PyResult<Bound<'py, PyTuple>> {
@@ -107,11 +148,12 @@ impl PyNode {
 
     #[getter]
     fn variable<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.node.kind {
+        let node = self.node()?;
+        match &node.kind {
             NodeKind::AccumulateGrad(t) => wrap(py, t.clone()),
             _ => Err(PyAttributeError::new_err(format!(
                 "'{}' object has no attribute 'variable'",
-                class_name(&self.node.name)
+                class_name(&node.name)
             ))),
         }
     }
@@ -128,48 +170,50 @@ impl PyNode {
     }
 
     /// Saved tensors by name (`_saved_self`, `_saved_other`, `_saved_result`, ...).
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         if let Some(rest) = name.strip_prefix("_saved_") {
-            if let Some(t) = saved_tensor(py, &self.node, rest)? {
-                return Ok(t);
+            if let Ok(node) = slf.get().node() {
+                if let Some(t) = saved_tensor(slf.py(), &node, rest)? {
+                    return Ok(t);
+                }
             }
         }
         Err(PyAttributeError::new_err(format!(
             "'{}' object has no attribute '{}'",
-            class_name(&self.node.name),
+            slf.get_type().name()?,
             name
         )))
     }
 
     /// Is the node's saved state freed (backward ran without retain_graph)?
     #[getter]
-    fn _saved_released(&self) -> bool {
-        self.node.saved_released()
+    fn _saved_released(&self) -> PyResult<bool> {
+        Ok(self.node()?.saved_released())
     }
     #[getter]
-    fn _has_saved(&self) -> bool {
-        self.node.has_saved()
+    fn _has_saved(&self) -> PyResult<bool> {
+        Ok(self.node()?.has_saved())
     }
     #[getter]
-    fn _saved_names(&self) -> Vec<&'static str> {
-        lock(&self.node.saved)
+    fn _saved_names(&self) -> PyResult<Vec<&'static str>> {
+        Ok(lock(&self.node()?.saved)
             .tensors
             .iter()
             .map(|s| s.name)
-            .collect()
+            .collect())
     }
     /// The version each saved tensor had when saved (same order as `_saved_names`).
     #[getter]
-    fn _saved_versions(&self) -> Vec<u32> {
-        lock(&self.node.saved)
+    fn _saved_versions(&self) -> PyResult<Vec<u32>> {
+        Ok(lock(&self.node()?.saved)
             .tensors
             .iter()
             .map(|s| s.version)
-            .collect()
+            .collect())
     }
     #[getter]
-    fn _sequence_nr(&self) -> u64 {
-        self.node.seq
+    fn _sequence_nr(&self) -> PyResult<u64> {
+        Ok(self.node()?.seq)
     }
 
     fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
@@ -182,9 +226,10 @@ impl PyNode {
             })
             .map_err(stash)
         });
-        self.node.edit_hooks(|h| h.pre.push((id, f)));
+        let node = self.node()?;
+        node.edit_hooks(|h| h.pre.push((id, f)));
         Ok(PyHookHandle {
-            target: HookTarget::Node(self.node.id()),
+            target: HookTarget::Node(node.id()),
             id,
         })
     }
@@ -199,9 +244,10 @@ impl PyNode {
                 })
                 .map_err(stash)
             });
-        self.node.edit_hooks(|h| h.post.push((id, f)));
+        let node = self.node()?;
+        node.edit_hooks(|h| h.post.push((id, f)));
         Ok(PyHookHandle {
-            target: HookTarget::Node(self.node.id()),
+            target: HookTarget::Node(node.id()),
             id,
         })
     }

@@ -454,6 +454,11 @@ impl PyTensor {
     fn _is_view(&self) -> bool {
         self.t.is_view()
     }
+    /// The tensor this one is a view of (None when it is not a view).
+    #[getter]
+    fn _base<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        wrap_opt(py, self.t.base())
+    }
     fn is_inference(&self) -> bool {
         self.t.is_inference()
     }

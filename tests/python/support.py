@@ -24,6 +24,7 @@ _SUBMODULES = (
     "nn.init",
     "nn.parameter",
     "autograd",
+    "autograd.function",
     "optim",
     "utils",
     "utils.hooks",

@@ -4,16 +4,17 @@ import warnings
 from .. import _core
 from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from . import grad_mode, graph
+from . import function, grad_mode, graph
+from .function import Function
 
-__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+__all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
     "and its gradient which can cause a memory leak. We recommend using autograd.grad when creating "
     "the graph to avoid this. If you have to use this function, make sure to reset the .grad fields "
     "of your parameters to None after use to break the cycle and avoid the leak. (Triggered "
-    "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
+    "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1445.)"
 )
 _warned_create_graph = False
 
