@@ -159,6 +159,43 @@ def matmul_1024(lib):
     return lambda: a @ b
 
 
+def _exp_function(lib):
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    return Exp
+
+
+def custom_function(lib):
+    """A user Function (exp with a hand-written backward), forward and backward."""
+    Exp = _exp_function(lib)
+    x = lib.tensor([0.5], requires_grad=True)
+
+    def run():
+        Exp.apply(x).backward()
+
+    return run
+
+
+def builtin_function(lib):
+    """The same computation with the built-in exp, for comparison with (k)."""
+    x = lib.tensor([0.5], requires_grad=True)
+
+    def run():
+        x.exp().backward()
+
+    return run
+
+
 # name: (factory, iterations, units per iteration, torch threads)
 WORKLOADS = {
     "(a) x*y 1-element, requires_grad": (mul_grad, 20000, 1, 1),
@@ -172,6 +209,8 @@ WORKLOADS = {
     "(g) sum 16M float32, 2 threads": (sum_16m, 10, 1, 2),
     "(h) matmul 1024^3 float32, 1 thread": (matmul_1024, 5, 1, 1),
     "(h) matmul 1024^3 float32, 2 threads": (matmul_1024, 5, 1, 2),
+    "(k) custom Function exp, fwd+bwd 1-element": (custom_function, 5000, 1, 1),
+    "(k) built-in exp, fwd+bwd 1-element": (builtin_function, 5000, 1, 1),
 }
 
 MEMORY = r"""

@@ -285,7 +285,7 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
         let hooks: Vec<_> = var.meta().hooks.iter().map(|(_, h)| h.clone()).collect();
         for h in hooks {
             if let Some(g) = &grads[0] {
-                if let Some(new) = h(g)? {
+                if let Some(new) = h(Some(g))? {
                     grads[0] = Some(new);
                 }
             }
@@ -300,8 +300,8 @@ fn run_tensor_hooks(node: &NodeRef, grads: &mut [Option<Tensor>]) -> Result<()> 
         (h.tensor_pre.clone(), h.retains.clone())
     };
     for (nr, _, h) in pre {
-        if let Some(Some(g)) = grads.get(nr as usize) {
-            if let Some(new) = h(g)? {
+        if let Some(g) = grads.get(nr as usize) {
+            if let Some(new) = h(g.as_ref())? {
                 grads[nr as usize] = Some(new);
             }
         }

@@ -39,8 +39,9 @@ pub struct TensorMeta {
 pub type BackwardFn =
     Box<dyn Fn(&[Tensor], &[Tensor]) -> Result<Vec<Option<Tensor>>> + Send + Sync>;
 
-/// A tensor hook: sees a gradient, may replace it.
-pub type TensorHook = Arc<dyn Fn(&Tensor) -> Result<Option<Tensor>> + Send + Sync>;
+/// A tensor hook: sees a gradient (None where its node runs without one for this tensor, as
+/// PyTorch passes an undefined gradient), may replace it.
+pub type TensorHook = Arc<dyn Fn(Option<&Tensor>) -> Result<Option<Tensor>> + Send + Sync>;
 /// A node pre-hook: sees the gradients of the outputs, may replace them.
 pub type NodePreHook =
     Arc<dyn Fn(&[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> + Send + Sync>;

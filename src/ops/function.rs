@@ -220,3 +220,22 @@ pub fn delayed_error(inputs: &[Option<Tensor>], msg: String) -> Result<Vec<Optio
     }
     Ok(outs)
 }
+
+/// A copy of `t` behind a node that passes no gradient on (PyTorch's UndefinedGrad, with which
+/// gradcheck checks that backward formulas accept undefined output gradients).
+pub fn undefined_grad(t: &Tensor) -> Result<Tensor> {
+    let out = {
+        let _g = grad_mode::GradModeGuard::new(false);
+        clone(t)?.detached()
+    };
+    if needs_grad(&[t]) {
+        record(
+            "torch::autograd::UndefinedGradBackward",
+            &[t],
+            &[&out],
+            vec![],
+            Box::new(|_, _| Ok(vec![None])),
+        );
+    }
+    Ok(out)
+}

@@ -172,7 +172,17 @@ pub fn _delayed_error<'py>(
         .collect()
 }
 
+/// gradcheck's UndefinedGrad: a copy of `t` whose node passes no gradient on.
+#[pyfunction]
+pub fn _undefined_grad<'py>(
+    py: Python<'py>,
+    t: PyRef<'py, PyTensor>,
+) -> PyResult<Bound<'py, PyAny>> {
+    wrap(py, ops::undefined_grad(&t.t)?)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_undefined_grad, m)?)?;
     m.add_function(wrap_pyfunction!(_delayed_error, m)?)?;
     m.add_function(wrap_pyfunction!(_function_release_saved, m)?)?;
     m.add_function(wrap_pyfunction!(_function_record, m)?)?;

@@ -639,11 +639,16 @@ pub fn hook_result(
     py: Python<'_>,
     hook: &Py<PyAny>,
     r: Bound<'_, PyAny>,
-    g: &Tensor,
+    g: Option<&Tensor>,
 ) -> PyResult<Option<Tensor>> {
     if r.is_none() {
         return Ok(None);
     }
+    let Some(g) = g else {
+        return Err(PyRuntimeError::new_err(
+            "can't replace a None gradient with a non-None value",
+        ));
+    };
     let Ok(t) = r.cast::<PyTensor>() else {
         return Err(PyTypeError::new_err(format!(
             "expected Variable, but hook returned '{}'",
@@ -679,9 +684,9 @@ pub fn register_tensor_hook(
         ));
     }
     let id = next_hook_id();
-    let f: crate::graph::node::TensorHook = Arc::new(move |g: &Tensor| {
+    let f: crate::graph::node::TensorHook = Arc::new(move |g: Option<&Tensor>| {
         Python::attach(|py| {
-            let r = hook.call1(py, (wrap(py, g.clone())?,))?;
+            let r = hook.call1(py, (wrap_opt(py, g.cloned())?,))?;
             hook_result(py, &hook, r.into_bound(py), g)
         })
         .map_err(stash)

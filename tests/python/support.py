@@ -25,6 +25,7 @@ _SUBMODULES = (
     "nn.parameter",
     "autograd",
     "autograd.function",
+    "autograd.gradcheck",
     "optim",
     "utils",
     "utils.hooks",

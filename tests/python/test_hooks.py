@@ -216,3 +216,17 @@ def test_node_prehook_and_hook():
         ("(tensor([2., 2.]), None)", "(tensor([1., 1.]),)"),
     ]
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_tensor_hook_sees_none_when_its_node_runs_without_its_gradient():
+    # recorded from torch 2.15: the hook of unbind's output 0 gets None when only output 1 is used
+    x = torch.randn(3, requires_grad=True)
+    parts = x.unbind()
+    seen = []
+    parts[0].register_hook(lambda g: seen.append(g))
+    parts[1].backward()
+    assert seen == [None]
+    assert x.grad.tolist() == [0.0, 1.0, 0.0]
+    parts[0].register_hook(lambda g: torch.ones(()))
+    with pytest.raises(RuntimeError, match="^can't replace a None gradient with a non-None value$"):
+        parts[2].backward()

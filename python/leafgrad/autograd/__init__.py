@@ -6,8 +6,9 @@ from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from . import function, grad_mode, graph
 from .function import Function
+from .gradcheck import gradcheck, gradgradcheck
 
-__all__ = ["Function", "backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+__all__ = ["Function", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
