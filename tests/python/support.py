@@ -26,6 +26,7 @@ _SUBMODULES = (
     "autograd",
     "autograd.function",
     "autograd.gradcheck",
+    "autograd.functional",
     "optim",
     "utils",
     "utils.hooks",

@@ -4,7 +4,7 @@ import warnings
 from .. import _core
 from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from . import function, grad_mode, graph
+from . import function, functional, grad_mode, graph
 from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
 
