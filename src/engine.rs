@@ -48,6 +48,37 @@ struct Task {
     needed: bool,
 }
 
+static GRAPH_TASKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+thread_local! {
+    static CURRENT_TASK: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The id of the backward pass running on this thread (innermost one when nested), if any:
+/// each call of `backward` is a new graph task, as in PyTorch (checkpoint keys its recomputed
+/// tensors by it).
+pub fn current_graph_task() -> Option<u64> {
+    CURRENT_TASK.with(|c| c.borrow().last().copied())
+}
+
+struct TaskScope;
+
+impl TaskScope {
+    fn enter() -> TaskScope {
+        let id = GRAPH_TASKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        CURRENT_TASK.with(|c| c.borrow_mut().push(id));
+        TaskScope
+    }
+}
+
+impl Drop for TaskScope {
+    fn drop(&mut self) {
+        CURRENT_TASK.with(|c| {
+            c.borrow_mut().pop();
+        });
+    }
+}
+
 /// Run backward from `roots` (tensor, gradient). With `inputs`, only paths to them run and their
 /// gradients are returned (autograd.grad) or accumulated only into them (backward(inputs=)).
 pub fn backward(
@@ -55,6 +86,7 @@ pub fn backward(
     inputs: Option<&[Tensor]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
+    let _task = TaskScope::enter();
     let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let mut root_edges = Vec::with_capacity(roots.len());
     for (i, (t, _)) in roots.iter().enumerate() {

@@ -45,6 +45,16 @@ impl Rng {
 
 static GLOBAL: Mutex<Option<Rng>> = Mutex::new(None);
 
+/// The global generator's state (seeding it from the clock first if it was never used), to
+/// restore later with `set_state` (checkpoint's `preserve_rng_state`).
+pub fn get_state() -> [u64; 4] {
+    with_rng(|r| r.s)
+}
+
+pub fn set_state(s: [u64; 4]) {
+    *GLOBAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(Rng { s });
+}
+
 pub fn manual_seed(seed: u64) {
     *GLOBAL.lock().unwrap_or_else(|e| e.into_inner()) = Some(Rng::seeded(seed));
 }

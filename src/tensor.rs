@@ -466,6 +466,24 @@ impl Tensor {
     }
 
     /// Saved outputs come back with their node as grad_fn when backward records a graph.
+    /// An alias whose gradient goes along `edge`: to a node as its output, or to a leaf's
+    /// AccumulateGrad (the alias is then a leaf that requires grad and shares it).
+    pub fn alias_with_edge(&self, edge: &crate::graph::node::Edge) -> Tensor {
+        let Some(node) = &edge.node else {
+            return self.clone();
+        };
+        if node.is_accumulate_grad() {
+            let t = self.detached();
+            {
+                let mut m = t.meta();
+                m.requires_grad = true;
+                m.grad_acc = Some(node.downgrade());
+            }
+            return t;
+        }
+        self.alias_with_grad_fn(node.clone(), edge.input_nr)
+    }
+
     pub fn alias_with_grad_fn(&self, node: NodeRef, output_nr: u32) -> Tensor {
         let t = self.detached();
         {

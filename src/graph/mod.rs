@@ -1,3 +1,4 @@
 //! The autograd graph: the node arena and the nodes it holds.
 pub mod arena;
 pub mod node;
+pub mod saved;

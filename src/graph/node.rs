@@ -66,15 +66,37 @@ pub enum NodeKind {
     AccumulateGrad(Tensor),
 }
 
+/// What a node keeps of a saved tensor: the tensor, or what saved-tensor hooks packed it into.
+#[derive(Clone)]
+pub enum SavedValue {
+    Tensor(Tensor),
+    Packed(Arc<dyn super::saved::PackedTensor>),
+    /// Not saved: the formula does not need it (PyTorch's `_saved_*` reads None).
+    Absent,
+}
+
 /// A tensor kept for backward, with the version it had when saved.
 pub struct SavedTensor {
     pub name: &'static str,
     /// For outputs of this node: an alias without `grad_fn` (a counted reference to the node from
     /// its own output would be a cycle); `is_output` tells the engine to re-attach the node.
-    pub tensor: Tensor,
+    pub value: SavedValue,
+    /// For a packed input: where its gradient went, given back to the unpacked tensor so that
+    /// higher-order gradients still reach the input's history.
+    pub edge: Option<Edge>,
     pub version: u32,
     pub is_output: bool,
     pub output_nr: u32,
+}
+
+impl SavedTensor {
+    /// The tensor itself when it is kept as is (not packed by hooks).
+    pub fn tensor(&self) -> Option<&Tensor> {
+        match &self.value {
+            SavedValue::Tensor(t) => Some(t),
+            SavedValue::Packed(_) | SavedValue::Absent => None,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -201,41 +223,94 @@ impl Node {
     /// The saved tensors, checked against their versions; outputs get this node as `grad_fn`
     /// again when `attach` (create_graph) asks for it.
     pub fn unpack_saved(self_ref: &NodeRef, attach: bool) -> Result<Vec<Tensor>> {
-        let s = lock(&self_ref.saved);
-        if s.released {
-            return Err(Error::Runtime(SECOND_BACKWARD.into()));
-        }
-        let mut out = Vec::with_capacity(s.tensors.len());
-        for st in &s.tensors {
-            let cur = st.tensor.version();
-            if cur != st.version {
-                let owner = if st.is_output {
-                    Some(self_ref.short_name())
-                } else {
-                    st.tensor.grad_fn().map(|g| g.short_name())
-                };
-                let which = match owner {
-                    Some(n) => format!(", which is output {} of {},", st.output_nr, n),
-                    None => String::new(),
-                };
-                return Err(Error::Runtime(format!(
-                    "one of the variables needed for gradient computation has been modified by an inplace operation: [{} {}]{} is at version {}; expected version {} instead. {}",
-                    st.tensor.dtype().legacy_type_name(),
-                    fmt_shape(&st.tensor.shape()),
-                    which,
-                    cur,
-                    st.version,
-                    ANOMALY_HINT
-                )));
+        let items: Vec<(SavedValue, Option<Edge>, u32, bool, u32)> = {
+            let s = lock(&self_ref.saved);
+            if s.released {
+                return Err(Error::Runtime(SECOND_BACKWARD.into()));
             }
-            if st.is_output && attach {
-                out.push(st.tensor.alias_with_grad_fn(self_ref.clone(), st.output_nr));
+            s.tensors
+                .iter()
+                .map(|st| {
+                    (
+                        st.value.clone(),
+                        st.edge.clone(),
+                        st.version,
+                        st.is_output,
+                        st.output_nr,
+                    )
+                })
+                .collect()
+        };
+        // (the lock is released: unpack hooks run user code)
+        let mut out = Vec::with_capacity(items.len());
+        for (value, edge, version, is_output, output_nr) in items {
+            let t = match value {
+                SavedValue::Tensor(t) => {
+                    check_version(self_ref, &t, version, is_output, output_nr)?;
+                    t
+                }
+                SavedValue::Packed(p) => {
+                    let t = p.unpack()?;
+                    match edge {
+                        Some(e) if attach && !is_output => t.alias_with_edge(&e),
+                        _ => t,
+                    }
+                }
+                // a placeholder the formula does not read (filled in below)
+                SavedValue::Absent => {
+                    out.push(None);
+                    continue;
+                }
+            };
+            if is_output && attach {
+                out.push(Some(t.alias_with_grad_fn(self_ref.clone(), output_nr)));
             } else {
-                out.push(st.tensor.clone());
+                out.push(Some(t));
             }
         }
-        Ok(out)
+        // An absent slot is never read: any saved tensor stands in for it (no allocation).
+        let filler = match out.iter().flatten().next() {
+            Some(t) => t.clone(),
+            None if out.is_empty() => return Ok(Vec::new()),
+            None => Tensor::from_vec(Vec::<f32>::new(), &[0])?,
+        };
+        Ok(out
+            .into_iter()
+            .map(|t| t.unwrap_or_else(|| filler.clone()))
+            .collect())
     }
+}
+
+/// PyTorch's error for a saved tensor modified in place since it was saved.
+fn check_version(
+    node: &NodeRef,
+    t: &Tensor,
+    version: u32,
+    is_output: bool,
+    output_nr: u32,
+) -> Result<()> {
+    let cur = t.version();
+    if cur == version {
+        return Ok(());
+    }
+    let owner = if is_output {
+        Some(node.short_name())
+    } else {
+        t.grad_fn().map(|g| g.short_name())
+    };
+    let which = match owner {
+        Some(n) => format!(", which is output {} of {},", output_nr, n),
+        None => String::new(),
+    };
+    Err(Error::Runtime(format!(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [{} {}]{} is at version {}; expected version {} instead. {}",
+        t.dtype().legacy_type_name(),
+        fmt_shape(&t.shape()),
+        which,
+        cur,
+        version,
+        ANOMALY_HINT
+    )))
 }
 
 pub fn short_op_name(name: &str) -> String {

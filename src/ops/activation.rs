@@ -35,7 +35,7 @@ fn node_and_saved(
     out: &Tensor,
 ) -> Result<(&'static str, crate::graph::node::SavedTensor)> {
     Ok(if inplace {
-        (names.1, save_output("result", out, 0))
+        (names.1, save_output("result", out, 0)?)
     } else {
         (names.0, save("self", x)?)
     })

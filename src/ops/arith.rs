@@ -242,7 +242,11 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "MulBackward0",
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("other", b)?],
+            // self is read only for other's gradient, other only for self's
+            vec![
+                save_if(b.requires_grad(), "self", a)?,
+                save_if(a.requires_grad(), "other", b)?,
+            ],
             {
                 // Only the inputs that require grad get a gradient computed.
                 let (ra, rb) = (a.requires_grad(), b.requires_grad());
@@ -273,7 +277,7 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "DivBackward0",
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("other", b)?],
+            vec![save_if(b.requires_grad(), "self", a)?, save("other", b)?],
             {
                 let (ra, rb) = (a.requires_grad(), b.requires_grad());
                 Box::new(move |s, g| {
@@ -353,7 +357,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 "PowBackward2",
                 &[e],
                 &[&out],
-                vec![save("self", x)?, save_output("result", &out, 0)],
+                vec![save("self", x)?, save_output("result", &out, 0)?],
                 Box::new(|s, g| {
                     // ln s of the Python number, in double precision (an int base would
                     // otherwise take a float32 log).
@@ -376,7 +380,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 vec![
                     save("self", x)?,
                     save("exponent", e)?,
-                    save_output("result", &out, 0),
+                    save_output("result", &out, 0)?,
                 ],
                 Box::new(|s, g| {
                     let (x, e, r) = (&s[0], &s[1], &s[2]);

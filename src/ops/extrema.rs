@@ -35,7 +35,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
             name,
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(|s, g| {
                 let mask = backend::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
                 let count = sum(&mask, None, false)?;
@@ -196,7 +196,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
             name,
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let mut r = s[1].clone();
                 let mut gg = g[0].clone();

@@ -175,7 +175,7 @@ pub fn save_function_tensors(
             .iter()
             .position(|o| o.as_ref().is_some_and(|o| o.ptr_eq(t)));
         saved.push(match nr {
-            Some(nr) if own => save_output("saved", t, nr as u32),
+            Some(nr) if own => save_output("saved", t, nr as u32)?,
             _ => save("saved", t)?,
         });
     }

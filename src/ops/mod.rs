@@ -26,7 +26,7 @@ pub mod view;
 use crate::error::{Error, Result, INFERENCE_SAVED};
 use crate::grad_mode;
 use crate::graph::arena::NodeRef;
-use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, TensorMeta};
+use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, SavedValue, TensorMeta};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
 
@@ -115,7 +115,7 @@ pub fn gradient_edge(t: &Tensor) -> Edge {
     }
 }
 
-/// A tensor saved for backward (an input of the op).
+/// A tensor saved for backward (an input of the op); packed by the active saved-tensor hooks.
 pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
     if crate::tensor::inference_tensors_exist()
         && t.is_inference()
@@ -123,24 +123,65 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
     {
         return Err(Error::Runtime(INFERENCE_SAVED.into()));
     }
+    let version = t.version();
+    // a Python number is saved as it is (PyTorch saves it as a scalar, never packed)
+    let packed = if t.data().wrapped_number {
+        None
+    } else {
+        crate::graph::saved::pack(t)?
+    };
+    let (value, edge) = match packed {
+        None => (SavedValue::Tensor(t.clone()), None),
+        Some(p) => (SavedValue::Packed(p), Some(gradient_edge(t))),
+    };
     Ok(SavedTensor {
         name,
-        tensor: t.clone(),
-        version: t.version(),
+        value,
+        edge,
+        version,
         is_output: false,
         output_nr: 0,
     })
 }
 
-/// An output saved for backward: kept as an alias without grad_fn (see `SavedTensor`).
-pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> SavedTensor {
+/// A slot for a tensor the formula does not need in this call (`_saved_<name>` reads None).
+pub fn not_saved(name: &'static str) -> SavedTensor {
     SavedTensor {
         name,
-        tensor: t.detached(),
+        value: SavedValue::Absent,
+        edge: None,
+        version: 0,
+        is_output: false,
+        output_nr: 0,
+    }
+}
+
+/// `save(name, t)` when `needed`, else an absent slot (PyTorch saves only what the gradients of
+/// the inputs that require grad read).
+pub fn save_if(needed: bool, name: &'static str, t: &Tensor) -> Result<SavedTensor> {
+    if needed {
+        save(name, t)
+    } else {
+        Ok(not_saved(name))
+    }
+}
+
+/// An output saved for backward: kept as an alias without grad_fn (see `SavedTensor`), or
+/// packed by the active saved-tensor hooks (which see that alias).
+pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> Result<SavedTensor> {
+    let alias = t.detached();
+    let value = match crate::graph::saved::pack(&alias)? {
+        None => SavedValue::Tensor(alias),
+        Some(p) => SavedValue::Packed(p),
+    };
+    Ok(SavedTensor {
+        name,
+        value,
+        edge: None,
         version: t.version(),
         is_output: true,
         output_nr,
-    }
+    })
 }
 
 /// A zero gradient shaped like `g` that records nothing, even under create_graph (PyTorch's

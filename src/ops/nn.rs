@@ -53,7 +53,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
             "SoftmaxBackward0",
             &[x],
             &[&out],
-            vec![save_output("result", &out, 0)],
+            vec![save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let y = &s[0];
                 let gy = mul(&g[0], y)?;
@@ -83,7 +83,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
             "LogSoftmaxBackward0",
             &[x],
             &[&out],
-            vec![save_output("result", &out, 0)],
+            vec![save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 grads![sub(
                     &g[0],

@@ -89,7 +89,7 @@ macro_rules! saved {
         $crate::ops::save("other", $b)?
     };
     (result, $a:expr, $b:expr, $out:expr) => {
-        $crate::ops::save_output("result", $out, 0)
+        $crate::ops::save_output("result", $out, 0)?
     };
 }
 pub(crate) use saved;

@@ -39,7 +39,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
             name,
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 // d prod = prod / x · dL where x ≠ 0; at zeros, the product of the others.
                 let (x, r) = (&s[0], &s[1]);

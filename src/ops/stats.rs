@@ -69,7 +69,7 @@ pub fn var(
             name,
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let m = mean(&s[0], Some(&dims_i), true)?;
                 let dev = sub(&s[0], &m)?;
@@ -130,7 +130,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
             "LogsumexpBackward0",
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let (mut r, mut gg) = (s[1].clone(), g[0].clone());
                 if !keepdim {
@@ -200,7 +200,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
             "LinalgVectorNormBackward0",
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let (x, mut r, mut gg) = (&s[0], s[1].clone(), g[0].clone());
                 if !keepdim {

@@ -71,7 +71,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
             "ReluBackward0",
             &[x],
             &[&out],
-            vec![save_output("result", &out, 0)],
+            vec![save_output("result", &out, 0)?],
             Box::new(|s, g| grads![threshold_backward(&g[0], &s[0], 0.0)?]),
         );
     }
@@ -141,7 +141,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
                 "SgnBackward0",
                 &[x],
                 &[&out],
-                vec![save("self", x)?, save_output("result", &out, 0)],
+                vec![save("self", x)?, save_output("result", &out, 0)?],
                 Box::new(|s, g| {
                     let (z, sg) = (&s[0], &s[1]);
                     let u = mul(&conj(sg)?, &g[0])?;

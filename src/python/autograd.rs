@@ -176,6 +176,12 @@ fn _grad<'py>(
     PyTuple::new(py, items)
 }
 
+/// The id of the backward pass running on this thread (None outside backward).
+#[pyfunction]
+fn _current_graph_task_id() -> Option<u64> {
+    crate::engine::current_graph_task()
+}
+
 /// Whether operations are recorded for backward now (False under `torch.no_grad()`).
 ///
 /// >>> torch.is_grad_enabled()
@@ -219,6 +225,7 @@ fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
     m.add_function(wrap_pyfunction!(_grad, m)?)?;
     m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_grad_enabled, m)?)?;

@@ -394,6 +394,18 @@ fn manual_seed(seed: i64) {
     crate::random::manual_seed(seed as u64);
 }
 
+/// The random generator's state, for `torch.utils.checkpoint` (not PyTorch's
+/// `get_rng_state()` format: leafgrad's generator is not PyTorch's).
+#[pyfunction]
+fn _rng_state() -> [u64; 4] {
+    crate::random::get_state()
+}
+
+#[pyfunction]
+fn _set_rng_state(state: [u64; 4]) {
+    crate::random::set_state(state)
+}
+
 /// Factory `requires_grad=` (its own error text).
 #[pyfunction]
 fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
@@ -412,5 +424,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_rand, m)?)?;
     m.add_function(wrap_pyfunction!(_randint, m)?)?;
     m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(_rng_state, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_rng_state, m)?)?;
     Ok(())
 }

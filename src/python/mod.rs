@@ -16,6 +16,7 @@ mod nn;
 mod node;
 mod ops;
 mod reductions;
+mod saved;
 mod tensor;
 
 use crate::error::Error;
@@ -79,6 +80,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     factory::register(m)?;
     autograd::register(m)?;
     function::register(m)?;
+    saved::register(m)?;
     convert::register(m)?;
     cuda::register(m)?;
     joins::register(m)?;

@@ -3,7 +3,7 @@
 use super::stash;
 use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
 use crate::graph::arena::NodeRef;
-use crate::graph::node::{lock, next_hook_id, Node, NodeKind};
+use crate::graph::node::{lock, next_hook_id, Node, NodeKind, SavedValue};
 use crate::tensor::Tensor;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -96,18 +96,39 @@ fn saved_tensor<'py>(
     name: &str,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     let s = lock(&node.saved);
-    let found = s
-        .tensors
-        .iter()
-        .find(|st| st.name == name)
-        .map(|st| st.tensor.clone());
+    let found = s.tensors.iter().find(|st| st.name == name).map(|st| {
+        (
+            st.value.clone(),
+            st.is_output,
+            st.output_nr,
+            st.edge.clone(),
+        )
+    });
     let released = s.released;
     drop(s);
-    match found {
-        Some(t) => Ok(Some(wrap(py, t)?)),
-        None if released => Err(PyRuntimeError::new_err(crate::error::SECOND_BACKWARD)),
-        None => Ok(None),
-    }
+    let (t, is_output, nr) = match found {
+        Some((SavedValue::Absent, _, _, _)) => return Ok(Some(py.None().into_bound(py))),
+        Some((SavedValue::Tensor(t), o, nr, _)) => (t, o, nr),
+        // packed by saved-tensor hooks: unpack (user code, with the lock released); an input
+        // gets its history back
+        Some((SavedValue::Packed(p), o, nr, edge)) => {
+            let t = p.unpack()?;
+            let t = match edge {
+                Some(e) if !o => t.alias_with_edge(&e),
+                _ => t,
+            };
+            (t, o, nr)
+        }
+        None if released => return Err(PyRuntimeError::new_err(crate::error::SECOND_BACKWARD)),
+        None => return Ok(None),
+    };
+    // a saved output comes back with this node as its grad_fn, as in PyTorch
+    let t = if is_output {
+        t.alias_with_grad_fn(node.clone(), nr)
+    } else {
+        t
+    };
+    Ok(Some(wrap(py, t)?))
 }
 
 #[pymethods]
@@ -171,6 +192,13 @@ impl PyNode {
 
     /// Saved tensors by name (`_saved_self`, `_saved_other`, `_saved_result`, ...).
     fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(rest) = name.strip_prefix("_raw_saved_") {
+            if let Ok(node) = slf.get().node() {
+                if let Some(raw) = super::saved::raw_saved(slf.py(), &node, rest)? {
+                    return Ok(raw);
+                }
+            }
+        }
         if let Some(rest) = name.strip_prefix("_saved_") {
             if let Ok(node) = slf.get().node() {
                 if let Some(t) = saved_tensor(slf.py(), &node, rest)? {
@@ -199,6 +227,7 @@ impl PyNode {
         Ok(lock(&self.node()?.saved)
             .tensors
             .iter()
+            .filter(|s| !matches!(s.value, SavedValue::Absent))
             .map(|s| s.name)
             .collect())
     }
@@ -208,6 +237,7 @@ impl PyNode {
         Ok(lock(&self.node()?.saved)
             .tensors
             .iter()
+            .filter(|s| !matches!(s.value, SavedValue::Absent))
             .map(|s| s.version)
             .collect())
     }

@@ -30,6 +30,7 @@ _SUBMODULES = (
     "optim",
     "utils",
     "utils.hooks",
+    "utils.checkpoint",
 )
 
 

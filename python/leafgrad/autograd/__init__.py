@@ -1,4 +1,5 @@
 """`torch.autograd`: backward() and grad() over the core engine, plus the grad-mode classes."""
+import threading
 import warnings
 
 from .. import _core
@@ -18,6 +19,27 @@ _CREATE_GRAPH_WARNING = (
     "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1445.)"
 )
 _warned_create_graph = False
+_local = threading.local()
+
+
+def _is_checkpoint_valid():
+    """False inside a backward pass started by `grad()` or `backward(inputs=...)` (where the
+    reentrant checkpoint cannot work), True otherwise."""
+    stack = getattr(_local, "checkpoint_valid", None)
+    return stack[-1] if stack else True
+
+
+class _BackwardKind:
+    def __init__(self, valid):
+        self.valid = valid
+
+    def __enter__(self):
+        if not hasattr(_local, "checkpoint_valid"):
+            _local.checkpoint_valid = []
+        _local.checkpoint_valid.append(self.valid)
+
+    def __exit__(self, *args):
+        _local.checkpoint_valid.pop()
 
 
 def _as_tuple(x):
@@ -77,8 +99,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph and not _warned_create_graph:
         _warned_create_graph = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
-                    None if inputs is None else list(inputs))
+    with _BackwardKind(inputs is None):
+        _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
+                        None if inputs is None else list(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -132,5 +155,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _grad_list(grad_outputs, len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
-    return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
-                       bool(allow_unused), bool(materialize_grads))
+    with _BackwardKind(False):
+        return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
+                           bool(allow_unused), bool(materialize_grads))

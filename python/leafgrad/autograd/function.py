@@ -48,7 +48,21 @@ _SAVED_ONCE = (
 
 
 class FunctionCtx:
-    """What `forward` (or `setup_context`) tells `backward`: the methods of `ctx`."""
+    """What `forward` (or `setup_context`) tells `backward`: the methods of `ctx`.
+
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * g
+    >>> y = Square.apply(torch.tensor([3.], requires_grad=True))
+    >>> y.grad_fn.saved_tensors
+    (tensor([3.], requires_grad=True),)
+    """
 
     def save_for_backward(self, *tensors):
         """Keep tensors (or None) for `backward`, which reads them as `ctx.saved_tensors`.
@@ -89,7 +103,19 @@ class _HookMixin:
 
 
 class BackwardCFunction(Node, FunctionCtx, _HookMixin):
-    """The node class of a user Function; one subclass per Function, named `<Name>Backward`."""
+    """The node class of a user Function; one subclass per Function, named `<Name>Backward`.
+
+    >>> class Twice(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         return x * 2
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return g * 2
+    >>> node = Twice.apply(torch.ones(1, requires_grad=True)).grad_fn
+    >>> type(node).__name__, node.name(), isinstance(node, torch.autograd.function.BackwardCFunction)
+    ('TwiceBackward', 'TwiceBackward', True)
+    """
 
     def apply(self, *args):
         return self._call_backward(args)
@@ -127,6 +153,14 @@ class BackwardCFunction(Node, FunctionCtx, _HookMixin):
         return tuple(None if i is None else tensors[i] for i in layout)
 
     @property
+    def _raw_saved_tensors(self):
+        """The saved tensors as objects whose hooks can be set (`register_hooks`)."""
+        layout = self.__dict__.get("_saved_layout")
+        if layout is None:
+            return ()
+        return tuple(_core._raw_saved_all(self, layout))
+
+    @property
     def saved_variables(self):
         warnings.warn(
             "'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning, stacklevel=2
@@ -154,7 +188,15 @@ _function_ids = itertools.count()
 
 
 class FunctionMeta(type):
-    """Gives each Function class its node class (`_backward_cls`, named `<Name>Backward`)."""
+    """Gives each Function class its node class (`_backward_cls`, named `<Name>Backward`).
+
+    >>> class Neg(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         return -x
+    >>> Neg._backward_cls.__name__
+    'NegBackward'
+    """
 
     def __init__(cls, name, bases, attrs):
         node_name = attrs.get("_node_name", name + "Backward")
@@ -181,6 +223,21 @@ class Function(FunctionCtx, _HookMixin, metaclass=FunctionMeta):
     `forward(*args)` plus `setup_context(ctx, inputs, output)`) and are used through
     `Function.apply(*args)`. `backward` returns one gradient per argument of `forward` (None for
     arguments that are not tensors or need none).
+
+    >>> class Scale(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(x, k):
+    ...         return x * k
+    ...     @staticmethod
+    ...     def setup_context(ctx, inputs, output):
+    ...         ctx.k = inputs[1]
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return g * ctx.k, None
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> Scale.apply(x, 3.0).sum().backward()
+    >>> x.grad
+    tensor([3., 3.])
     """
 
     # Free the saved tensors when backward reads them (they can be read once).
@@ -292,7 +349,11 @@ def _record(cls, ctx, args, output):
 
 
 class InplaceFunction(Function):
-    """A Function with an `inplace` flag (kept for code written against PyTorch's)."""
+    """A Function with an `inplace` flag (kept for code written against PyTorch's).
+
+    >>> issubclass(torch.autograd.function.InplaceFunction, torch.autograd.Function)
+    True
+    """
 
     def __init__(self, inplace=False):
         super().__init__()
@@ -304,7 +365,22 @@ _ONCE_DIFFERENTIABLE = "trying to differentiate twice a function that was marked
 
 def once_differentiable(fn):
     """Decorate a `backward` that is not itself differentiable: it runs without recording, and
-    differentiating its result (create_graph) raises an error when reached."""
+    differentiating its result (create_graph) raises an error when reached.
+
+    >>> class Cube(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x ** 3
+    ...     @staticmethod
+    ...     @torch.autograd.function.once_differentiable
+    ...     def backward(ctx, g):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 3 * x ** 2 * g
+    >>> x = torch.tensor([2.], requires_grad=True)
+    >>> torch.autograd.grad(Cube.apply(x), x)
+    (tensor([12.]),)
+    """
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):

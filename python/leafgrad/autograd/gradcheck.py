@@ -23,7 +23,15 @@ __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 
 
 class GradcheckError(RuntimeError):
-    """Error raised by :func:`gradcheck` and :func:`gradgradcheck`."""
+    """Error raised by :func:`gradcheck` and :func:`gradgradcheck`.
+
+    >>> x = torch.tensor([1.], dtype=torch.float64, requires_grad=True)
+    >>> try:
+    ...     torch.autograd.gradcheck(lambda t: t.detach() * 2, (x,))
+    ... except RuntimeError as e:
+    ...     print(type(e).__name__, e)
+    GradcheckError Numerical gradient for function expected to be zero
+    """
 
 
 _NONDET_HINT = """
@@ -489,6 +497,10 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
     Returns True, or raises `GradcheckError` (returns False with `raise_exception=False`).
     Inputs that require grad should be float64 or complex128 (a warning says so otherwise).
+
+    >>> x = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    >>> torch.autograd.gradcheck(lambda t: (t.exp() * t).sum(), (x,))
+    True
     """
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
@@ -508,6 +520,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     autograd.grad(func(inputs), inputs, grad_outputs, create_graph=True).
 
     Without `grad_outputs`, random ones (uniform in [-1, 1), requiring grad) are drawn.
+
+    >>> x = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    >>> torch.autograd.gradgradcheck(torch.tanh, (x,))
+    True
     """
     torch = _torch()
     inputs = _as_tuple(inputs)

@@ -1,4 +1,98 @@
-"""`torch.autograd.graph`: the backward node type (`y.grad_fn` objects)."""
+"""`torch.autograd.graph`: the backward node type (`y.grad_fn` objects) and saved-tensor hooks.
+
+While `saved_tensors_hooks(pack, unpack)` is active, every tensor an op saves for backward is
+given to `pack` and the graph keeps what it returns; backward calls `unpack` on it to get a
+tensor back. `save_on_cpu()` uses them to keep saved tensors in host memory.
+
+>>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+>>> packed = []
+>>> def pack(t):
+...     packed.append(t.shape)
+...     return t
+>>> with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+...     y = (x * x).sum()
+>>> packed
+[torch.Size([2]), torch.Size([2])]
+>>> y.backward()
+>>> x.grad
+tensor([2., 4.])
+"""
+import contextlib
+
+from .. import _core
 from .._core import Node
 
-__all__ = ["Node"]
+__all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+
+
+class saved_tensors_hooks:
+    """Context manager that sets a pair of pack / unpack hooks for saved tensors.
+
+    `pack_hook(tensor)` is called for each tensor saved for backward inside the block (by any
+    op, or by `ctx.save_for_backward`); what it returns is stored instead. `unpack_hook(packed)`
+    is called when backward (or `grad_fn._saved_*`) needs the tensor and must return a tensor
+    with the original's values. The pack hook must not modify its input in place.
+
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t.tolist(), torch.tensor):
+    ...     y = x.exp()
+    >>> y.grad_fn._saved_result
+    tensor([2.7183, 7.3891], grad_fn=<ExpBackward0>)
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _core._push_saved_tensors_default_hooks(self.pack_hook, self.unpack_hook)
+
+    def __exit__(self, *args):
+        _core._pop_saved_tensors_default_hooks()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Keep tensors saved inside the block in host memory; move them back to their device for
+    backward (no copy for tensors already on the CPU). `pin_memory` is accepted (leafgrad does
+    not pin host memory).
+
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> with torch.autograd.graph.save_on_cpu():
+    ...     y = (x * x).sum()
+    >>> y.backward()
+    >>> x.grad
+    tensor([2., 4.])
+    """
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack_to_cpu(tensor):
+            return (tensor.device, tensor.cpu())
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Inside the block, setting saved-tensor hooks raises RuntimeError(error_message).
+
+    >>> with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+    ...     try:
+    ...         with torch.autograd.graph.save_on_cpu():
+    ...             pass
+    ...     except RuntimeError as e:
+    ...         print(e)
+    no hooks here
+    """
+    previous = _core._saved_tensors_hooks_get_disabled_error_message()
+    try:
+        _core._saved_tensors_hooks_disable(error_message)
+        yield
+    finally:
+        if previous is None:
+            _core._saved_tensors_hooks_enable()
+        else:
+            _core._saved_tensors_hooks_disable(previous)

@@ -1,0 +1,4 @@
+"""`torch.utils`: `checkpoint` (activation checkpointing)."""
+from . import checkpoint, hooks
+
+__all__ = ["checkpoint", "hooks"]

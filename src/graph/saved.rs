@@ -1,0 +1,69 @@
+//! Saved-tensor hooks (`torch.autograd.graph.saved_tensors_hooks`): while a pair of hooks is
+//! active on this thread, every tensor an op saves for backward is handed to `pack`, the node
+//! keeps what `pack` returned instead of the tensor, and backward gets the tensor back from
+//! `unpack`. `save_on_cpu` and non-reentrant checkpointing are built on them.
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+/// What `pack` made of a saved tensor; `unpack` gives a tensor back (each time it is needed).
+pub trait PackedTensor: Send + Sync {
+    fn unpack(&self) -> Result<Tensor>;
+}
+
+/// A pair of saved-tensor hooks: `pack` is called on each tensor saved while they are active.
+pub trait SaveHooks: Send + Sync {
+    fn pack(&self, t: &Tensor) -> Result<Arc<dyn PackedTensor>>;
+}
+
+pub const PACK_IN_PLACE: &str = "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need to perform in-place operations on the input to a pack hook.";
+
+thread_local! {
+    static STACK: RefCell<Vec<Arc<dyn SaveHooks>>> = const { RefCell::new(Vec::new()) };
+    static DISABLED: RefCell<Option<String>> = const { RefCell::new(None) };
+    static PACKING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Make `hooks` the active pair (until `pop`); refused while hooks are disabled.
+pub fn push(hooks: Arc<dyn SaveHooks>) -> Result<()> {
+    if let Some(msg) = DISABLED.with(|d| d.borrow().clone()) {
+        return Err(Error::Runtime(msg));
+    }
+    STACK.with(|s| s.borrow_mut().push(hooks));
+    Ok(())
+}
+
+pub fn pop() {
+    STACK.with(|s| {
+        s.borrow_mut().pop();
+    });
+}
+
+/// Refuse new hooks with `msg` (None: allow them again); returns the previous message.
+pub fn set_disabled(msg: Option<String>) -> Option<String> {
+    DISABLED.with(|d| std::mem::replace(&mut *d.borrow_mut(), msg))
+}
+
+pub fn disabled_message() -> Option<String> {
+    DISABLED.with(|d| d.borrow().clone())
+}
+
+/// `t` packed by the active hooks, or None when there are none (or a pack hook is saving
+/// tensors itself: those are kept as they are).
+pub fn pack(t: &Tensor) -> Result<Option<Arc<dyn PackedTensor>>> {
+    let Some(hooks) = STACK.with(|s| s.borrow().last().cloned()) else {
+        return Ok(None);
+    };
+    if PACKING.with(|p| p.replace(true)) {
+        return Ok(None);
+    }
+    let before = t.version();
+    let packed = hooks.pack(t);
+    PACKING.with(|p| p.set(false));
+    let packed = packed?;
+    if t.version() != before {
+        return Err(Error::Runtime(PACK_IN_PLACE.into()));
+    }
+    Ok(Some(packed))
+}
