@@ -4,6 +4,7 @@
 use crate::backend;
 use crate::error::{Error, Result};
 use crate::grad_mode::GradModeGuard;
+use crate::graph::anomaly;
 use crate::graph::arena::{NodeId, NodeRef};
 use crate::graph::node::{lock, Node, NodeKind};
 use crate::ops;
@@ -51,22 +52,30 @@ struct Task {
 static GRAPH_TASKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 thread_local! {
-    static CURRENT_TASK: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// (id, fills every leaf's .grad) of the backward passes running on this thread.
+    static CURRENT_TASK: std::cell::RefCell<Vec<(u64, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The id of the backward pass running on this thread (innermost one when nested), if any:
 /// each call of `backward` is a new graph task, as in PyTorch (checkpoint keys its recomputed
 /// tensors by it).
 pub fn current_graph_task() -> Option<u64> {
-    CURRENT_TASK.with(|c| c.borrow().last().copied())
+    CURRENT_TASK.with(|c| c.borrow().last().map(|t| t.0))
+}
+
+/// False inside a backward pass that computes only some gradients (`autograd.grad`,
+/// `backward(inputs=...)`), where the reentrant checkpoint cannot work (PyTorch's
+/// `_is_checkpoint_valid`).
+pub fn checkpoint_valid() -> bool {
+    CURRENT_TASK.with(|c| c.borrow().last().is_none_or(|t| t.1))
 }
 
 struct TaskScope;
 
 impl TaskScope {
-    fn enter() -> TaskScope {
+    fn enter(fills_all: bool) -> TaskScope {
         let id = GRAPH_TASKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        CURRENT_TASK.with(|c| c.borrow_mut().push(id));
+        CURRENT_TASK.with(|c| c.borrow_mut().push((id, fills_all)));
         TaskScope
     }
 }
@@ -86,7 +95,7 @@ pub fn backward(
     inputs: Option<&[Tensor]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
-    let _task = TaskScope::enter();
+    let _task = TaskScope::enter(opts.accumulate && inputs.is_none());
     let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let mut root_edges = Vec::with_capacity(roots.len());
     for (i, (t, _)) in roots.iter().enumerate() {
@@ -203,9 +212,10 @@ pub fn backward(
                         None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
                     })
                     .collect::<Result<_>>()?;
-                let saved = Node::unpack_saved(&node, opts.create_graph)?;
-                let out = f(&saved, &grads_in)?;
-                drop(saved);
+                let out = anomaly_checked(&node, || {
+                    let saved = Node::unpack_saved(&node, opts.create_graph)?;
+                    f(&saved, &grads_in)
+                })?;
                 if !opts.retain_graph {
                     node.release_saved();
                 }
@@ -213,7 +223,7 @@ pub fn backward(
                 run_post_hooks(&node, &grads, out)?
             }
             NodeKind::Custom(f) => {
-                let out = f(&grads)?;
+                let out = anomaly_checked(&node, || f(&grads))?;
                 if !opts.retain_graph {
                     node.release_saved();
                 }
@@ -237,6 +247,25 @@ pub fn backward(
         }
     }
     Ok(captured)
+}
+
+/// Run a node's backward; in anomaly mode, NaN gradients fail (PyTorch's check) and a failing
+/// node is reported with where it was made.
+fn anomaly_checked(
+    node: &Node,
+    run: impl FnOnce() -> Result<Vec<Option<Tensor>>>,
+) -> Result<Vec<Option<Tensor>>> {
+    if !anomaly::is_enabled() {
+        return run();
+    }
+    let r = run().and_then(|out| {
+        anomaly::check_gradients(&node.name, &out)?;
+        Ok(out)
+    });
+    if r.is_err() {
+        anomaly::report(&node.name, node.trace.as_deref());
+    }
+    r
 }
 
 fn new_task(n: &NodeRef) -> Task {

@@ -20,9 +20,12 @@ from ._core import (
     float64,
     int32,
     int64,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
     manual_seed,
+    set_anomaly_enabled,
     uint8,
 )
 from . import _tensor  # noqa: F401  (installs the Python-level Tensor methods)

@@ -15,7 +15,7 @@ __all__ = [
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
-    "remainder", "fmod", "nonzero",
+    "remainder", "fmod", "nonzero", "is_inference",
 ]
 
 
@@ -204,6 +204,19 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     [0, 1, 2, 3, 4]
     """
     return _core._randperm(n, dtype or _core.int64)
+
+
+def is_inference(input):
+    """Whether `input` is an inference tensor (made in `torch.inference_mode()`).
+
+    >>> with torch.inference_mode():
+    ...     t = torch.ones(2)
+    >>> torch.is_inference(t), torch.is_inference(torch.ones(2))
+    (True, False)
+    """
+    if not isinstance(input, _core.Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_inference()
 
 
 def isnan(input):

@@ -130,6 +130,8 @@ pub struct Node {
     has_hooks: std::sync::atomic::AtomicBool,
     /// Opaque slot for the binding layer (its Python object for this node).
     pub binding: AtomicUsize,
+    /// Where the node was made, recorded in anomaly mode only.
+    pub trace: Option<String>,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -169,6 +171,7 @@ impl Node {
             hooks: Mutex::new(NodeHooks::default()),
             has_hooks: std::sync::atomic::AtomicBool::new(false),
             binding: AtomicUsize::new(0),
+            trace: super::anomaly::trace(),
         }
     }
     pub(crate) fn set_id(&self, id: NodeId) {
@@ -227,6 +230,25 @@ impl Node {
             let s = lock(&self_ref.saved);
             if s.released {
                 return Err(Error::Runtime(SECOND_BACKWARD.into()));
+            }
+            // The common case, every tensor kept as it is: no user code to run, read them here.
+            if s.tensors
+                .iter()
+                .all(|st| matches!(st.value, SavedValue::Tensor(_)))
+            {
+                let mut out = Vec::with_capacity(s.tensors.len());
+                for st in &s.tensors {
+                    let SavedValue::Tensor(t) = &st.value else {
+                        unreachable!("checked above")
+                    };
+                    check_version(self_ref, t, st.version, st.is_output, st.output_nr)?;
+                    if st.is_output && attach {
+                        out.push(t.alias_with_grad_fn(self_ref.clone(), st.output_nr));
+                    } else {
+                        out.push(t.clone());
+                    }
+                }
+                return Ok(out);
             }
             s.tensors
                 .iter()

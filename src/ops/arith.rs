@@ -237,19 +237,16 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Mul, a, b, false)?;
     if needs_grad(&[a, b]) {
+        // Only the inputs that require grad get a gradient computed.
+        let (ra, rb) = (a.requires_grad(), b.requires_grad());
         // d(ab) = b da + a db (conjugated for complex: PyTorch's convention)
         record(
             "MulBackward0",
             &[a, b],
             &[&out],
             // self is read only for other's gradient, other only for self's
-            vec![
-                save_if(b.requires_grad(), "self", a)?,
-                save_if(a.requires_grad(), "other", b)?,
-            ],
+            vec![save_if(rb, "self", a)?, save_if(ra, "other", b)?],
             {
-                // Only the inputs that require grad get a gradient computed.
-                let (ra, rb) = (a.requires_grad(), b.requires_grad());
                 Box::new(move |s, g| {
                     let ga = if ra {
                         Some(mul(&g[0], &conj(&s[1])?)?)
@@ -272,14 +269,14 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Div, a, b, true)?;
     if needs_grad(&[a, b]) {
+        let (ra, rb) = (a.requires_grad(), b.requires_grad());
         // d(a/b) = da / b - a db / b²
         record(
             "DivBackward0",
             &[a, b],
             &[&out],
-            vec![save_if(b.requires_grad(), "self", a)?, save("other", b)?],
+            vec![save_if(rb, "self", a)?, save("other", b)?],
             {
-                let (ra, rb) = (a.requires_grad(), b.requires_grad());
                 Box::new(move |s, g| {
                     let (a, b) = (&s[0], &s[1]);
                     let ga = if ra {

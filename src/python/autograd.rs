@@ -182,6 +182,63 @@ fn _current_graph_task_id() -> Option<u64> {
     crate::engine::current_graph_task()
 }
 
+/// Turn anomaly mode on or off (`torch.set_anomaly_enabled`).
+///
+/// >>> torch.set_anomaly_enabled(True, check_nan=False)
+/// >>> torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled()
+/// (True, False)
+/// >>> torch.set_anomaly_enabled(False)
+#[pyfunction]
+#[pyo3(signature = (enabled, check_nan = true))]
+fn set_anomaly_enabled(enabled: bool, check_nan: bool) {
+    crate::graph::anomaly::set_enabled(enabled, check_nan)
+}
+
+/// Whether anomaly mode is on (`torch.autograd.detect_anomaly`).
+///
+/// >>> torch.is_anomaly_enabled()
+/// False
+#[pyfunction]
+fn is_anomaly_enabled() -> bool {
+    crate::graph::anomaly::is_enabled()
+}
+
+/// Whether anomaly mode checks gradients for NaN.
+///
+/// >>> torch.is_anomaly_check_nan_enabled()
+/// True
+#[pyfunction]
+fn is_anomaly_check_nan_enabled() -> bool {
+    crate::graph::anomaly::check_nan()
+}
+
+/// Anomaly mode's trace of a node's creation and its report of a failing node, in Python.
+fn install_anomaly_hooks() {
+    crate::graph::anomaly::install(
+        Box::new(|| {
+            Python::attach(|py| {
+                py.import("leafgrad.autograd.anomaly_mode")
+                    .and_then(|m| m.getattr("_forward_trace")?.call0())
+                    .and_then(|r| r.extract::<String>())
+                    .ok()
+            })
+        }),
+        Box::new(|name: &str, trace: Option<&str>| {
+            Python::attach(|py| {
+                let _ = py
+                    .import("leafgrad.autograd.anomaly_mode")
+                    .and_then(|m| m.getattr("_report")?.call1((name, trace)));
+            })
+        }),
+    );
+}
+
+/// False inside `autograd.grad` / `backward(inputs=...)` (the reentrant checkpoint's check).
+#[pyfunction]
+fn _is_checkpoint_valid() -> bool {
+    crate::engine::checkpoint_valid()
+}
+
 /// Whether operations are recorded for backward now (False under `torch.no_grad()`).
 ///
 /// >>> torch.is_grad_enabled()
@@ -226,6 +283,11 @@ fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
+    m.add_function(wrap_pyfunction!(_is_checkpoint_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(set_anomaly_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(is_anomaly_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(is_anomaly_check_nan_enabled, m)?)?;
+    install_anomaly_hooks();
     m.add_function(wrap_pyfunction!(_grad, m)?)?;
     m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_grad_enabled, m)?)?;

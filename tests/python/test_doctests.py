@@ -30,6 +30,8 @@ MODULES = [
     "leafgrad.autograd.functional",
     "leafgrad.autograd.gradcheck",
     "leafgrad.autograd.graph",
+    "leafgrad.autograd.variable",
+    "leafgrad.autograd.anomaly_mode",
     "leafgrad.utils.checkpoint",
     "leafgrad.cuda",
     "leafgrad.viz",

@@ -1,15 +1,16 @@
 """`torch.autograd`: backward() and grad() over the core engine, plus the grad-mode classes."""
-import threading
 import warnings
 
 from .. import _core
 from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from . import function, functional, grad_mode, graph
+from . import anomaly_mode, function, functional, grad_mode, graph, variable
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
+from .variable import Variable
 
-__all__ = ["Function", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+__all__ = ["Function", "Variable", "detect_anomaly", "set_detect_anomaly", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
@@ -19,27 +20,12 @@ _CREATE_GRAPH_WARNING = (
     "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1445.)"
 )
 _warned_create_graph = False
-_local = threading.local()
 
 
 def _is_checkpoint_valid():
     """False inside a backward pass started by `grad()` or `backward(inputs=...)` (where the
     reentrant checkpoint cannot work), True otherwise."""
-    stack = getattr(_local, "checkpoint_valid", None)
-    return stack[-1] if stack else True
-
-
-class _BackwardKind:
-    def __init__(self, valid):
-        self.valid = valid
-
-    def __enter__(self):
-        if not hasattr(_local, "checkpoint_valid"):
-            _local.checkpoint_valid = []
-        _local.checkpoint_valid.append(self.valid)
-
-    def __exit__(self, *args):
-        _local.checkpoint_valid.pop()
+    return _core._is_checkpoint_valid()
 
 
 def _as_tuple(x):
@@ -99,9 +85,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph and not _warned_create_graph:
         _warned_create_graph = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    with _BackwardKind(inputs is None):
-        _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
-                        None if inputs is None else list(inputs))
+    _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
+                    None if inputs is None else list(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -155,6 +140,5 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _grad_list(grad_outputs, len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
-    with _BackwardKind(False):
-        return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
-                           bool(allow_unused), bool(materialize_grads))
+    return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
+                       bool(allow_unused), bool(materialize_grads))

@@ -1,0 +1,80 @@
+//! Anomaly mode (`torch.autograd.detect_anomaly`): while it is on, each new node keeps a
+//! description of where it was made (from a source the binding layer installs: the Python
+//! stack), the engine reports a failing node with that description, and, with `check_nan`, a
+//! node whose gradients contain NaN fails. Off (the default), it costs one atomic load per node.
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+static CHECK_NAN: AtomicBool = AtomicBool::new(true);
+
+/// Where a node was made (the binding layer's description of the current call stack).
+pub type TraceSource = Box<dyn Fn() -> Option<String> + Send + Sync>;
+/// How a failing node is reported (the binding layer issues PyTorch's warning).
+pub type Reporter = Box<dyn Fn(&str, Option<&str>) + Send + Sync>;
+
+static TRACE: OnceLock<TraceSource> = OnceLock::new();
+static REPORT: OnceLock<Reporter> = OnceLock::new();
+
+pub fn set_enabled(on: bool, check_nan: bool) {
+    ENABLED.store(on, Ordering::Release);
+    CHECK_NAN.store(check_nan, Ordering::Release);
+}
+
+#[inline]
+pub fn is_enabled() -> bool {
+    ENABLED.load(Ordering::Acquire)
+}
+
+pub fn check_nan() -> bool {
+    CHECK_NAN.load(Ordering::Acquire)
+}
+
+/// Install the trace source and the reporter (once; later calls are ignored).
+pub fn install(trace: TraceSource, report: Reporter) {
+    let _ = TRACE.set(trace);
+    let _ = REPORT.set(report);
+}
+
+/// The description of the current call stack, when anomaly mode is on.
+pub fn trace() -> Option<String> {
+    if !is_enabled() {
+        return None;
+    }
+    TRACE.get().and_then(|f| f())
+}
+
+/// Report that the node `name`, made at `trace` (None: made outside anomaly mode), failed.
+pub fn report(name: &str, trace: Option<&str>) {
+    if let Some(r) = REPORT.get() {
+        r(name, trace)
+    }
+}
+
+/// PyTorch's error for a node whose `i`th gradient has NaN values.
+pub fn check_gradients(name: &str, grads: &[Option<Tensor>]) -> Result<()> {
+    if !check_nan() {
+        return Ok(());
+    }
+    for (i, g) in grads.iter().enumerate() {
+        let Some(g) = g else { continue };
+        if !g.dtype().is_differentiable() {
+            continue;
+        }
+        let nan = crate::ops::compare(crate::ops::CmpOp::Ne, g, g)?;
+        let count = crate::ops::sum(
+            &crate::backend::cast(&nan, crate::dtype::DType::Int64)?,
+            None,
+            false,
+        )?;
+        if count.item()?.re != 0.0 {
+            return Err(Error::Runtime(format!(
+                "Function '{}' returned nan values in its {}th output.",
+                name, i
+            )));
+        }
+    }
+    Ok(())
+}
