@@ -19,6 +19,16 @@ pub trait SaveHooks: Send + Sync {
 
 pub const PACK_IN_PLACE: &str = "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need to perform in-place operations on the input to a pack hook.";
 
+/// Hook pairs pushed and not yet popped, on any thread: saving checks this one atomic before
+/// looking at its thread's stack, so ops pay nothing while no hooks exist.
+static ACTIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Whether any thread has saved-tensor hooks active (if not, `pack` has nothing to do).
+#[inline]
+pub fn any_active() -> bool {
+    ACTIVE.load(std::sync::atomic::Ordering::Acquire) != 0
+}
+
 thread_local! {
     static STACK: RefCell<Vec<Arc<dyn SaveHooks>>> = const { RefCell::new(Vec::new()) };
     static DISABLED: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -31,13 +41,15 @@ pub fn push(hooks: Arc<dyn SaveHooks>) -> Result<()> {
         return Err(Error::Runtime(msg));
     }
     STACK.with(|s| s.borrow_mut().push(hooks));
+    ACTIVE.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     Ok(())
 }
 
 pub fn pop() {
-    STACK.with(|s| {
-        s.borrow_mut().pop();
-    });
+    let popped = STACK.with(|s| s.borrow_mut().pop().is_some());
+    if popped {
+        ACTIVE.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
 }
 
 /// Refuse new hooks with `msg` (None: allow them again); returns the previous message.

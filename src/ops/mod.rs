@@ -125,10 +125,10 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
     }
     let version = t.version();
     // a Python number is saved as it is (PyTorch saves it as a scalar, never packed)
-    let packed = if t.data().wrapped_number {
-        None
-    } else {
+    let packed = if crate::graph::saved::any_active() && !t.data().wrapped_number {
         crate::graph::saved::pack(t)?
+    } else {
+        None
     };
     let (value, edge) = match packed {
         None => (SavedValue::Tensor(t.clone()), None),
@@ -170,7 +170,12 @@ pub fn save_if(needed: bool, name: &'static str, t: &Tensor) -> Result<SavedTens
 /// packed by the active saved-tensor hooks (which see that alias).
 pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> Result<SavedTensor> {
     let alias = t.detached();
-    let value = match crate::graph::saved::pack(&alias)? {
+    let packed = if crate::graph::saved::any_active() {
+        crate::graph::saved::pack(&alias)?
+    } else {
+        None
+    };
+    let value = match packed {
         None => SavedValue::Tensor(alias),
         Some(p) => SavedValue::Packed(p),
     };

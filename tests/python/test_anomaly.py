@@ -82,3 +82,18 @@ def test_nodes_made_outside_anomaly_mode_have_no_trace():
         "Error detected in MulBackward0. No forward pass information available. Enable detect "
         "anomaly during forward pass for more information."
     ]
+
+
+def test_report_goes_to_stderr_when_warnings_are_errors(capsys):
+    import warnings
+
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        with warnings.catch_warnings():
+            with torch.autograd.set_detect_anomaly(True):
+                warnings.simplefilter("error")
+                a = torch.randn(5, requires_grad=True)
+                d1 = a + 1
+                d2 = d1 ** 2
+                d1 += 1
+                torch.autograd.grad(d2.sum(), a)
+    assert "Error detected in PowBackward0" in capsys.readouterr().err

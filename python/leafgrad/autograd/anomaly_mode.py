@@ -15,6 +15,7 @@ raised, and (with `check_nan`, the default) a node whose gradient contains NaN f
 Function 'MulBackward0' returned nan values in its 0th output.
 """
 import os
+import sys
 import traceback
 import warnings
 
@@ -40,7 +41,11 @@ def _report(name, trace):
     else:
         text = f"Error detected in {name}. Traceback of forward call that caused the error:\n{trace}"
     suffix = " (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:108.)"
-    warnings.warn(text + suffix, UserWarning, stacklevel=2)
+    try:
+        warnings.warn(text + suffix, UserWarning, stacklevel=2)
+    except Exception:
+        # warnings turned into errors must not replace the backward error: print it instead
+        print("Warning: " + text + suffix, file=sys.stderr)
 
 
 class detect_anomaly:

@@ -227,7 +227,7 @@ def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes, grad_out
     first, types_ok, sizes_ok = stack(*rows())
     second, _, _ = stack(*rows())
     reentrant = all(
-        a.numel() == 0 or (a - b).abs().max().item() <= nondet_tol for a, b in zip(first, second)
+        a.numel() == 0 or not (a - b).abs().max().item() > nondet_tol for a, b in zip(first, second)
     )
     if not types_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
