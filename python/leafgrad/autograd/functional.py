@@ -364,6 +364,18 @@ def _scalar_output(func, inputs, fn, strict):
     return outputs_tuple, outputs
 
 
+def _gradient_at(func, inputs, v, create_graph, strict, fn):
+    """vhp/hvp's common start (under enable_grad): the checked inputs and v, the scalar output,
+    and its gradient recorded with a graph."""
+    inputs_tuple, inputs = _tupled(inputs, "inputs", fn)
+    inputs = _fresh(inputs, create_graph, need_graph=True)
+    v = _v_or_scalar_point(v, inputs, inputs_tuple, create_graph, fn, _V_NONE_INPUT)
+    outputs_tuple, outputs = _scalar_output(func, inputs, fn, strict)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _strict_requires_grad(jac, "jacobian", strict)
+    return inputs_tuple, inputs, v, outputs_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a scalar function.
 
@@ -373,12 +385,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """
     torch = _torch()
     with torch.enable_grad():
-        inputs_tuple, inputs = _tupled(inputs, "inputs", "vhp")
-        inputs = _fresh(inputs, create_graph, need_graph=True)
-        v = _v_or_scalar_point(v, inputs, inputs_tuple, create_graph, "vhp", _V_NONE_INPUT)
-        outputs_tuple, outputs = _scalar_output(func, inputs, "vhp", strict)
-        jac = _grad(outputs, inputs, create_graph=True)
-        _strict_requires_grad(jac, "jacobian", strict)
+        inputs_tuple, inputs, v, outputs_tuple, outputs, jac = _gradient_at(func, inputs, v, create_graph, strict, "vhp")
     with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
         grads = _grad(jac, inputs, v, create_graph=create_graph)
         result = _zeros_for_none(grads, inputs, strict, create_graph, "double_back")
@@ -396,12 +403,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """
     torch = _torch()
     with torch.enable_grad():
-        inputs_tuple, inputs = _tupled(inputs, "inputs", "hvp")
-        inputs = _fresh(inputs, create_graph, need_graph=True)
-        v = _v_or_scalar_point(v, inputs, inputs_tuple, create_graph, "hvp", _V_NONE_INPUT)
-        outputs_tuple, outputs = _scalar_output(func, inputs, "hvp", strict)
-        jac = _grad(outputs, inputs, create_graph=True)
-        _strict_requires_grad(jac, "jacobian", strict)
+        inputs_tuple, inputs, v, outputs_tuple, outputs, jac = _gradient_at(func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(torch.zeros_like(t, requires_grad=True) for t in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _strict_requires_grad(jac, "hessian", strict)
