@@ -196,6 +196,18 @@ _V_NONE_INPUT = (
 )
 
 
+def _product(outputs, outputs_tuple, grad_of, wrt, grad_outputs, refs, result_tuple, strict, create_graph, stage):
+    """The shared end of vjp/jvp/vhp/hvp: d(grad_of)/d(wrt) . grad_outputs (recorded only under
+    create_graph), None filled with zeros like `refs` (or refused in strict mode), and the
+    results shaped as the caller's arguments were."""
+    torch = _torch()
+    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
+        grads = _grad(grad_of, wrt, grad_outputs, create_graph=create_graph)
+        result = _zeros_for_none(grads, refs, strict, create_graph, stage)
+    return (_untupled(_finish(outputs, create_graph), outputs_tuple),
+            _untupled(_finish(result, create_graph), result_tuple))
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the vector-Jacobian product at `inputs`.
 
@@ -210,11 +222,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         outputs_tuple, outputs = _tupled(func(*inputs), "outputs of the user-provided function", "vjp")
         _strict_requires_grad(outputs, "outputs", strict)
         v = _v_or_scalar_point(v, outputs, outputs_tuple, create_graph, "vjp", _V_NONE_OUTPUT)
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        grads = _grad(outputs, inputs, v, create_graph=create_graph)
-        result = _zeros_for_none(grads, inputs, strict, create_graph, "back")
-    return (_untupled(_finish(outputs, create_graph), outputs_tuple),
-            _untupled(_finish(result, create_graph), inputs_tuple))
+    return _product(outputs, outputs_tuple, outputs, inputs, v, inputs, inputs_tuple, strict,
+                    create_graph, "back")
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -235,11 +244,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_outputs = tuple(torch.zeros_like(o, requires_grad=True) for o in outputs)
         grad_inputs = _grad(outputs, inputs, grad_outputs, create_graph=True)
         _strict_requires_grad(grad_inputs, "grad_inputs", strict)
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        grads = _grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        result = _zeros_for_none(grads, outputs, strict, create_graph, "back_trick")
-    return (_untupled(_finish(outputs, create_graph), outputs_tuple),
-            _untupled(_finish(result, create_graph), outputs_tuple))
+    return _product(outputs, outputs_tuple, grad_inputs, grad_outputs, v, outputs, outputs_tuple, strict,
+                    create_graph, "back_trick")
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
@@ -386,11 +392,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     torch = _torch()
     with torch.enable_grad():
         inputs_tuple, inputs, v, outputs_tuple, outputs, jac = _gradient_at(func, inputs, v, create_graph, strict, "vhp")
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        grads = _grad(jac, inputs, v, create_graph=create_graph)
-        result = _zeros_for_none(grads, inputs, strict, create_graph, "double_back")
-    return (_untupled(_finish(outputs, create_graph), outputs_tuple),
-            _untupled(_finish(result, create_graph), inputs_tuple))
+    return _product(outputs, outputs_tuple, jac, inputs, v, inputs, inputs_tuple, strict,
+                    create_graph, "double_back")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -407,8 +410,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_jac = tuple(torch.zeros_like(t, requires_grad=True) for t in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _strict_requires_grad(jac, "hessian", strict)
-    with torch.set_grad_enabled(True if create_graph else torch.is_grad_enabled()):
-        grads = _grad(double_back, grad_jac, v, create_graph=create_graph)
-        result = _zeros_for_none(grads, inputs, strict, create_graph, "double_back_trick")
-    return (_untupled(_finish(outputs, create_graph), outputs_tuple),
-            _untupled(_finish(result, create_graph), inputs_tuple))
+    return _product(outputs, outputs_tuple, double_back, grad_jac, v, inputs, inputs_tuple, strict,
+                    create_graph, "double_back_trick")

@@ -74,6 +74,13 @@ def _differentiable_outputs(out):
     return tuple(o for o in _as_tuple(out) if isinstance(o, Tensor) and o.requires_grad)
 
 
+def _differentiable_positions(func_out):
+    """Where, among the float/complex outputs (the numerical Jacobians' order), are the outputs
+    that require grad (the analytical ones')."""
+    floats = [o for o in _as_tuple(func_out) if _is_float_or_complex(o)]
+    return [k for k, o in enumerate(floats) if o.requires_grad]
+
+
 def _diff_inputs(inputs):
     return [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
 
@@ -265,9 +272,8 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
         _no_differentiable_outputs(func, inputs, eps)
         return
     numerical = _numerical_jacobians(func, inputs, eps)
-    float_outs = [o for o in _as_tuple(func_out) if _is_float_or_complex(o)]
     # numerical[input][output] over the float outputs; keep the outputs that require grad
-    keep = [k for k, o in enumerate(float_outs) if o.requires_grad]
+    keep = _differentiable_positions(func_out)
     for i, o in enumerate(outputs):
         analytical = _analytical_jacobian(inputs, o, nondet_tol, check_grad_dtypes)
         for j, a in enumerate(analytical):
@@ -324,8 +330,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
         t = inputs[k]
         all_u.append((_unit_vector(t), _unit_vector(t)) if t.is_complex() else _unit_vector(t))
     all_v = [_unit_vector(o) for o in outputs]
-    float_outs = [o for o in _as_tuple(func_out) if _is_float_or_complex(o)]
-    keep = [k for k, o in enumerate(float_outs) if o.requires_grad]
+    keep = _differentiable_positions(func_out)
 
     def along(k, direction):
         data = inputs[k].data
@@ -366,8 +371,7 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
 
 def _slow_mode_details(func, inputs, outputs, output, i, j, rtol, atol, eps, nondet_tol):
     torch = _torch()
-    float_outs = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
-    keep = [k for k, o in enumerate(float_outs) if o.requires_grad]
+    keep = _differentiable_positions(func(*inputs))
     numerical = _numerical_jacobians(func, inputs, eps)[j][keep[i]]
     analytical = _analytical_jacobian(inputs, output, nondet_tol, False)[j]
     max_diff = (numerical - analytical).abs().max()
