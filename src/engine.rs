@@ -187,7 +187,9 @@ pub fn backward(
 
         let outputs = match &node.kind {
             NodeKind::AccumulateGrad(var) => {
-                if opts.accumulate {
+                // PyTorch's AccumulateGrad leaves a variable that stopped requiring grad after
+                // the graph was recorded (`requires_grad_(False)`, `detach_()`) alone.
+                if opts.accumulate && var.requires_grad() {
                     if let Some(g) = grads.into_iter().next().flatten() {
                         accumulate_grad(var, g, opts.create_graph)?;
                     }
@@ -521,7 +523,7 @@ pub fn composite(
         f(inputs)?.detached()
     };
     let refs: Vec<&Tensor> = inputs.iter().collect();
-    if ops::needs_grad(&refs) && out.dtype().is_differentiable() {
+    if ops::needs_grad(&refs)? && out.dtype().is_differentiable() {
         let saved = inputs
             .iter()
             .map(|t| ops::save("input", t))

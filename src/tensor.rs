@@ -92,6 +92,49 @@ pub struct AutogradMeta {
     pub made_without_grad: bool,
     /// Made by `conj()` (PyTorch's lazy conjugate bit; leafgrad materialises the values).
     pub is_conj: bool,
+    /// For a view: how it was made, which decides whether it may be written in place.
+    pub view_creation: CreationMeta,
+    /// For a view: the version its grad_fn was made for. When the base or another view of it
+    /// is written in place, the version moves on and the grad_fn is made again from the base's.
+    pub attr_version: u32,
+}
+
+/// How a view was made (PyTorch's CreationMeta). Only `Default` views may be written in place
+/// while autograd records, or have their base written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CreationMeta {
+    #[default]
+    Default,
+    /// Made under `no_grad` (its base may require grad).
+    NoGradMode,
+    /// Made under `inference_mode` from a normal tensor.
+    InferenceMode,
+    /// One of several views one function returns (`unbind`, `split`, `chunk`).
+    MultiOutputNode,
+    /// Returned by a custom Function's forward.
+    InCustomFunction,
+}
+
+impl CreationMeta {
+    /// What a view made now is: decided by the grad mode.
+    pub fn now() -> CreationMeta {
+        if crate::grad_mode::is_inference_mode() {
+            CreationMeta::InferenceMode
+        } else if crate::grad_mode::is_grad_enabled() {
+            CreationMeta::Default
+        } else {
+            CreationMeta::NoGradMode
+        }
+    }
+
+    /// A view of a view keeps the stricter kind (PyTorch's propagate_creation_meta).
+    pub fn propagate(prev: CreationMeta, new: CreationMeta) -> CreationMeta {
+        if new == CreationMeta::Default || prev == CreationMeta::InferenceMode {
+            prev
+        } else {
+            new
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -379,15 +422,28 @@ impl Tensor {
         self.data().base.clone()
     }
 
+    /// Set by the user, or a grad_fn, or (for a view) its base requires grad: a view made under
+    /// `no_grad` of a tensor that requires grad requires grad too, as in PyTorch.
     pub fn requires_grad(&self) -> bool {
-        let m = self.meta();
-        m.requires_grad || m.grad_fn.is_some()
+        {
+            let m = self.meta();
+            if m.requires_grad || m.grad_fn.is_some() {
+                return true;
+            }
+        }
+        self.data().base.as_ref().is_some_and(|b| b.requires_grad())
     }
+    /// The grad_fn; a view whose base (or another view of it) was written in place since gets a
+    /// new one first (AsStridedBackward0 from its base's). A view that may not be rebased keeps
+    /// its old one here: [`crate::ops::refresh_view`] says why.
     pub fn grad_fn(&self) -> Option<NodeRef> {
+        if self.is_view() {
+            let _ = crate::ops::refresh_view(self);
+        }
         self.meta().grad_fn.clone()
     }
     pub fn is_leaf(&self) -> bool {
-        self.meta().grad_fn.is_none()
+        self.grad_fn().is_none()
     }
     pub fn output_nr(&self) -> u32 {
         self.meta().output_nr
@@ -404,12 +460,19 @@ impl Tensor {
 
     /// A tensor over the same storage with another layout (a view): shares the version counter.
     pub fn view_with(&self, shape: &[usize], strides: &[isize], offset: usize) -> Tensor {
-        let base = self.data().base.clone().unwrap_or_else(|| self.clone());
+        let (base, parent) = match self.data().base.clone() {
+            Some(b) => (b, self.meta().view_creation),
+            None => (self.clone(), CreationMeta::Default),
+        };
         let inference = self.is_inference();
         let t = self.relayout(shape, strides, offset, Some(base));
-        if inference {
-            // A view of an inference tensor is an inference tensor (PyTorch).
-            t.meta().is_inference = true;
+        {
+            let mut m = t.meta();
+            // A view of an inference tensor is an inference tensor, a view of a normal one made
+            // in inference mode a normal one (PyTorch).
+            m.is_inference = inference;
+            m.view_creation = CreationMeta::propagate(parent, CreationMeta::now());
+            m.attr_version = t.version();
         }
         t
     }

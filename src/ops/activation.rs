@@ -54,7 +54,7 @@ pub fn leaky_relu(x: &Tensor, slope: f64, inplace: bool) -> Result<Tensor> {
         let pos = compare(CmpOp::Gt, x, &scalar(0.0))?;
         where_(&pos, x, &mul_scalar(x, slope)?)
     })?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let names = ("LeakyReluBackward0", "LeakyReluBackward1");
         let (name, saved) = node_and_saved(inplace, names, x, &out)?;
         record(
@@ -80,7 +80,7 @@ pub fn leaky_relu(x: &Tensor, slope: f64, inplace: bool) -> Result<Tensor> {
 pub fn silu(x: &Tensor) -> Result<Tensor> {
     floating_only(x, "silu")?;
     let out = value(|| mul(x, &sigmoid(x)?))?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "SiluBackward0",
             &[x],
@@ -108,7 +108,7 @@ pub fn elu(x: &Tensor, alpha: f64, inplace: bool) -> Result<Tensor> {
         let below = mul_scalar(&sub(&e, &scalar(1.0))?, alpha)?;
         where_(&neg, &below, x)
     })?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let (name, saved) = node_and_saved(inplace, ("EluBackward0", "EluBackward1"), x, &out)?;
         record(
             name,
@@ -140,7 +140,7 @@ pub fn hardtanh(x: &Tensor, min_val: f64, max_val: f64) -> Result<Tensor> {
         ));
     }
     let out = crate::backend::clamp(x, min_val, max_val)?;
-    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+    if out.dtype().is_differentiable() && needs_grad(&[x])? {
         record(
             "HardtanhBackward0",
             &[x],
@@ -169,7 +169,7 @@ pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
         let soft = div(&log1p(&exp(&bx)?)?, &scalar(beta))?;
         where_(&linear(x)?, x, &soft)
     })?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "SoftplusBackward0",
             &[x],
@@ -211,7 +211,7 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
             mul(&mul_scalar(x, 0.5)?, &add(&t, &scalar(1.0))?)
         }
     })?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "GeluBackward0",
             &[x],

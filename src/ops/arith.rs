@@ -93,7 +93,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
         kernel_mul_scalar(b, alpha)?
     };
     let out = arith(BinOp::Add, a, &bb, false)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         // d(a + αb) = da + α db
         record(
             "AddBackward0",
@@ -137,7 +137,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
         kernel_mul_scalar(b, alpha)?
     };
     let out = arith(BinOp::Sub, a, &bb, false)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         // d(a - αb) = da - α db
         record(
             "SubBackward0",
@@ -205,7 +205,7 @@ pub fn div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         div(x, &Tensor::wrapped_scalar(s))?.detached()
     };
-    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+    if out.dtype().is_differentiable() && needs_grad(&[x])? {
         record(
             "DivBackward1",
             &[x],
@@ -221,7 +221,7 @@ pub fn div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
 pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
     bool_sub_check(x, s)?;
     let out = arith(BinOp::Sub, s, x, false)?;
-    if needs_grad(&[x, s]) {
+    if needs_grad(&[x, s])? {
         // d(s - x)/dx = -1
         record(
             "RsubBackward1",
@@ -236,7 +236,7 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
 
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Mul, a, b, false)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         // Only the inputs that require grad get a gradient computed.
         let (ra, rb) = (a.requires_grad(), b.requires_grad());
         // d(ab) = b da + a db (conjugated for complex: PyTorch's convention)
@@ -268,7 +268,7 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Div, a, b, true)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         let (ra, rb) = (a.requires_grad(), b.requires_grad());
         // d(a/b) = da / b - a db / b²
         record(
@@ -309,8 +309,8 @@ pub fn kernel_mul_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
 
 /// `x ** e` for a Python number e (PowBackward0).
 pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
-    let out = pow_kernel(x, e)?;
-    if needs_grad(&[x]) {
+    let out = pow_scalar_kernel(x, e)?;
+    if needs_grad(&[x])? {
         let ev = e.item()?;
         // d(x^e)/dx = e x^(e-1)
         record(
@@ -347,14 +347,18 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         // PyTorch's pow(Scalar, Tensor) returns a row-major result whatever e's layout
         out = backend::contiguous(&out)?;
     }
-    if needs_grad(&[x, e]) {
+    if needs_grad(&[x, e])? {
         if x.data().wrapped_number {
             // d(s^e)/de = s^e ln s
             record(
                 "PowBackward2",
                 &[e],
                 &[&out],
-                vec![save("self", x)?, save_output("result", &out, 0)?],
+                vec![
+                    save("self", x)?,
+                    save_output("result", &out, 0)?,
+                    save("exponent", e)?,
+                ],
                 Box::new(|s, g| {
                     // ln s of the Python number, in double precision (an int base would
                     // otherwise take a float32 log).
@@ -364,8 +368,15 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     } else {
                         Tensor::wrapped_scalar(b.ln())
                     };
-                    let d = mul(&s[1], &ln_s)?;
-                    grads![mul(&g[0], &conj(&d)?)?]
+                    let d = conj(&mul(&s[1], &ln_s)?)?;
+                    if b == num_complex::Complex64::new(0.0, 0.0) {
+                        // 0 ** e: PyTorch masks the 0·(-inf) where e >= 0
+                        let zero = Tensor::wrapped_scalar(0.0f64);
+                        let e = &s[2];
+                        let d = index::where_(&nonnegative_real(e)?, &zero, &d)?;
+                        return grads![mul(&g[0], &d)?];
+                    }
+                    grads![mul(&g[0], &d)?]
                 }),
             );
         } else {
@@ -382,12 +393,20 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 Box::new(|s, g| {
                     let (x, e, r) = (&s[0], &s[1], &s[2]);
                     let one = Tensor::wrapped_scalar(1.0f64);
-                    let dx = mul(e, &pow(x, &sub(e, &one)?)?)?;
-                    // Where x == 0 and e >= 0 the log term is 0·(-inf): PyTorch masks it to 0.
-                    let lx = log(x)?;
-                    let de = mul(r, &lx)?;
-                    let de = masked_zero_where_zero(&de, x)?;
-                    grads![mul(&g[0], &conj(&dx)?)?, mul(&g[0], &conj(&de)?)?]
+                    let zero = Tensor::wrapped_scalar(0.0f64);
+                    // PyTorch's pow_backward_self: 0 where e == 0 (x^-1 would give 0·inf)
+                    let dx = mul(&g[0], &conj(&mul(e, &pow(x, &sub(e, &one)?)?)?)?)?;
+                    let e_zero = compare(CmpOp::Eq, &e.detached(), &zero)?;
+                    let dx = index::where_(&e_zero, &zero, &dx)?;
+                    // pow_backward_exponent: 0 where x == 0 and e >= 0 (0·(-inf) otherwise)
+                    let de = conj(&mul(r, &log(x)?)?)?;
+                    let masked = bitwise(
+                        BitOp::And,
+                        &compare(CmpOp::Eq, &x.detached(), &zero)?,
+                        &nonnegative_real(e)?,
+                    )?;
+                    let de = mul(&g[0], &index::where_(&masked, &zero, &de)?)?;
+                    grads![dx, de]
                 }),
             );
         }
@@ -395,10 +414,60 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-fn masked_zero_where_zero(v: &Tensor, x: &Tensor) -> Result<Tensor> {
-    let mask = ne(x, &Tensor::wrapped_scalar(0.0f64))?;
-    let m = crate::backend::cast(&mask, v.dtype())?;
-    mul(v, &m)
+/// `e >= 0` for a real tensor; `imag(e) == 0 and real(e) >= 0` for a complex one (never
+/// recorded: PyTorch's masks in the pow gradients).
+fn nonnegative_real(e: &Tensor) -> Result<Tensor> {
+    let zero = Tensor::wrapped_scalar(0.0f64);
+    let e = e.detached();
+    if !e.dtype().is_complex() {
+        return compare(CmpOp::Ge, &e, &zero);
+    }
+    let parts = view_as_real(&e)?;
+    bitwise(
+        BitOp::And,
+        &compare(CmpOp::Eq, &select(&parts, -1, 1)?, &zero)?,
+        &compare(CmpOp::Ge, &select(&parts, -1, 0)?, &zero)?,
+    )
+}
+
+/// `x ** s` for a Python number s as PyTorch computes it. Float and complex tensors take its fast
+/// paths for 0.5 (sqrt), -0.5 (rsqrt), -1 (reciprocal), 2 (x*x), 3 (x*x*x) and -2 (1/(x*x)), whose
+/// values differ from pow's at signed zeros and infinities and in the last bit; 0 gives ones
+/// and 1 a copy.
+fn pow_scalar_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    let ev = e.item()?;
+    let (dt, a, _) = promote_pair(x, e)?;
+    let fast = matches!(
+        dt,
+        DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128
+    );
+    if !fast || ev.im != 0.0 {
+        return pow_kernel(x, e);
+    }
+    let r = ev.re;
+    // PyTorch converts the exponent to float32 before comparing it with 2, 3 and -2.
+    let rr = if matches!(dt, DType::Float32) {
+        r as f32 as f64
+    } else {
+        r
+    };
+    let sq = || arith(BinOp::Mul, &a, &a, false);
+    let float = |op: FloatUnary, t: &Tensor| crate::ops::pointwise::float_unary_value(op, t);
+    match () {
+        _ if r == 0.0 => {
+            let out = backend::cast_keep(&a, dt)?;
+            backend::fill(&out, num_complex::Complex64::new(1.0, 0.0))?;
+            Ok(out)
+        }
+        _ if r == 1.0 => backend::cast_keep(&a, dt),
+        _ if r == 0.5 => float(FloatUnary::Sqrt, &a),
+        _ if r == -0.5 => float(FloatUnary::Rsqrt, &a),
+        _ if r == -1.0 => float(FloatUnary::Reciprocal, &a),
+        _ if rr == 2.0 => sq(),
+        _ if rr == 3.0 => arith(BinOp::Mul, &sq()?, &a, false),
+        _ if rr == -2.0 => float(FloatUnary::Reciprocal, &sq()?),
+        _ => pow_kernel(x, e),
+    }
 }
 
 fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {

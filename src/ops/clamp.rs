@@ -46,7 +46,7 @@ fn winner_grad(g: &Tensor, tie: &Tensor, loses: &Tensor) -> Result<Tensor> {
 
 fn extreme(a: &Tensor, b: &Tensor, is_max: bool) -> Result<Tensor> {
     let out = extreme_value(a, b, is_max)?;
-    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+    if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
         let (ra, rb) = (a.requires_grad(), b.requires_grad());
         let name = if is_max {
             "MaximumBackward0"
@@ -124,7 +124,7 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
     let mut inputs = vec![x];
     inputs.extend(min);
     inputs.extend(max);
-    if !out.dtype().is_differentiable() || !needs_grad(&inputs) {
+    if !out.dtype().is_differentiable() || !needs_grad(&inputs)? {
         return Ok(out);
     }
     let needs: Vec<bool> = inputs.iter().map(|t| t.requires_grad()).collect();
@@ -244,7 +244,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
     let lo = min.unwrap_or(f64::NEG_INFINITY);
     let hi = max.unwrap_or(f64::INFINITY);
     let out = backend::clamp(x, lo, hi)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // d clamp(x) = [min < x < max] dx: PyTorch 2.15 gives no gradient at a bound (nor to
         // NaN); an absent bound is no condition
         record(

@@ -15,7 +15,7 @@ pub fn to_dtype_preserving(x: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
-    if dtype.is_differentiable() && needs_grad(&[x]) {
+    if dtype.is_differentiable() && needs_grad(&[x])? {
         let src = x.dtype();
         // The gradient comes back in the source dtype (real part for a real source).
         record(
@@ -40,7 +40,7 @@ pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
 }
 
 fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "CloneBackward0",
             &[x],
@@ -64,7 +64,7 @@ pub fn contiguous(x: &Tensor) -> Result<Tensor> {
 /// A copy recorded as `CopyBackwards` (how a first `.grad` looks under create_graph).
 pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
     let out = crate::backend::grad_copy(x, like)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // PyTorch's node has an edge for the overwritten destination too (it needs none here:
         // a fresh tensor that does not require grad).
         let dest = out.detached();
@@ -93,7 +93,7 @@ pub fn to_copy(x: &Tensor, dtype: DType, device: crate::device::Device) -> Resul
     } else {
         backend::cast(&backend::to_device(x, device)?, dtype)?
     };
-    if dtype.is_differentiable() && needs_grad(&[x]) {
+    if dtype.is_differentiable() && needs_grad(&[x])? {
         let src_dt = x.dtype();
         record(
             "ToCopyBackward0",

@@ -11,7 +11,7 @@ use crate::shape::broadcast_shapes;
 /// `NotImplemented` node whose backward raises (floor division has no derivative there).
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = floor_divide_kernel(a, b)?;
-    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+    if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
         record(
             "NotImplemented",
             &[a, b],
@@ -59,7 +59,7 @@ pub fn fmod(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     let out = modulo_kernel(a, b, python_sign)?;
-    if out.dtype().is_differentiable() && needs_grad(&[a, b]) {
+    if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
         let b_number = b.data().wrapped_number;
         if a.data().wrapped_number {
             // PyTorch has no derivative for remainder(Scalar, Tensor)

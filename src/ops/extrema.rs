@@ -24,7 +24,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     }
     let flat = reshape(&x.detached(), &[-1])?;
     let out = backend::reduce(ReduceKernel::extreme(is_max), &flat, &[0], false)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let name = if is_max {
             "MaxBackward1"
         } else {
@@ -117,7 +117,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
         wrap_dim(dim, 0)?;
         // A 0-d tensor is its own max/min, recorded under PyTorch's node name.
         let v = backend::contiguous(x)?;
-        if needs_grad(&[x]) {
+        if needs_grad(&[x])? {
             record(
                 if is_max {
                     "MaxBackward0"
@@ -182,7 +182,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
         )));
     }
     let out = backend::reduce(ReduceKernel::extreme(is_max), x, &rd, keepdim)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let (shape, name) = (
             x.shape(),
             if is_max {

@@ -3,6 +3,7 @@
 //! `custom_function.cpp`). The forward and backward themselves are the caller's (the bindings
 //! call Python); the core decides edges, histories, views and saved tensors.
 use super::*;
+use crate::tensor::CreationMeta;
 use crate::graph::node::CustomBackwardFn;
 
 const DIRTY_VIEW_MULTI: &str = "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more than one Tensor. This is not supported by the current autograd engine. You should either make sure the input is not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change.";
@@ -86,6 +87,7 @@ pub fn record_function(
     };
 
     let mut result = Vec::with_capacity(outputs.len());
+    let mut differentiable_outputs = 0;
     for (i, out) in outputs.iter().enumerate() {
         let Some(var) = out else {
             result.push(None);
@@ -156,7 +158,19 @@ pub fn record_function(
             }
             None => unreachable!("differentiable outputs have a node"),
         };
+        // A view a function returns may not be written in place (PyTorch's _wrap_outputs).
+        if !(is_input && is_modified) && var.is_view() {
+            var.meta().view_creation = CreationMeta::InCustomFunction;
+        }
+        if differentiable {
+            differentiable_outputs += 1;
+        }
         result.push(Some(var));
+    }
+    if differentiable_outputs > 1 {
+        for var in result.iter().flatten().filter(|v| v.is_view()) {
+            var.meta().view_creation = CreationMeta::MultiOutputNode;
+        }
     }
     Ok((node, result))
 }
@@ -228,7 +242,7 @@ pub fn undefined_grad(t: &Tensor) -> Result<Tensor> {
         let _g = grad_mode::GradModeGuard::new(false);
         clone(t)?.detached()
     };
-    if needs_grad(&[t]) {
+    if needs_grad(&[t])? {
         record(
             "torch::autograd::UndefinedGradBackward",
             &[t],

@@ -13,14 +13,22 @@ pub type Plan = Arc<Vec<usize>>;
 /// `out[i] = x.flat[plan[i]]`, shaped `shape`.
 pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
     let out = backend::take(x, plan, shape)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let (xs, p) = (x.shape(), plan.clone());
+        // PyTorch saves the index tensors of these (so a second backward without retain_graph
+        // fails); the plan is kept in the formula, the slot marks the node as holding them.
+        let saved = match name {
+            "IndexBackward0" | "GatherBackward0" | "IndexSelectBackward0" | "EmbeddingBackward0" => {
+                vec![not_saved("indices")]
+            }
+            _ => vec![],
+        };
         // d take = scatter-add of dL back to where each element came from
         record(
             name,
             &[x],
             &[&out],
-            vec![],
+            saved,
             Box::new(move |_, g| grads![put_add(&xs, &p, &g[0])?]),
         );
     }
@@ -32,13 +40,13 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
     let src = backend::contiguous(values)?;
     let out = Tensor::zeros_on(shape, src.dtype(), src.device())?;
     backend::put(&out, plan, &src, true)?;
-    if needs_grad(&[values]) {
+    if needs_grad(&[values])? {
         let (vs, p) = (values.shape(), plan.clone());
         record(
             "IndexPutBackward0",
             &[values],
             &[&out],
-            vec![],
+            vec![not_saved("indices")],
             Box::new(move |_, g| grads![take(&g[0], &p, &vs, "IndexBackward0")?]),
         );
     }
@@ -56,13 +64,13 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
         return Err(crate::device::mismatch(out.device(), values.device()));
     }
     backend::put(&out, plan, &vals, false)?;
-    if needs_grad(&[x, values]) {
+    if needs_grad(&[x, values])? {
         let (p, vs) = (plan.clone(), values.shape());
         record(
             "IndexPutBackward0",
             &[x, values],
             &[&out],
-            vec![],
+            vec![not_saved("indices")],
             Box::new(move |_, g| {
                 let zero = Tensor::zeros_on(&[p.len()], g[0].dtype(), g[0].device())?;
                 let gx = put(&g[0], &p, &zero)?;
@@ -295,7 +303,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
     let fill = backend::cast(value, x.dtype())?.item()?;
     let out = backend::cast(x, x.dtype())?;
     backend::fill_where(&out, &m, fill)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "MaskedFillBackward0",
             &[x],
@@ -324,7 +332,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (_, a2, b2) = promote_pair(a, b)?;
     broadcast_shapes(&broadcast_shapes(&cond.shape(), &a2.shape())?, &b2.shape())?;
     let out = backend::where_(cond, &a2, &b2)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         record(
             "WhereBackward0",
             &[cond, a, b],

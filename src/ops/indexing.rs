@@ -155,6 +155,8 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
         let _g = GradModeGuard::new(false);
         apply_basic(t, items, true)?
     };
+    // the window written is a view made in the caller's grad mode (PyTorch: t[i].copy_(v))
+    mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
     // A host scalar may be written into device memory (as in PyTorch).
     let v = if v.device() != t.device() && v.ndim() == 0 {
         to_copy(v, v.dtype(), t.device())?

@@ -9,6 +9,7 @@ use crate::error::{INFERENCE_INPLACE, LEAF_INPLACE, LEAF_VIEW_INPLACE};
 use crate::grads;
 use crate::graph::node::lock;
 use crate::shape::fmt_shape;
+use crate::tensor::CreationMeta;
 use std::sync::Arc;
 
 /// May `from` be written into a tensor of dtype `to` (PyTorch's `can_cast`)?
@@ -33,8 +34,8 @@ pub fn can_cast(from: DType, to: DType) -> bool {
         || f != Bool && t == Bool)
 }
 
-/// Checks PyTorch makes before any in-place write.
-pub fn check_inplace(target: &Tensor) -> Result<()> {
+/// Checks PyTorch makes before any in-place write of `target` from `others`.
+pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
     if target.is_inference() && !crate::grad_mode::is_inference_mode() {
         return Err(Error::Runtime(INFERENCE_INPLACE.into()));
     }
@@ -48,15 +49,23 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
             return Err(Error::Runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.".into()));
         }
     }
-    if !crate::grad_mode::recording() {
+    if !inplace_records(target, others) {
         return Ok(());
+    }
+    if target.is_view() {
+        let creation = target.meta().view_creation;
+        if creation != CreationMeta::Default {
+            return Err(view_rebase_error(target, creation, false));
+        }
+        // the write's node takes the view's current history
+        refresh_view(target)?;
     }
     if let Some(base) = target.base() {
         if base.is_leaf() && base.requires_grad() {
             return Err(Error::Runtime(LEAF_VIEW_INPLACE.into()));
         }
     }
-    if target.is_leaf() && target.requires_grad() {
+    if !target.is_view() && target.is_leaf() && target.requires_grad() {
         return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
     Ok(())
@@ -79,10 +88,15 @@ fn snapshot(t: &Tensor) -> Result<Tensor> {
 
 /// Give `t` a new history, moving a retain_grad registration along (it follows the tensor).
 pub(crate) fn set_history(t: &Tensor, node: Option<crate::graph::arena::NodeRef>, nr: u32) {
+    let view = t.is_view();
+    let version = if view { t.version() } else { 0 };
     let (old, retains) = {
         let mut m = t.meta();
         let old = std::mem::replace(&mut m.grad_fn, node.clone());
         m.output_nr = nr;
+        if view {
+            m.attr_version = version;
+        }
         (old, m.retains_grad)
     };
     if retains {
@@ -103,7 +117,7 @@ pub fn apply_inplace(
     others: &[&Tensor],
     compute: impl FnOnce(&Tensor) -> Result<Tensor>,
 ) -> Result<()> {
-    check_inplace(target)?;
+    check_inplace(target, others)?;
     let recording = crate::grad_mode::recording()
         && (target.requires_grad()
             || others.iter().any(|t| t.requires_grad())
@@ -135,6 +149,100 @@ pub fn apply_inplace(
         return Ok(());
     }
     rebase_history(target, base, &r)
+}
+
+/// PyTorch's error for writing in place into a view that may not be rebased (`indirect`: its
+/// base or another view of it was written).
+pub(crate) fn view_rebase_error(t: &Tensor, creation: CreationMeta, indirect: bool) -> Error {
+    let modified = if indirect {
+        "its base or another view of its base has been"
+    } else {
+        "is being"
+    };
+    let (gf, nr) = {
+        let m = t.meta();
+        (m.grad_fn.clone(), m.output_nr)
+    };
+    let head = match gf {
+        Some(node) => {
+            let name = node.name.to_string();
+            let short = name.trim_end_matches(|c: char| c.is_ascii_digit());
+            let short = short.strip_suffix("Backward").unwrap_or(&name);
+            format!("Output {nr} of {short} is a view and {modified} modified inplace.")
+        }
+        None if creation == CreationMeta::InferenceMode => format!(
+            "A view was created in inference mode and {modified} modified inplace in normal mode."
+        ),
+        None => format!(
+            "A view was created in no_grad mode and {modified} modified inplace with grad mode enabled."
+        ),
+    };
+    let ambiguous = |block: &str| {
+        format!(" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either both inside the {block} block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+    };
+    let tail = match creation {
+        CreationMeta::MultiOutputNode => " This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.".to_string(),
+        CreationMeta::InCustomFunction => " This view was created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.".to_string(),
+        CreationMeta::InferenceMode => ambiguous("inference_mode"),
+        _ => ambiguous("no_grad"),
+    };
+    Error::Runtime(head + &tail)
+}
+
+/// Say how the views `outs` of `x`, made under an internal no_grad guard, were made: as PyTorch
+/// would have made them in the caller's grad mode, `kind` when grad mode is on
+/// (`MultiOutputNode` for unbind/split/chunk, `Default` for one view).
+pub(crate) fn mark_views(x: &Tensor, outs: &[&Tensor], kind: CreationMeta) {
+    let parent = if x.is_view() {
+        x.meta().view_creation
+    } else {
+        CreationMeta::Default
+    };
+    let now = match CreationMeta::now() {
+        CreationMeta::Default => kind,
+        other => other,
+    };
+    for o in outs {
+        if o.is_view() {
+            o.meta().view_creation = CreationMeta::propagate(parent, now);
+        }
+    }
+}
+
+/// Bring a view's grad_fn up to date (PyTorch's VariableHooks::grad_fn): when its version moved
+/// on since its grad_fn was made (the base or another view of it was written in place), the
+/// view becomes `as_strided` of its base again, with the base's current history. A view that
+/// may not be rebased (made under no_grad, one of several outputs, ...) is an error then.
+pub fn refresh_view(t: &Tensor) -> Result<()> {
+    let Some(base) = t.base() else {
+        return Ok(());
+    };
+    let version = t.version();
+    let (stale, creation, has_fn) = {
+        let m = t.meta();
+        (
+            m.attr_version != version,
+            m.view_creation,
+            m.grad_fn.is_some(),
+        )
+    };
+    if !stale || (!has_fn && !base.requires_grad()) {
+        return Ok(());
+    }
+    if creation != CreationMeta::Default {
+        return Err(view_rebase_error(t, creation, true));
+    }
+    let region = region_in_base(t, &base)?;
+    let vshape = base.shape();
+    let node = record_node(
+        "AsStridedBackward0",
+        &[&base],
+        smallvec::smallvec![meta_of(t)],
+        vec![],
+        Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]),
+    );
+    set_history(t, Some(node), 0);
+    Ok(())
 }
 
 /// Give `target`, just written in place, the history of `r` (a tensor holding its new value's
@@ -197,7 +305,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
         })?;
     let out = Tensor::zeros_on(&shape, like.dtype(), like.device())?;
     backend::copy_into(&out, src)?;
-    if needs_grad(&[like, src]) {
+    if needs_grad(&[like, src])? {
         let sdt = src.dtype();
         record(
             "torch::autograd::CopyBackwards",
@@ -220,7 +328,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
 /// The value `zero_`/`fill_` write (ZeroBackward0 / FillBackward2: no gradient flows back).
 pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<Tensor> {
     let out = Tensor::full_on(&like.shape(), value, like.dtype(), like.device())?;
-    if needs_grad(&[like]) {
+    if needs_grad(&[like])? {
         record(
             name,
             &[like],
@@ -237,7 +345,7 @@ pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) 
 pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
     let out = Tensor::zeros_on(&like.shape(), like.dtype(), like.device())?;
     backend::copy_into(&out, value)?;
-    if needs_grad(&[like, value]) {
+    if needs_grad(&[like, value])? {
         let vdt = value.dtype();
         record(
             "FillBackward3",
@@ -262,14 +370,12 @@ pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
 /// straight into the target's memory.)
 fn inplace_records(target: &Tensor, others: &[&Tensor]) -> bool {
     crate::grad_mode::recording()
-        && (target.requires_grad()
-            || others.iter().any(|t| t.requires_grad())
-            || target.base().is_some_and(|b| b.requires_grad()))
+        && (target.requires_grad() || others.iter().any(|t| t.requires_grad()))
 }
 
 /// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
 pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
-    check_inplace(target)?;
+    check_inplace(target, &[src])?;
     if inplace_records(target, &[src]) {
         return apply_inplace(target, &[src], |s| copy_value(s, src));
     }
@@ -293,7 +399,7 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
 
 /// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
 pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<()> {
-    check_inplace(target)?;
+    check_inplace(target, &[])?;
     if inplace_records(target, &[]) {
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }

@@ -83,7 +83,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         start += n;
     }
     let refs: Vec<&Tensor> = ts.iter().collect();
-    if needs_grad(&refs) {
+    if needs_grad(&refs)? {
         // d cat = the matching slice of dL for each input (an empty gradient for the skipped
         // empty 1-D inputs)
         let parts: Vec<Option<usize>> = ts
@@ -150,7 +150,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         cat(&us, d as i64)?
     };
     let refs: Vec<&Tensor> = ts.iter().collect();
-    if needs_grad(&refs) {
+    if needs_grad(&refs)? {
         let n = ts.len();
         record(
             "StackBackward0",
@@ -202,8 +202,9 @@ pub fn split_sizes(
         }
         v
     };
-    if needs_grad(&[x]) {
-        let refs: Vec<&Tensor> = outs.iter().collect();
+    let refs: Vec<&Tensor> = outs.iter().collect();
+    mark_views(x, &refs, crate::tensor::CreationMeta::MultiOutputNode);
+    if needs_grad(&[x])? {
         record(
             name,
             &[x],
@@ -280,8 +281,9 @@ pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
             .map(|i| select(x, d as i64, i as i64))
             .collect::<Result<_>>()?
     };
-    if needs_grad(&[x]) {
-        let refs: Vec<&Tensor> = outs.iter().collect();
+    let refs: Vec<&Tensor> = outs.iter().collect();
+    mark_views(x, &refs, crate::tensor::CreationMeta::MultiOutputNode);
+    if needs_grad(&[x])? {
         record(
             "UnbindBackward0",
             &[x],
@@ -334,7 +336,7 @@ pub fn repeat(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
     // A fresh tensor, not a view of the temporary it was reshaped from (PyTorch's repeat).
     let out = out.detached();
     out.meta().origin = crate::tensor::Origin::Other;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let xs2: Vec<i64> = xs.iter().map(|&d| d as i64).collect();
         let n = reps.len();
         record(

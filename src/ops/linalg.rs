@@ -57,7 +57,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     let out = mm_kernel(a, b)?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         // d(AB) = dA B + A dB  →  gA = G Bᴴ, gB = Aᴴ G
         record(
             "MmBackward0",
@@ -113,7 +113,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     } else {
         out
     };
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         record(
             "DotBackward0",
             &[a, b],
@@ -140,7 +140,7 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
         .view_with(&[n, 1], &[v.strides()[0], 1], v.data().offset);
     let r = mm_kernel(a, &col)?;
     let out = r.view_with(&[sa[0]], &[1], 0).detached();
-    if needs_grad(&[a, v]) {
+    if needs_grad(&[a, v])? {
         // gA = g ⊗ v̄, gv = Aᴴ g
         record(
             "MvBackward0",
@@ -218,7 +218,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     let out = backend::bmm(&a.detached(), &b.detached())?;
-    if needs_grad(&[a, b]) {
+    if needs_grad(&[a, b])? {
         record(
             "BmmBackward0",
             &[a, b],
@@ -365,7 +365,7 @@ fn squeeze_dim4(x: &Tensor) -> Result<Tensor> {
         let d = x.data();
         x.view_with(&d.shape[1..], &d.strides[1..], d.offset)
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "SqueezeBackward4",
             &[x],
@@ -394,7 +394,7 @@ pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             bias.shape().last().copied().unwrap_or(1)
         )));
     }
-    if needs_grad(&[bias, a, b]) {
+    if needs_grad(&[bias, a, b])? {
         // d(c + AB) = dc + dA B + A dB
         record(
             "AddmmBackward0",

@@ -50,7 +50,7 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
         let d = sub(input, target)?;
         reduce(&mul(&d, &d)?, r)?
     };
-    if needs_grad(&[input, target]) {
+    if needs_grad(&[input, target])? {
         let n = crate::shape::numel(&crate::shape::broadcast_shapes(
             &input.shape(),
             &target.shape(),
@@ -131,7 +131,7 @@ pub fn binary_cross_entropy(
         let l = neg(&add(&mul(y, &lp)?, &mul(&one_minus_y, &lq)?)?)?;
         reduce(&weighted(l, weight)?, r)?.detached()
     };
-    if needs_grad(&[p, y]) {
+    if needs_grad(&[p, y])? {
         let shape = p.shape();
         let mut saved = vec![save("self", p)?, save("target", y)?];
         if let Some(w) = weight {
@@ -211,7 +211,7 @@ pub fn binary_cross_entropy_with_logits(
         reduce(&weighted(l, weight)?, r)?.detached()
     };
     let inputs = [x, y];
-    if needs_grad(&inputs) {
+    if needs_grad(&inputs)? {
         let shape = x.shape();
         let needs: Vec<bool> = inputs.iter().map(|t| t.requires_grad()).collect();
         let mut saved = vec![save("self", x)?, save("target", y)?];
@@ -346,7 +346,7 @@ pub fn nll_loss(
         }
     };
     let out = out.detached();
-    if needs_grad(&[input]) {
+    if needs_grad(&[input])? {
         let tsh = ts.clone();
         record(
             "NllLossBackward0",

@@ -42,7 +42,7 @@ fn tri(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
         let zero = Tensor::zeros(&[], x.dtype())?;
         backend::contiguous(&where_(&tri_mask(x, diagonal, lower)?, x, &zero)?)?.detached()
     };
-    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+    if out.dtype().is_differentiable() && needs_grad(&[x])? {
         record(
             if lower {
                 "TrilBackward0"
@@ -95,7 +95,7 @@ pub fn trace(x: &Tensor) -> Result<Tensor> {
         let d = take(x, &plan, &[plan.len()], "TraceBackward0")?;
         sum(&d, None, false)?.detached()
     };
-    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+    if out.dtype().is_differentiable() && needs_grad(&[x])? {
         record(
             "TraceBackward0",
             &[x],
@@ -125,7 +125,7 @@ pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
                 backend::put(&z, &plan, &backend::contiguous(x)?, false)?;
                 z
             };
-            if out.dtype().is_differentiable() && needs_grad(&[x]) {
+            if out.dtype().is_differentiable() && needs_grad(&[x])? {
                 record(
                     "DiagEmbedBackward0",
                     &[x],
@@ -145,7 +145,7 @@ pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
                 let _g = GradModeGuard::new(false);
                 take(x, &plan, &[k], "DiagonalBackward0")?.detached()
             };
-            if out.dtype().is_differentiable() && needs_grad(&[x]) {
+            if out.dtype().is_differentiable() && needs_grad(&[x])? {
                 record(
                     "DiagonalBackward0_copy",
                     &[x],
@@ -221,7 +221,7 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
         let _g = GradModeGuard::new(false);
         take(x, &plan, &shape, "RollBackward0")?.detached()
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let back: Vec<i64> = shifts.iter().map(|s| -s).collect();
         let dims = dims.to_vec();
         record(
@@ -295,7 +295,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
             }
         }
     };
-    if out.dtype().is_differentiable() && needs_grad(&[x]) {
+    if out.dtype().is_differentiable() && needs_grad(&[x])? {
         let dims = dims.to_vec();
         record(
             "FlipBackward0",
@@ -339,7 +339,7 @@ pub fn complex(real: &Tensor, imag: &Tensor) -> Result<Tensor> {
         backend::copy_into(&select(&parts, -1, 1)?, imag)?;
         out
     };
-    if needs_grad(&[real, imag]) {
+    if needs_grad(&[real, imag])? {
         record(
             "ComplexBackward0",
             &[real, imag],

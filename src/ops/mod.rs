@@ -56,10 +56,24 @@ pub use sum::*;
 pub use unary::*;
 pub use view::*;
 
-/// Does an op over these inputs record a node?
+/// Does an op over these inputs record a node? First raises PyTorch's error for an input that
+/// is a view which may not take the history its base got from an in-place write (made under
+/// no_grad, one of several outputs, ...).
 #[inline]
-pub fn needs_grad(inputs: &[&Tensor]) -> bool {
-    grad_mode::recording() && inputs.iter().any(|t| t.requires_grad())
+pub fn needs_grad(inputs: &[&Tensor]) -> Result<bool> {
+    if !grad_mode::recording() {
+        return Ok(false);
+    }
+    let mut any = false;
+    for t in inputs {
+        if t.requires_grad() {
+            if t.is_view() {
+                refresh_view(t)?;
+            }
+            any = true;
+        }
+    }
+    Ok(any)
 }
 
 pub fn meta_of(t: &Tensor) -> TensorMeta {
@@ -98,10 +112,16 @@ fn edge_and_meta(t: &Tensor) -> (Edge, TensorMeta) {
 
 /// Where the gradient of `t` goes: its grad_fn, its AccumulateGrad, or nowhere.
 pub fn gradient_edge(t: &Tensor) -> Edge {
+    if t.is_view() {
+        // a view written through its base takes its new history now (an error for a view that
+        // may not is raised before recording, by `needs_grad`)
+        let _ = refresh_view(t);
+    }
     let (gf, nr, rg) = {
         let m = t.meta();
         (m.grad_fn.clone(), m.output_nr, m.requires_grad)
     };
+    let rg = rg || (gf.is_none() && t.requires_grad());
     match gf {
         Some(node) => Edge {
             node: Some(node),
@@ -229,9 +249,14 @@ pub fn record(
         if !o.dtype().is_differentiable() {
             continue;
         }
+        let view = o.is_view();
+        let version = if view { o.version() } else { 0 };
         let mut m = o.meta();
         m.grad_fn = Some(node.clone());
         m.output_nr = i as u32;
+        if view {
+            m.attr_version = version;
+        }
     }
 }
 

@@ -47,7 +47,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
         div(&e, &sum(&e, Some(&[d]), true)?)?
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // dx = y ⊙ (g - Σ g⊙y)
         record(
             "SoftmaxBackward0",
@@ -77,7 +77,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
         sub(&xf, &logsumexp(&xf, &[d], true)?)?
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // dx = g - exp(y) Σ g
         record(
             "LogSoftmaxBackward0",
@@ -263,7 +263,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
     if let Some(b) = b {
         inputs.push(b);
     }
-    if needs_grad(&inputs) {
+    if needs_grad(&inputs)? {
         let (has_bias, need_x, need_w) = (b.is_some(), x4.requires_grad(), w.requires_grad());
         let ws = w.shape();
         record(
@@ -439,7 +439,7 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         )?;
         reshape(&m, &[n as i64, c as i64, ho as i64, wo as i64])?.detached()
     };
-    if needs_grad(&[&x4]) {
+    if needs_grad(&[&x4])? {
         record(
             "AvgPool2DBackward0",
             &[&x4],
@@ -544,7 +544,7 @@ pub fn layer_norm(
     if let Some(b) = bias {
         inputs.push(b);
     }
-    if needs_grad(&inputs) {
+    if needs_grad(&inputs)? {
         let (hw, hb) = (weight.is_some(), bias.is_some());
         let lead: Vec<i64> = (0..xs.len() - k).map(|d| d as i64).collect();
         let np = norm_parts.clone();

@@ -123,7 +123,7 @@ macro_rules! define_float_unary {
             $(#[doc = $doc])*
             pub fn $name(x: &Tensor) -> Result<Tensor> {
                 let out = $crate::ops::pointwise::float_unary_value(FloatUnary::$Variant, x)?;
-                if needs_grad(&[x]) {
+                if needs_grad(&[x])? {
                     // The closure captures nothing, so boxing it allocates nothing.
                     let backward = Box::new(|s: &[Tensor], g: &[Tensor]| {
                         let grad: fn(&Tensor, &Tensor) -> Result<Tensor> = $grad;
@@ -226,7 +226,7 @@ macro_rules! define_float_binary {
             $(#[doc = $doc])*
             pub fn $name(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 let out = $crate::ops::pointwise::float_binary_value(FloatBinary::$Variant, a, b)?;
-                if needs_grad(&[a, b]) {
+                if needs_grad(&[a, b])? {
                     let saved = vec![$(
                         $crate::ops::pointwise::saved!($saves, a, b, &out)
                     ),*];
@@ -310,7 +310,7 @@ macro_rules! define_rounding {
             pub fn $name(x: &Tensor) -> Result<Tensor> {
                 let unsupported = $crate::ops::pointwise::complex_unsupported!($complex);
                 let out = $crate::ops::pointwise::rounding_value(Rounding::$Variant, x, unsupported)?;
-                if needs_grad(&[x]) {
+                if needs_grad(&[x])? {
                     record(
                         $node,
                         &[x],

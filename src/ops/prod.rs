@@ -28,7 +28,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
         squeeze_dim(&vals, rd[0] as i64)?
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let name = if by_dim {
             "ProdBackward1"
         } else {

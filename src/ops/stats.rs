@@ -59,7 +59,7 @@ pub fn var(
         }
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let name = if is_std {
             "StdBackward0"
         } else {
@@ -121,7 +121,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         }
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let rd: Vec<i64> = reduce_dims(x.ndim(), Some(dims))?
             .iter()
             .map(|&d| d as i64)
@@ -195,7 +195,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
         }
     };
     let out = out.detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "LinalgVectorNormBackward0",
             &[x],

@@ -69,7 +69,7 @@ fn listed_dims(dims: Option<&[i64]>, rd: Vec<usize>) -> Vec<usize> {
 pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let rd = reduce_dims(x.ndim(), dims)?;
     let out = sum_kernel(x, &rd, keepdim)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let shape = x.shape();
         let rd = listed_dims(dims, rd);
         let name = if dims.is_none() {
@@ -107,7 +107,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     } else {
         out
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let rd = listed_dims(dims, rd);
         let name = if dims.is_none() {
             "MeanBackward0"
@@ -194,7 +194,7 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     } else {
         out
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // d cumsum = the reversed cumulative sum of dL
         record(
             "CumsumBackward0",

@@ -13,7 +13,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     }
     // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
     let out = backend::unary(UnaryKernel::Neg, x)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // d(-x) = -dx
         record(
             "NegBackward0",
@@ -35,7 +35,7 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     let out = backend::unary(UnaryKernel::Conj, x)?;
     let flag = !x.meta().is_conj;
     out.meta().is_conj = flag;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "ConjBackward0",
             &[x],
@@ -65,7 +65,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
         ));
     }
     let out = backend::unary(UnaryKernel::Relu, x)?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // d relu(x) = [relu(x) > 0] dx
         record(
             "ReluBackward0",
@@ -89,7 +89,7 @@ pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tens
         )?;
         mul(g, &mask)?
     };
-    if needs_grad(&[g, x]) {
+    if needs_grad(&[g, x])? {
         record(
             "ThresholdBackwardBackward0",
             &[g, x],
@@ -112,7 +112,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
         DType::Bool => x.detached(),
         _ => backend::unary(UnaryKernel::Abs, x)?,
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // d|x| = sgn(x) dx  (x/|x| for complex, 0 at 0)
         record(
             "AbsBackward0",
@@ -133,7 +133,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
         _ if dt.is_complex() => backend::unary(UnaryKernel::Sgn, x)?,
         _ => backend::unary(UnaryKernel::Sign, x)?,
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         if dt.is_complex() {
             // sgn(z) = z/|z| moves along the circle only:
             // dz = (g - sgn · Re(conj(sgn) · g)) / |z|, and 0 at z = 0 (PyTorch's formula)
@@ -177,7 +177,7 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
     } else {
         backend::unary(UnaryKernel::Angle, &floating(x)?)?
     };
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         // z.grad = g · i z / |z|²  (0 at z = 0); real inputs get a zero gradient
         record(
             "AngleBackward0",

@@ -14,10 +14,11 @@ pub struct Region {
     pub offset: usize,
 }
 
-fn record_view(name: &'static str, x: &Tensor, out: &Tensor, backward: BackwardFn) {
-    if needs_grad(&[x]) {
+fn record_view(name: &'static str, x: &Tensor, out: &Tensor, backward: BackwardFn) -> Result<()> {
+    if needs_grad(&[x])? {
         record(name, &[x], &[out], vec![], backward);
     }
+    Ok(())
 }
 
 /// Resolve one `-1` and check the element count.
@@ -116,7 +117,7 @@ pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -130,13 +131,14 @@ pub fn unsafe_view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         view(x, shape)?
     };
+    mark_views(x, &[&out], crate::tensor::CreationMeta::Default);
     let old = x.shape();
     record_view(
         "UnsafeViewBackward0",
         x,
         &out,
         Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -156,12 +158,13 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
             let _g = crate::grad_mode::GradModeGuard::new(false);
             view(x, shape)?
         };
+    mark_views(x, &[&out], crate::tensor::CreationMeta::Default);
         record_view(
             "ReshapeAliasBackward0",
             x,
             &out,
             Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-        );
+        )?;
         return Ok(out);
     }
     let c = clone(x)?;
@@ -175,7 +178,7 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
         strides: contiguous_strides(&new),
         ..out.data().clone()
     });
-    if needs_grad(&[&c]) {
+    if needs_grad(&[&c])? {
         record(
             "UnsafeViewBackward0",
             &[&c],
@@ -204,7 +207,7 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![transpose(&g[0], a as i64, b as i64)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -224,7 +227,7 @@ pub fn t(x: &Tensor) -> Result<Tensor> {
         st.reverse();
         x.view_with(&sh, &st, d.offset)
     };
-    record_view("TBackward0", x, &out, Box::new(|_, g| grads![t(&g[0])?]));
+    record_view("TBackward0", x, &out, Box::new(|_, g| grads![t(&g[0])?]))?;
     Ok(out)
 }
 
@@ -262,7 +265,7 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![permute(&g[0], &inv)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -283,7 +286,7 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![squeeze_dim(&g[0], d as i64)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -301,7 +304,7 @@ pub fn squeeze(x: &Tensor) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -330,7 +333,7 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
                 g[0].clone()
             }]
         }),
-    );
+    )?;
     Ok(out)
 }
 
@@ -363,7 +366,7 @@ pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -431,7 +434,7 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![sum_to(&g[0], &old)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -490,7 +493,7 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
         x,
         &out,
         Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -539,7 +542,7 @@ pub fn slice(
         x,
         &out,
         Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -554,7 +557,7 @@ pub fn alias(x: &Tensor) -> Result<Tensor> {
         x,
         &out,
         Box::new(|_, g| grads![g[0].clone()]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -566,7 +569,7 @@ pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
         backend::copy_into(&win, g)?;
     }
     let out = out.detached();
-    if needs_grad(&[g]) {
+    if needs_grad(&[g])? {
         let r = region.clone();
         record(
             "AsStridedScatterBackward0",
@@ -589,7 +592,7 @@ pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
     let out = src
         .view_with(&region.shape, &region.strides, region.offset)
         .detached();
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         let (shape, r) = (x.shape(), region.clone());
         record(
             "AsStridedBackward0",
@@ -695,7 +698,7 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
         x,
         &out,
         Box::new(|_, g| grads![view_as_complex_copy(&g[0])?]),
-    );
+    )?;
     Ok(out)
 }
 
@@ -731,7 +734,7 @@ pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
     let cdt = x.dtype().to_complex();
     let out = Tensor::zeros_on(&shape[..shape.len() - 1], cdt, x.device())?;
     backend::copy_into(&real_pairs(&out), &x.detached())?;
-    if needs_grad(&[x]) {
+    if needs_grad(&[x])? {
         record(
             "ViewAsComplexBackward0",
             &[x],

@@ -213,8 +213,9 @@ impl PyTensor {
     }
 
     #[getter]
-    fn get_is_leaf(&self) -> bool {
-        self.t.is_leaf()
+    fn get_is_leaf(&self) -> PyResult<bool> {
+        crate::ops::refresh_view(&self.t)?;
+        Ok(self.t.is_leaf())
     }
     #[setter]
     fn set_is_leaf(&self, _v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
@@ -223,6 +224,8 @@ impl PyTensor {
 
     #[getter]
     fn get_grad_fn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // a view rebased by a write through its base: PyTorch's error when it may not be
+        crate::ops::refresh_view(&self.t)?;
         match self.t.grad_fn() {
             Some(n) => node_to_py(py, n),
             None => Ok(py.None().into_bound(py)),
