@@ -73,7 +73,7 @@ macro_rules! float_unary_ops {
             sqrt sqrt_ Sqrt "SqrtBackward0" {
                 real: |v| v.sqrt(),
                 cuda: "m_sqrt(v)",
-                complex: |v| v.sqrt(),
+                complex: |v| $crate::backend::cpu::elementwise::CSqrt::csqrt(v),
                 cuda_complex: "c_sqrt(v)",
                 saves: result,
                 // d sqrt(x) = dx / (2 sqrt(x))
@@ -86,7 +86,10 @@ macro_rules! float_unary_ops {
             rsqrt rsqrt_ Rsqrt "RsqrtBackward0" {
                 real: |v| 1.0 / v.sqrt(),
                 cuda: "(T)1 / m_sqrt(v)",
-                complex: |v| num_complex::Complex::new(1.0, 0.0) / v.sqrt(),
+                complex: |v| {
+                    use $crate::backend::cpu::elementwise::{CDiv, CSqrt};
+                    num_complex::Complex::new(1.0, 0.0).cdiv(v.csqrt())
+                },
                 cuda_complex: "c_one<R>() / c_sqrt(v)",
                 saves: result,
                 // d x^(-1/2) = -1/2 x^(-3/2) dx = -1/2 result³ dx
@@ -228,7 +231,7 @@ macro_rules! float_unary_ops {
             reciprocal reciprocal_ Reciprocal "ReciprocalBackward0" {
                 real: |v| 1.0 / v,
                 cuda: "(T)1 / v",
-                complex: |v| num_complex::Complex::new(1.0, 0.0) / v,
+                complex: |v| $crate::backend::cpu::elementwise::CDiv::cdiv(num_complex::Complex::new(1.0, 0.0), v),
                 cuda_complex: "c_one<R>() / v",
                 saves: result,
                 // d(1/x) = -dx / x²

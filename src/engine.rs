@@ -12,6 +12,7 @@ use crate::shape::fmt_shape;
 use crate::tensor::Tensor;
 use std::collections::BinaryHeap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 /// Node ids are small integers already: mix them once instead of running SipHash.
 #[derive(Default)]
@@ -137,8 +138,8 @@ pub fn backward(
     // With `inputs`, run only the nodes from which an input can be reached.
     let mut captures: Vec<Option<(NodeId, u32)>> = Vec::new();
     let mut captured: Vec<Option<Tensor>> = Vec::new();
+    let mut targets: HashSet<NodeId> = HashSet::default();
     if let Some(inputs) = inputs {
-        let mut targets: HashSet<NodeId> = HashSet::default();
         for t in inputs {
             let e = ops::gradient_edge(t);
             let c = e.node.as_ref().map(|n| (n.id(), e.input_nr));
@@ -171,6 +172,10 @@ pub fn backward(
         };
         let node = task.node;
         let mut grads = task.buffer;
+        if !task.needed && !targets.contains(&id) {
+            // neither run nor captured: PyTorch never reaches it (not even its tensor hooks)
+            continue;
+        }
 
         run_tensor_hooks(&node, &mut grads)?;
         for (i, c) in captures.iter().enumerate() {
@@ -183,16 +188,18 @@ pub fn backward(
         if !task.needed {
             continue;
         }
-        let grads = run_pre_hooks(&node, grads)?;
+        let mut grads = run_pre_hooks(&node, grads)?;
 
         let outputs = match &node.kind {
             NodeKind::AccumulateGrad(var) => {
                 // PyTorch's AccumulateGrad leaves a variable that stopped requiring grad after
                 // the graph was recorded (`requires_grad_(False)`, `detach_()`) alone.
                 if opts.accumulate && var.requires_grad() {
-                    if let Some(g) = grads.into_iter().next().flatten() {
-                        accumulate_grad(var, g, opts.create_graph)?;
+                    if let Some(g) = grads.first_mut().and_then(Option::take) {
+                        grads[0] = Some(accumulate_grad(var, g, opts.create_graph)?);
                     }
+                    // the node's own post hooks run last, with no gradient inputs (PyTorch)
+                    run_post_hooks(&node, &grads, Vec::new())?;
                 }
                 continue;
             }
@@ -280,7 +287,7 @@ fn new_task(n: &NodeRef) -> Task {
     }
 }
 
-/// needed(n) = n is an AccumulateGrad target (when accumulating) or some child is a target or
+/// needed(n) = n is a target (when accumulating) or some child is a target or
 /// needed. Computed children-first over the discovered DAG without recursion.
 fn mark_needed(tasks: &mut HashMap<NodeId, Task>, targets: &HashSet<NodeId>, accumulate: bool) {
     let mut order: Vec<NodeId> = Vec::with_capacity(tasks.len());
@@ -312,18 +319,14 @@ fn mark_needed(tasks: &mut HashMap<NodeId, Task>, targets: &HashSet<NodeId>, acc
         }
     }
     for id in order {
-        let (is_acc, children): (bool, Vec<NodeId>) = {
-            let t = &tasks[&id];
-            (
-                t.node.is_accumulate_grad(),
-                t.node
-                    .next
-                    .iter()
-                    .filter_map(|e| e.node.as_ref().map(|n| n.id()))
-                    .collect(),
-            )
-        };
-        let needed = (accumulate && is_acc && targets.contains(&id))
+        let children: Vec<NodeId> = tasks[&id]
+            .node
+            .next
+            .iter()
+            .filter_map(|e| e.node.as_ref().map(|n| n.id()))
+            .collect();
+        // backward(inputs=) runs an input's grad_fn itself (hooks and all), grad() only captures
+        let needed = (accumulate && targets.contains(&id))
             || children
                 .iter()
                 .any(|c| targets.contains(c) || tasks.get(c).is_some_and(|t| t.needed));
@@ -463,9 +466,32 @@ fn validate_outputs(node: &Node, out: Vec<Option<Tensor>>) -> Result<Vec<Option<
         .collect()
 }
 
+/// May the first `.grad` of `var` be `g` itself rather than a copy (PyTorch's AccumulateGrad
+/// steals a gradient nothing else holds that is laid out as `var`'s gradient must be)?
+fn can_steal(g: &Tensor, var: &Tensor) -> bool {
+    if Arc::strong_count(&g.0) != 1 || g.dtype() != var.dtype() || g.device() != var.device() {
+        return false;
+    }
+    let (gd, vd) = (g.data(), var.data());
+    if gd.base.is_some()
+        || gd.version.is_some()
+        || gd.offset != 0
+        || Arc::strong_count(&gd.storage) != 1
+        || gd.storage.nbytes() != gd.numel() * gd.dtype.size()
+        || gd.shape != vd.shape
+    {
+        return false;
+    }
+    if !vd.is_contiguous() && crate::backend::cpu::layout::is_dense(&vd.shape, &vd.strides) {
+        gd.strides == vd.strides
+    } else {
+        gd.is_contiguous()
+    }
+}
+
 /// `.grad += g` for a leaf: in place when possible (the `.grad` object keeps its identity), out
-/// of place when recording a graph.
-fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+/// of place when recording a graph. Returns the gradient as the node's post hooks see it.
+fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<Tensor> {
     let dtype = var.dtype();
     let g = if g.dtype() != dtype {
         ops::to_dtype(&g, dtype)?
@@ -477,6 +503,8 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
         None => {
             if create_graph {
                 ops::copy_backwards_clone(&g, var)?
+            } else if can_steal(&g, var) {
+                g.detached()
             } else {
                 crate::backend::grad_copy(&g, var)?
             }
@@ -502,7 +530,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     for h in hooks {
         h(var)?;
     }
-    Ok(())
+    Ok(g)
 }
 
 // Composite ops: the one place where a backward re-runs a forward and differentiates it with

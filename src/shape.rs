@@ -57,7 +57,8 @@ pub fn wrap_dim(dim: i64, ndim: usize) -> Result<usize> {
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Shape> {
     let n = a.len().max(b.len());
     let mut out: Shape = SmallVec::from_elem(0, n);
-    for i in 0..n {
+    // from the last dim, as PyTorch's infer_size (which mismatch it names)
+    for i in (0..n).rev() {
         let da = if i + a.len() >= n {
             a[i + a.len() - n]
         } else {

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicU32;
 
 pub struct Storage {
     memory: Memory,
-    pub version: AtomicU32,
+    pub version: std::sync::Arc<AtomicU32>,
 }
 
 /// Where a storage's bytes live: the one enum over the devices' memory.
@@ -57,7 +57,7 @@ impl Storage {
     fn new(memory: Memory) -> Storage {
         Storage {
             memory,
-            version: AtomicU32::new(0),
+            version: std::sync::Arc::new(AtomicU32::new(0)),
         }
     }
 

@@ -316,7 +316,16 @@ impl Tensor {
                 "data set to a tensor that requires gradients must be floating point or complex dtype".into(),
             ));
         }
-        let d = src.data().clone();
+        let mut d = src.data().clone();
+        // `x.data = y` keeps x's version counter (shared with x's views), as PyTorch
+        {
+            let old = self.data();
+            d.version = Some(
+                old.version
+                    .clone()
+                    .unwrap_or_else(|| old.storage.version.clone()),
+            );
+        }
         self.set_data(d);
         Ok(())
     }
@@ -405,14 +414,14 @@ impl Tensor {
         let d = self.data();
         d.version
             .as_deref()
-            .unwrap_or(&d.storage.version)
+            .unwrap_or(&*d.storage.version)
             .load(Ordering::Relaxed)
     }
     pub fn bump_version(&self) {
         let d = self.data();
         d.version
             .as_deref()
-            .unwrap_or(&d.storage.version)
+            .unwrap_or(&*d.storage.version)
             .fetch_add(1, Ordering::Relaxed);
     }
     pub fn is_view(&self) -> bool {
@@ -429,6 +438,10 @@ impl Tensor {
             let m = self.meta();
             if m.requires_grad || m.grad_fn.is_some() {
                 return true;
+            }
+            if m.is_inference {
+                // a view of an inference tensor is not a differentiable view
+                return false;
             }
         }
         self.data().base.as_ref().is_some_and(|b| b.requires_grad())
@@ -465,16 +478,31 @@ impl Tensor {
             None => (self.clone(), CreationMeta::Default),
         };
         let inference = self.is_inference();
-        let t = self.relayout(shape, strides, offset, Some(base));
-        {
-            let mut m = t.meta();
-            // A view of an inference tensor is an inference tensor, a view of a normal one made
-            // in inference mode a normal one (PyTorch).
-            m.is_inference = inference;
-            m.view_creation = CreationMeta::propagate(parent, CreationMeta::now());
-            m.attr_version = t.version();
-        }
+        // A view of an inference tensor is an inference tensor and not a view (`_base` is None;
+        // PyTorch tracks no view relation for them), a view of a normal one made in inference
+        // mode a normal one.
+        let t = self.relayout(shape, strides, offset, (!inference).then_some(base));
+        t.init_view_meta(parent, inference);
         t
+    }
+
+    /// A new view's autograd state: made now (in this grad mode) from a view made as `parent`,
+    /// its grad_fn (none yet) current at this version.
+    pub(crate) fn init_view_meta(&self, parent: CreationMeta, inference: bool) {
+        let version = self.version();
+        let mut m = self.meta();
+        m.is_inference = inference;
+        m.view_creation = CreationMeta::propagate(parent, CreationMeta::now());
+        m.attr_version = version;
+    }
+
+    /// How this tensor was made as a view (`Default` for a tensor that is not one).
+    pub fn view_creation(&self) -> CreationMeta {
+        if self.is_view() {
+            self.meta().view_creation
+        } else {
+            CreationMeta::Default
+        }
     }
 
     /// This memory seen with another layout, for the kernels' own operands and results: no

@@ -121,8 +121,16 @@ def _make_legacy(name, dt, example):
 
     doc = (f"The legacy constructor of {dt} tensors: `torch.{name}(data)` is "
            f"`torch.tensor(data, dtype={dt})`. leafgrad zero-fills `torch.{name}(*sizes)`, which "
-           f"PyTorch leaves uninitialised.\n\n{example}")
-    return type(name, (), {"__new__": new, "_dtype": dt, "__doc__": doc})
+           f"PyTorch leaves uninitialised. `isinstance(t, torch.{name})` is true for a CPU tensor "
+           f"of that dtype.\n\n{example}")
+    return _LegacyType(name, (), {"__new__": new, "_dtype": dt, "dtype": dt, "__doc__": doc})
+
+
+class _LegacyType(type):
+    """The class of the legacy tensor types: instances are the CPU tensors of its dtype."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls._dtype and obj.device.type == "cpu"
 
 
 FloatTensor = _make_legacy("FloatTensor", float32, """>>> torch.FloatTensor([1, 2])
@@ -134,5 +142,9 @@ tensor([[1, 2],
         [3, 4]])""")
 BoolTensor = _make_legacy("BoolTensor", bool, """>>> torch.BoolTensor([True, False])
 tensor([ True, False])""")
+IntTensor = _make_legacy("IntTensor", int32, """>>> torch.IntTensor([1, 2])
+tensor([1, 2], dtype=torch.int32)""")
+ByteTensor = _make_legacy("ByteTensor", uint8, """>>> torch.ByteTensor([1, 2])
+tensor([1, 2], dtype=torch.uint8)""")
 
 del _builtins

@@ -41,7 +41,20 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            raise RuntimeError("Please use grad mode decorators on functions, not classes")
+            import warnings
+
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You "
+                "should only decorate functions or methods. To preserve the current behavior of "
+                "class decoration, you can directly decorate the `__init__` method and nothing else.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            cls = func
+
+            def func(*args, **kwargs):  # construction runs in the mode, as PyTorch's lambda
+                return cls(*args, **kwargs)
+
         if inspect.isgeneratorfunction(func):
             return _wrap_generator(self.clone, func)
 
@@ -175,9 +188,9 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev = (_core.is_grad_enabled(), _core.is_inference_mode_enabled())
-        if self.mode:
-            _core._set_inference_mode(True)
-            _core._set_grad_enabled(False)
+        # PyTorch's InferenceMode(mode): inference mode on means grad mode off, and off means on
+        _core._set_inference_mode(bool(self.mode))
+        _core._set_grad_enabled(not self.mode)
 
     def __exit__(self, *exc):
         _core._set_grad_enabled(self.prev[0])

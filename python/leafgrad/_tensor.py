@@ -22,7 +22,7 @@ def _numpy(self, *, force=False):
         raise TypeError(
             f"can't convert {self._device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first."
         )
-    if self.requires_grad and not force:
+    if self.requires_grad and not force and _core.is_grad_enabled():
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     if not force and self.is_complex() and self.is_conj():
         # leafgrad materialises conj() but keeps PyTorch's rule for the conjugate bit
@@ -64,18 +64,24 @@ def _tolist(self):
 
 
 def _repr(self, *, tensor_contents=None):
-    gf = self.grad_fn
+    try:
+        gf = self.grad_fn
+        gf_name = None if gf is None else type(gf).__name__
+    except RuntimeError:
+        # a view made under no_grad whose base was written since: its grad_fn is an error to
+        # read, and PyTorch prints it as <Invalid>
+        gf_name = "Invalid"
     if self.is_meta:
         return _tensor_str.format_meta(
             tuple(self.shape),
             self.dtype._name,
-            grad_fn=None if gf is None else type(gf).__name__,
+            grad_fn=gf_name,
             requires_grad=self.requires_grad,
         )
     return _tensor_str.format_tensor(
         _values(self),
         self.dtype._name,
-        grad_fn=None if gf is None else type(gf).__name__,
+        grad_fn=gf_name,
         requires_grad=self.requires_grad,
         device=self._device,
     )

@@ -87,6 +87,8 @@ pub struct SavedTensor {
     pub version: u32,
     pub is_output: bool,
     pub output_nr: u32,
+    /// An input that had a grad_fn when saved: `detach_()` on it since is an error at unpack.
+    pub had_grad_fn: bool,
 }
 
 impl SavedTensor {
@@ -226,7 +228,7 @@ impl Node {
     /// The saved tensors, checked against their versions; outputs get this node as `grad_fn`
     /// again when `attach` (create_graph) asks for it.
     pub fn unpack_saved(self_ref: &NodeRef, attach: bool) -> Result<Vec<Tensor>> {
-        let items: Vec<(SavedValue, Option<Edge>, u32, bool, u32)> = {
+        let items: Vec<(SavedValue, Option<Edge>, u32, bool, u32, bool)> = {
             let s = lock(&self_ref.saved);
             if s.released {
                 return Err(Error::Runtime(SECOND_BACKWARD.into()));
@@ -242,6 +244,7 @@ impl Node {
                         unreachable!("checked above")
                     };
                     check_version(self_ref, t, st.version, st.is_output, st.output_nr)?;
+                    check_not_detached(t, st.had_grad_fn)?;
                     if st.is_output && attach {
                         out.push(t.alias_with_grad_fn(self_ref.clone(), st.output_nr));
                     } else {
@@ -259,16 +262,18 @@ impl Node {
                         st.version,
                         st.is_output,
                         st.output_nr,
+                        st.had_grad_fn,
                     )
                 })
                 .collect()
         };
         // (the lock is released: unpack hooks run user code)
         let mut out = Vec::with_capacity(items.len());
-        for (value, edge, version, is_output, output_nr) in items {
+        for (value, edge, version, is_output, output_nr, had_grad_fn) in items {
             let t = match value {
                 SavedValue::Tensor(t) => {
                     check_version(self_ref, &t, version, is_output, output_nr)?;
+                    check_not_detached(&t, had_grad_fn)?;
                     t
                 }
                 SavedValue::Packed(p) => {
@@ -301,6 +306,14 @@ impl Node {
             .map(|t| t.unwrap_or_else(|| filler.clone()))
             .collect())
     }
+}
+
+/// PyTorch's error for a saved input whose history was cut in place (`detach_()`) since.
+fn check_not_detached(t: &Tensor, had_grad_fn: bool) -> Result<()> {
+    if had_grad_fn && t.meta().grad_fn.is_none() {
+        return Err(Error::Runtime("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is not supported, please use out-of-place `.detach()` instead".into()));
+    }
+    Ok(())
 }
 
 /// PyTorch's error for a saved tensor modified in place since it was saved.

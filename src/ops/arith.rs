@@ -51,7 +51,7 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
     let k = match (op, dt) {
         (BinOp::Sub, DType::Bool) => {
             broadcast_shapes(&a.shape(), &b.shape())?;
-            return Err(Error::Runtime("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
+            return Err(Error::NotImplemented("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
         }
         (BinOp::Mul | BinOp::Div, DType::Bool) => BinaryKernel::And,
         (_, DType::Bool) => BinaryKernel::Or,
@@ -165,12 +165,16 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => "mul",
         BinOp::Div => "div",
     };
-    if a.requires_grad() || b.requires_grad() {
+    // PyTorch refuses when the inputs or the output require grad, with grad mode on
+    if crate::grad_mode::is_grad_enabled()
+        && (a.requires_grad() || b.requires_grad() || out.requires_grad())
+    {
         return Err(Error::Runtime(format!(
             "{}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
             name
         )));
     }
+    // (an inference `out` outside inference mode is written, then refused at the version bump)
     let dt = out.dtype();
     let fast = alpha == 1.0
         && a.dtype() == dt
@@ -185,8 +189,7 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
             BinOp::Div => BinaryKernel::Div,
         };
         if backend::binary_into(k, a, b, out)? {
-            out.bump_version();
-            return Ok(());
+            return bump_after_write(out);
         }
     }
     let r = match op {
@@ -363,7 +366,8 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     // ln s of the Python number, in double precision (an int base would
                     // otherwise take a float32 log).
                     let b = s[0].item()?;
-                    let ln_s = if b.im == 0.0 {
+                    // a real base of a complex exponent takes the complex log (log(-1) = iπ)
+                    let ln_s = if b.im == 0.0 && !s[2].dtype().is_complex() {
                         Tensor::wrapped_scalar(b.re.ln())
                     } else {
                         Tensor::wrapped_scalar(b.ln())
@@ -399,7 +403,14 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     let e_zero = compare(CmpOp::Eq, &e.detached(), &zero)?;
                     let dx = index::where_(&e_zero, &zero, &dx)?;
                     // pow_backward_exponent: 0 where x == 0 and e >= 0 (0·(-inf) otherwise)
-                    let de = conj(&mul(r, &log(x)?)?)?;
+                    // log in the result's dtype: a real base of a complex exponent takes the
+                    // complex log (PyTorch promotes self first)
+                    let xp = if x.dtype() != r.dtype() {
+                        to_dtype(x, r.dtype())?
+                    } else {
+                        x.clone()
+                    };
+                    let de = conj(&mul(r, &log(&xp)?)?)?;
                     let masked = bitwise(
                         BitOp::And,
                         &compare(CmpOp::Eq, &x.detached(), &zero)?,
@@ -489,7 +500,9 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         return backend::binary(BinaryKernel::Pow, &a, &b, dt);
     }
     let (a, b) = (cast_to(&a, DType::Int64)?, cast_to(&b, DType::Int64)?);
-    if dt != DType::Bool && b.try_to_vec::<i64>()?.iter().any(|&v| v < 0) {
+    // only a Python-number exponent is refused (a tensor exponent follows powi's rules)
+    if dt != DType::Bool && e.data().wrapped_number && b.try_to_vec::<i64>()?.iter().any(|&v| v < 0)
+    {
         return Err(Error::Runtime(
             "Integers to negative integer powers are not allowed.".into(),
         ));

@@ -200,7 +200,8 @@ pub fn clamp_scalar(
 ) -> Result<Tensor> {
     let bounded = min.is_some() || max.is_some();
     if kind == BoundKind::Float && !x.dtype().is_differentiable() && bounded {
-        return clamp(&to_dtype(x, DType::Float32)?, min, max);
+        // (an integer tensor: nothing to record; the float copy keeps its layout)
+        return clamp(&backend::cast_keep(x, DType::Float32)?, min, max);
     }
     if x.dtype() == DType::Bool && bounded {
         if kind == BoundKind::Bool {
@@ -237,7 +238,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
         ));
     }
     if x.dtype().is_complex() {
-        return Err(Error::Runtime(
+        return Err(Error::NotImplemented(
             "clamp is not supported for complex types".into(),
         ));
     }

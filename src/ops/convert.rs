@@ -36,7 +36,14 @@ pub fn clone(x: &Tensor) -> Result<Tensor> {
 
 /// `x.clone()`: a copy laid out like `x` (PyTorch's preserve_format).
 pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
-    clone_impl(crate::backend::cast_keep(x, x.dtype())?, x)
+    let out = if x.device() == crate::device::Device::Cpu {
+        Tensor::from_strided(crate::backend::cpu::layout::copy_exact_layout(
+            &x.strided(),
+        )?)
+    } else {
+        crate::backend::cast_keep(x, x.dtype())?
+    };
+    clone_impl(out, x)
 }
 
 fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {

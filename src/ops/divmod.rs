@@ -85,13 +85,18 @@ fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
             (false, true) => "FmodBackward0",
             (false, false) => "FmodBackward1",
         };
+        // only the divisor's gradient reads the operands: PyTorch saves them only for it
+        let other_grad = !b_number && b.requires_grad();
         record(
             name,
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("other", b)?],
+            vec![
+                save_if(other_grad, "self", a)?,
+                save_if(other_grad, "other", b)?,
+            ],
             Box::new(move |s, g| {
-                if b_number {
+                if !other_grad {
                     return Ok(vec![Some(g[0].clone()), None]);
                 }
                 let q = div(&s[0], &s[1])?;

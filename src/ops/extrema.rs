@@ -11,9 +11,10 @@ use std::sync::Arc;
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let dt = x.dtype();
     if dt.is_complex() {
-        return Err(Error::Runtime(format!(
-            "{}(): does not support complex input",
-            if is_max { "max" } else { "min" }
+        return Err(Error::NotImplemented(format!(
+            "\"{}_all\" not implemented for '{}'",
+            if is_max { "max" } else { "min" },
+            dt.scalar_type_name()
         )));
     }
     if x.numel() == 0 {
@@ -30,16 +31,21 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
         } else {
             "MinBackward1"
         };
-        // dL/dx = dL · [x == max] / (number of ties)
+        // dL/dx = dL / (number of ties) where x == max (PyTorch's evenly_distribute_backward:
+        // a NaN extreme shares the gradient among the NaNs)
         record(
             name,
             &[x],
             &[&out],
             vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(|s, g| {
-                let mask = backend::cast(&compare(CmpOp::Eq, &s[0], &s[1])?, g[0].dtype())?;
-                let count = sum(&mask, None, false)?;
-                grads![mul(&div(&g[0], &count)?, &mask)?]
+                let (x, v) = (s[0].detached(), s[1].detached());
+                let nan = |t: &Tensor| compare(CmpOp::Ne, t, t);
+                let both_nan = bitwise(BitOp::And, &nan(&x)?, &nan(&v)?)?;
+                let mask = bitwise(BitOp::Or, &compare(CmpOp::Eq, &x, &v)?, &both_nan)?;
+                let count = sum(&backend::cast(&mask, g[0].dtype())?, None, false)?;
+                let zero = Tensor::wrapped_scalar(0.0f64);
+                grads![index::where_(&mask, &div(&g[0], &count)?, &zero)?]
             }),
         );
     }
@@ -169,9 +175,11 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
     let rd = reduce_dims(x.ndim(), dims)?;
     let dt = x.dtype();
     if dt.is_complex() {
-        return Err(Error::Runtime(
-            "amax(): does not support complex input".into(),
-        ));
+        return Err(Error::NotImplemented(format!(
+            "\"{}_values_cpu\" not implemented for '{}'",
+            if is_max { "max" } else { "min" },
+            dt.scalar_type_name()
+        )));
     }
     let shape = x.shape();
     if let Some(&d) = rd.iter().find(|&&d| shape[d] == 0) {

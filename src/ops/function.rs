@@ -3,8 +3,8 @@
 //! `custom_function.cpp`). The forward and backward themselves are the caller's (the bindings
 //! call Python); the core decides edges, histories, views and saved tensors.
 use super::*;
-use crate::tensor::CreationMeta;
 use crate::graph::node::CustomBackwardFn;
+use crate::tensor::CreationMeta;
 
 const DIRTY_VIEW_MULTI: &str = "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more than one Tensor. This is not supported by the current autograd engine. You should either make sure the input is not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change.";
 const DIRTY_NOT_INPUT: &str = "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated should be passed to ctx.mark_dirty().";

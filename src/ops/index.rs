@@ -18,7 +18,10 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
         // PyTorch saves the index tensors of these (so a second backward without retain_graph
         // fails); the plan is kept in the formula, the slot marks the node as holding them.
         let saved = match name {
-            "IndexBackward0" | "GatherBackward0" | "IndexSelectBackward0" | "EmbeddingBackward0" => {
+            "IndexBackward0"
+            | "GatherBackward0"
+            | "IndexSelectBackward0"
+            | "EmbeddingBackward0" => {
                 vec![not_saved("indices")]
             }
             _ => vec![],

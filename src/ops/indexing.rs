@@ -39,6 +39,9 @@ fn apply_basic(t: &Tensor, items: Vec<Index>, skip_full_slices: bool) -> Result<
     };
     let consumed: usize = items.iter().map(dims_of).sum();
     let nd = t.ndim();
+    if nd == 0 && items.iter().any(|i| matches!(i, Index::Int(_))) {
+        return Err(Error::Index("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number".into()));
+    }
     if consumed > nd {
         return Err(Error::Index(format!(
             "too many indices for tensor of dimension {}",

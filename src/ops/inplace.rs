@@ -8,7 +8,7 @@ use crate::dtype::DType;
 use crate::error::{INFERENCE_INPLACE, LEAF_INPLACE, LEAF_VIEW_INPLACE};
 use crate::grads;
 use crate::graph::node::lock;
-use crate::shape::fmt_shape;
+use crate::shape::{fmt_shape, Shape};
 use crate::tensor::CreationMeta;
 use std::sync::Arc;
 
@@ -36,8 +36,10 @@ pub fn can_cast(from: DType, to: DType) -> bool {
 
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
-    if target.is_inference() && !crate::grad_mode::is_inference_mode() {
-        return Err(Error::Runtime(INFERENCE_INPLACE.into()));
+    // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses at
+    // the version bump, `bump_after_write`), then the kernel's
+    if !outside_inference_mode(target) && inplace_records(target, others) {
+        check_autograd_inplace(target)?;
     }
     {
         let d = target.data();
@@ -49,9 +51,41 @@ pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
             return Err(Error::Runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.".into()));
         }
     }
-    if !inplace_records(target, others) {
-        return Ok(());
+    if others.iter().any(|o| partial_overlap(target, o)) {
+        return Err(Error::Runtime("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.".into()));
     }
+    Ok(())
+}
+
+/// PyTorch's get_overlap_status(...) == Partial: two dense tensors over the same memory whose
+/// byte ranges overlap without being the same layout.
+fn partial_overlap(a: &Tensor, b: &Tensor) -> bool {
+    if a.ptr_eq(b) {
+        return false;
+    }
+    let (da, db) = (a.data(), b.data());
+    if !Arc::ptr_eq(&da.storage, &db.storage) || da.numel() == 0 || db.numel() == 0 {
+        return false;
+    }
+    let dense =
+        |d: &crate::tensor::TensorData| crate::backend::cpu::layout::is_dense(&d.shape, &d.strides);
+    if !dense(&da) || !dense(&db) {
+        return false; // PyTorch: too hard to tell, allowed
+    }
+    let range = |d: &crate::tensor::TensorData| {
+        let size = d.dtype.size();
+        let begin = d.offset * size;
+        (begin, begin + d.numel() * size)
+    };
+    let ((a0, a1), (b0, b1)) = (range(&da), range(&db));
+    if a0 == b0 && a1 == b1 {
+        return da.strides != db.strides;
+    }
+    a0 < b1 && b0 < a1
+}
+
+/// PyTorch's VariableType checks of an in-place write that autograd records.
+fn check_autograd_inplace(target: &Tensor) -> Result<()> {
     if target.is_view() {
         let creation = target.meta().view_creation;
         if creation != CreationMeta::Default {
@@ -61,13 +95,29 @@ pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
         refresh_view(target)?;
     }
     if let Some(base) = target.base() {
-        if base.is_leaf() && base.requires_grad() {
+        // PyTorch asks whether the view requires grad, not its base
+        if target.requires_grad() && base.is_leaf() {
             return Err(Error::Runtime(LEAF_VIEW_INPLACE.into()));
         }
     }
     if !target.is_view() && target.is_leaf() && target.requires_grad() {
         return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
+    Ok(())
+}
+
+/// An inference tensor written outside inference mode (autograd does not see it).
+fn outside_inference_mode(t: &Tensor) -> bool {
+    t.is_inference() && !crate::grad_mode::is_inference_mode()
+}
+
+/// The version bump after an in-place write. For an inference tensor outside inference mode it
+/// is PyTorch's error, raised after the values were written (as PyTorch does).
+pub fn bump_after_write(target: &Tensor) -> Result<()> {
+    if outside_inference_mode(target) {
+        return Err(Error::Runtime(INFERENCE_INPLACE.into()));
+    }
+    target.bump_version();
     Ok(())
 }
 
@@ -119,6 +169,7 @@ pub fn apply_inplace(
 ) -> Result<()> {
     check_inplace(target, others)?;
     let recording = crate::grad_mode::recording()
+        && !outside_inference_mode(target)
         && (target.requires_grad()
             || others.iter().any(|t| t.requires_grad())
             || target.base().is_some_and(|b| b.requires_grad()));
@@ -129,7 +180,13 @@ pub fn apply_inplace(
     } else {
         target.clone()
     };
-    let r = compute(&src)?;
+    let r = if outside_inference_mode(target) {
+        // autograd does not see the write (it is refused after it, at the version bump)
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        compute(&src)?
+    } else {
+        compute(&src)?
+    };
     if r.shape() != tshape {
         return Err(Error::Runtime(format!(
             "output with shape {} doesn't match the broadcast shape {}",
@@ -143,7 +200,7 @@ pub fn apply_inplace(
     check_output_dtype(r.dtype(), tdt)?;
     let base = target.base();
     backend::copy_into(target, &r)?;
-    target.bump_version();
+    bump_after_write(target)?;
     let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
     if !recording || !(r.requires_grad() || base_rg) {
         return Ok(());
@@ -168,7 +225,12 @@ pub(crate) fn view_rebase_error(t: &Tensor, creation: CreationMeta, indirect: bo
             let name = node.name.to_string();
             let short = name.trim_end_matches(|c: char| c.is_ascii_digit());
             let short = short.strip_suffix("Backward").unwrap_or(&name);
-            format!("Output {nr} of {short} is a view and {modified} modified inplace.")
+            match creation {
+                // a view (with history) of a view made under no_grad / inference mode
+                CreationMeta::NoGradMode => format!("Output {nr} of {short} is a view of a view which was created in no_grad mode and {modified} modified inplace with grad mode enabled."),
+                CreationMeta::InferenceMode => format!("Output {nr} of {short} is a view of a view which was created in inference mode and {modified} modified inplace in normal mode."),
+                _ => format!("Output {nr} of {short} is a view and {modified} modified inplace."),
+            }
         }
         None if creation == CreationMeta::InferenceMode => format!(
             "A view was created in inference mode and {modified} modified inplace in normal mode."
@@ -232,17 +294,98 @@ pub fn refresh_view(t: &Tensor) -> Result<()> {
     if creation != CreationMeta::Default {
         return Err(view_rebase_error(t, creation, true));
     }
-    let region = region_in_base(t, &base)?;
-    let vshape = base.shape();
+    let window = Window::of(t, &base)?;
     let node = record_node(
         "AsStridedBackward0",
         &[&base],
         smallvec::smallvec![meta_of(t)],
         vec![],
-        Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]),
+        Box::new(move |_, g| grads![window.embed(&g[0])?]),
     );
     set_history(t, Some(node), 0);
     Ok(())
+}
+
+/// Where a view lies in its base, in the view's element type: a real view of a complex base
+/// (`view_as_real`) is a window of the base's real pairs.
+#[derive(Clone)]
+struct Window {
+    region: Region,
+    /// The base's shape as the window sees it (with a trailing 2 for real pairs).
+    shape: Shape,
+    pairs: bool,
+}
+
+impl Window {
+    fn of(view: &Tensor, base: &Tensor) -> Result<Window> {
+        let (vdt, bdt) = (view.dtype(), base.dtype());
+        if vdt == bdt {
+            return Ok(Window {
+                region: region_in_base(view, base)?,
+                shape: base.shape(),
+                pairs: false,
+            });
+        }
+        if bdt.is_complex() && vdt == bdt.to_real() {
+            let pairs = {
+                let _g = crate::grad_mode::GradModeGuard::new(false);
+                view_as_real(&base.detached())?
+            };
+            return Ok(Window {
+                region: region_in_base(view, &pairs)?,
+                shape: pairs.shape(),
+                pairs: true,
+            });
+        }
+        Err(Error::Runtime(format!(
+            "in-place operations on a {} view of a {} tensor that requires grad are not supported",
+            vdt.scalar_type_name(),
+            bdt.scalar_type_name()
+        )))
+    }
+
+    /// A gradient of the base seen as the window's element type.
+    fn to_view_type(&self, g: &Tensor) -> Result<Tensor> {
+        if self.pairs {
+            view_as_real(g)
+        } else {
+            Ok(g.clone())
+        }
+    }
+
+    /// Back from the window's element type to the base's.
+    fn to_base_type(&self, g: Tensor) -> Result<Tensor> {
+        if self.pairs {
+            view_as_complex_copy(&g)
+        } else {
+            Ok(g)
+        }
+    }
+
+    /// The window of a gradient of the base.
+    fn take(&self, g: &Tensor) -> Result<Tensor> {
+        as_strided(&self.to_view_type(g)?, &self.region)
+    }
+
+    /// A gradient of the base that is `g` in the window and 0 elsewhere.
+    fn embed(&self, g: &Tensor) -> Result<Tensor> {
+        self.to_base_type(embed(g, &self.shape, &self.region)?)
+    }
+
+    /// A gradient of the base with the window zeroed.
+    fn cut(&self, g: &Tensor) -> Result<Tensor> {
+        let gr = self.to_view_type(g)?;
+        let gv = as_strided(&gr, &self.region)?;
+        let zero = Tensor::zeros_on(&self.region.shape, gr.dtype(), gr.device())?;
+        let out = add(
+            &gr,
+            &sub(
+                &embed(&zero, &self.shape, &self.region)?,
+                &embed(&gv, &self.shape, &self.region)?,
+            )?,
+        )?;
+        self.to_base_type(out)
+    }
 }
 
 /// Give `target`, just written in place, the history of `r` (a tensor holding its new value's
@@ -253,34 +396,24 @@ pub fn rebase_history(target: &Tensor, base: Option<Tensor>, r: &Tensor) -> Resu
         None => set_history(target, r.grad_fn(), r.output_nr()),
         Some(base) => {
             // base := base with the view's window replaced by r  (CopySlices)
-            let region = region_in_base(target, &base)?;
+            let window = Window::of(target, &base)?;
             let bsnap = snapshot(&base)?;
-            let bshape = base.shape();
-            let reg = region.clone();
+            let w = window.clone();
             let node = record_node(
                 "torch::autograd::CopySlices",
                 &[&bsnap, r],
                 smallvec::smallvec![meta_of(&base)],
                 vec![],
-                Box::new(move |_, g| {
-                    let gv = as_strided(&g[0], &reg)?;
-                    let zero = Tensor::zeros_on(&reg.shape, g[0].dtype(), g[0].device())?;
-                    let gb = add(
-                        &g[0],
-                        &sub(&embed(&zero, &bshape, &reg)?, &embed(&gv, &bshape, &reg)?)?,
-                    )?;
-                    grads![gb, gv]
-                }),
+                Box::new(move |_, g| grads![w.cut(&g[0])?, w.take(&g[0])?]),
             );
             set_history(&base, Some(node), 0);
             // the view := as_strided(base)
-            let vshape = base.shape();
             let node = record_node(
                 "AsStridedBackward0",
                 &[&base],
                 smallvec::smallvec![meta_of(target)],
                 vec![],
-                Box::new(move |_, g| grads![embed(&g[0], &vshape, &region)?]),
+                Box::new(move |_, g| grads![window.embed(&g[0])?]),
             );
             set_history(target, Some(node), 0);
         }
@@ -292,17 +425,16 @@ pub fn rebase_history(target: &Tensor, base: Option<Tensor>, r: &Tensor) -> Resu
 /// (CopyBackwards: no gradient to the old value, `src` gets the gradient).
 pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
     let shape = like.shape();
-    crate::shape::broadcast_shapes(&shape, &src.shape())
-        .ok()
-        .filter(|s| *s == shape)
-        .ok_or_else(|| {
-            Error::Runtime(format!(
-                "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
-                shape.last().copied().unwrap_or(1),
-                src.shape().last().copied().unwrap_or(1),
-                shape.len().saturating_sub(1)
-            ))
-        })?;
+    // PyTorch's TensorIterator: the operands broadcast together, then the output must have
+    // the broadcast shape
+    let b = crate::shape::broadcast_shapes(&shape, &src.shape())?;
+    if b != shape {
+        return Err(Error::Runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            fmt_shape(&shape),
+            fmt_shape(&b)
+        )));
+    }
     let out = Tensor::zeros_on(&shape, like.dtype(), like.device())?;
     backend::copy_into(&out, src)?;
     if needs_grad(&[like, src])? {
@@ -370,6 +502,7 @@ pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
 /// straight into the target's memory.)
 fn inplace_records(target: &Tensor, others: &[&Tensor]) -> bool {
     crate::grad_mode::recording()
+        && !outside_inference_mode(target)
         && (target.requires_grad() || others.iter().any(|t| t.requires_grad()))
 }
 
@@ -393,8 +526,7 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
         src.clone()
     };
     backend::copy_into(target, &src)?;
-    target.bump_version();
-    Ok(())
+    bump_after_write(target)
 }
 
 /// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
@@ -404,6 +536,5 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }
     backend::fill(target, value)?;
-    target.bump_version();
-    Ok(())
+    bump_after_write(target)
 }

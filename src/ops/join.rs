@@ -224,6 +224,11 @@ pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
             size
         )));
     }
+    if x.ndim() == 0 {
+        return Err(Error::Runtime(
+            "split expects at least a 1-dimensional tensor".into(),
+        ));
+    }
     let size = size as usize;
     if size == 0 && x.numel() > 0 {
         return Err(Error::Runtime(
@@ -254,6 +259,11 @@ pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
             chunks
         )));
     }
+    if x.ndim() == 0 {
+        return Err(Error::Runtime(
+            "chunk expects at least a 1-dimensional tensor".into(),
+        ));
+    }
     let chunks = chunks as usize;
     let d = wrap_dim(dim, x.ndim().max(1))?;
     let total = x.shape().get(d).copied().unwrap_or(0);
@@ -268,6 +278,7 @@ pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
 
 /// Each index along `dim` as a view (UnbindBackward0); the gradient stacks them back.
 pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    wrap_dim(dim, x.ndim().max(1))?;
     if x.ndim() == 0 {
         return Err(Error::Index(
             "Dimension specified as 0 but tensor has no dimensions".into(),

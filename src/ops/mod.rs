@@ -73,6 +73,10 @@ pub fn needs_grad(inputs: &[&Tensor]) -> Result<bool> {
             any = true;
         }
     }
+    if any && crate::tensor::inference_tensors_exist() && inputs.iter().all(|t| t.is_inference()) {
+        // an op on inference tensors alone never reaches autograd (PyTorch)
+        return Ok(false);
+    }
     Ok(any)
 }
 
@@ -117,11 +121,12 @@ pub fn gradient_edge(t: &Tensor) -> Edge {
         // may not is raised before recording, by `needs_grad`)
         let _ = refresh_view(t);
     }
+    // (a view made under no_grad of a tensor that requires grad requires grad, but has no
+    // grad accumulator of its own: PyTorch's grad_accumulator() reads the flag only)
     let (gf, nr, rg) = {
         let m = t.meta();
         (m.grad_fn.clone(), m.output_nr, m.requires_grad)
     };
-    let rg = rg || (gf.is_none() && t.requires_grad());
     match gf {
         Some(node) => Edge {
             node: Some(node),
@@ -161,6 +166,7 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
         version,
         is_output: false,
         output_nr: 0,
+        had_grad_fn: t.meta().grad_fn.is_some(),
     })
 }
 
@@ -173,6 +179,7 @@ pub fn not_saved(name: &'static str) -> SavedTensor {
         version: 0,
         is_output: false,
         output_nr: 0,
+        had_grad_fn: false,
     }
 }
 
@@ -206,6 +213,7 @@ pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> Result<Sav
         version: t.version(),
         is_output: true,
         output_nr,
+        had_grad_fn: false,
     })
 }
 
@@ -252,6 +260,11 @@ pub fn record(
         let view = o.is_view();
         let version = if view { o.version() } else { 0 };
         let mut m = o.meta();
+        if m.is_inference {
+            // outside inference mode only a view of an inference tensor is one: it records
+            // nothing (PyTorch)
+            continue;
+        }
         m.grad_fn = Some(node.clone());
         m.output_nr = i as u32;
         if view {

@@ -22,7 +22,7 @@ fn floating(x: &Tensor) -> Result<Tensor> {
 /// softmax/log_softmax of an integer or bool tensor: PyTorch has no kernel (pass dtype=).
 fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
     let dt = x.dtype();
-    if !dt.is_differentiable() {
+    if !dt.is_differentiable() || dt.is_complex() {
         let last = wrap_dim(dim, x.ndim())? + 1 >= x.ndim();
         return Err(Error::NotImplemented(format!(
             "\"{kind}{}_kernel_impl\" not implemented for '{}'",
@@ -73,8 +73,11 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let out = if xf.numel() == 0 {
         backend::contiguous(&xf)?
     } else {
+        // PyTorch's kernel: (x - max) - log Σ exp(x - max), with the max unmasked (an
+        // infinite max makes the row NaN, as there)
         let _g = GradModeGuard::new(false);
-        sub(&xf, &logsumexp(&xf, &[d], true)?)?
+        let shifted = sub(&xf, &amax(&xf, Some(&[d]), true, true)?)?;
+        sub(&shifted, &log(&sum(&exp(&shifted)?, Some(&[d]), true)?)?)?
     };
     let out = out.detached();
     if needs_grad(&[x])? {

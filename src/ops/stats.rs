@@ -13,7 +13,7 @@ pub fn var(
     is_std: bool,
 ) -> Result<Tensor> {
     if !x.dtype().is_differentiable() {
-        return Err(Error::Runtime(
+        return Err(Error::NotImplemented(
             "std and var only support floating point and complex dtypes".into(),
         ));
     }
@@ -105,6 +105,11 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     } else {
         backend::cast(x, DType::Float32)?
     };
+    if xf.numel() == 0 {
+        // no max to shift by: log Σ exp over nothing is -inf (PyTorch)
+        let s = sum(&exp(&xf)?, Some(dims), keepdim)?;
+        return log(&s);
+    }
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let m = amax(&xf, Some(dims), true, true)?;
@@ -150,7 +155,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
 /// The p-norm over dims (LinalgVectorNormBackward0).
 pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     if !x.dtype().is_differentiable() {
-        return Err(Error::Runtime(format!(
+        return Err(Error::NotImplemented(format!(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}",
             x.dtype().scalar_type_name()
         )));

@@ -92,7 +92,7 @@ pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
 pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let dt = x.dtype();
     if !dt.is_differentiable() {
-        return Err(Error::Runtime(format!(
+        return Err(Error::NotImplemented(format!(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
             dt.scalar_type_name()
         )));

@@ -9,7 +9,7 @@ use crate::grads;
 pub fn neg(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     if dt == DType::Bool {
-        return Err(Error::Runtime("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
+        return Err(Error::NotImplemented("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
     }
     // -v, not 0 - v: the negation of +0.0 is -0.0; integers wrap as in PyTorch
     let out = backend::unary(UnaryKernel::Neg, x)?;
@@ -47,21 +47,19 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-fn real_only(x: &Tensor, what: &str) -> Result<()> {
+/// PyTorch's NotImplementedError for a real-only op given a complex tensor.
+fn real_only(x: &Tensor, message: &str) -> Result<()> {
     if x.dtype().is_complex() {
-        return Err(Error::Runtime(format!(
-            "{} is not supported for complex inputs",
-            what
-        )));
+        return Err(Error::NotImplemented(message.into()));
     }
     Ok(())
 }
 
 pub fn relu(x: &Tensor) -> Result<Tensor> {
-    real_only(x, "clamp")?;
+    real_only(x, "clamp is not supported for complex types")?;
     if x.dtype() == DType::Bool {
-        return Err(Error::Runtime(
-            "\"clamp_min_cpu\" not implemented for 'Bool'".into(),
+        return Err(Error::NotImplemented(
+            "Boolean inputs not supported for relu".into(),
         ));
     }
     let out = backend::unary(UnaryKernel::Relu, x)?;
@@ -108,10 +106,12 @@ pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tens
 
 pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
-    let out = match dt {
-        DType::Bool => x.detached(),
-        _ => backend::unary(UnaryKernel::Abs, x)?,
-    };
+    if dt == DType::Bool {
+        return Err(Error::NotImplemented(
+            "\"abs_cpu\" not implemented for 'Bool'".into(),
+        ));
+    }
+    let out = backend::unary(UnaryKernel::Abs, x)?;
     if needs_grad(&[x])? {
         // d|x| = sgn(x) dx  (x/|x| for complex, 0 at 0)
         record(
@@ -129,7 +129,8 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 pub fn sgn(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
-        DType::Bool => x.detached(),
+        // a copy, never an alias of the input
+        DType::Bool => backend::cast_keep(x, dt)?,
         _ if dt.is_complex() => backend::unary(UnaryKernel::Sgn, x)?,
         _ => backend::unary(UnaryKernel::Sign, x)?,
     };
@@ -166,7 +167,10 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn sign(x: &Tensor) -> Result<Tensor> {
-    real_only(x, "sign")?;
+    real_only(
+        x,
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
+    )?;
     sgn(x)
 }
 

@@ -50,6 +50,13 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
     };
     match infer {
         Some(i) => {
+            if known == 0 && n == 0 {
+                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                return Err(Error::Runtime(format!(
+                    "cannot reshape tensor of 0 elements into shape [{}] because the unspecified dimension size -1 can be any value and is ambiguous",
+                    dims.join(", ")
+                )));
+            }
             if known == 0 || n % known != 0 {
                 return Err(bad());
             }
@@ -66,8 +73,20 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
 
 /// Strides for viewing (shape, strides) as `new`, if possible without a copy (PyTorch's rule).
 pub(crate) fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) -> Option<Strides> {
-    if numel(shape) == 0 || crate::shape::is_contiguous(shape, strides) {
-        return Some(contiguous_strides(new));
+    // PyTorch's computeStride, special cases included: strides of size-1 dims follow the
+    // input's (an expanded tensor's views keep stride 0)
+    if shape.is_empty() {
+        return Some(SmallVec::from_elem(1, new.len()));
+    }
+    if numel(shape) == 0 {
+        if shape == new {
+            return Some(strides.into());
+        }
+        let mut out: Strides = SmallVec::from_elem(1, new.len());
+        for d in (0..new.len().saturating_sub(1)).rev() {
+            out[d] = (new[d + 1].max(1) as isize) * out[d + 1];
+        }
+        return Some(out);
     }
     let mut out: Strides = SmallVec::from_elem(0, new.len());
     let mut view_d = new.len() as isize - 1;
@@ -158,7 +177,7 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
             let _g = crate::grad_mode::GradModeGuard::new(false);
             view(x, shape)?
         };
-    mark_views(x, &[&out], crate::tensor::CreationMeta::Default);
+        mark_views(x, &[&out], crate::tensor::CreationMeta::Default);
         record_view(
             "ReshapeAliasBackward0",
             x,
@@ -390,24 +409,25 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
             )));
         }
         let lead = sizes.len() - nd;
-        let mut sh: Shape = SmallVec::new();
-        let mut st: Strides = SmallVec::new();
-        for (i, &s) in sizes.iter().enumerate() {
+        let mut sh: Shape = SmallVec::from_elem(0, sizes.len());
+        let mut st: Strides = SmallVec::from_elem(0, sizes.len());
+        // from the last dim, as PyTorch's inferExpandGeometry (which mismatch it names)
+        for (i, &s) in sizes.iter().enumerate().rev() {
             if i < lead {
                 if s < 0 {
                     return Err(Error::Runtime(format!("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i)));
                 }
-                sh.push(s as usize);
-                st.push(0);
+                sh[i] = s as usize;
+                st[i] = 0;
             } else {
                 let (cur, cs) = (d.shape[i - lead], d.strides[i - lead]);
                 let s = if s == -1 { cur as i64 } else { s };
                 if cur as i64 == s {
-                    sh.push(cur);
-                    st.push(cs);
+                    sh[i] = cur;
+                    st[i] = cs;
                 } else if cur == 1 && s >= 0 {
-                    sh.push(s as usize);
-                    st.push(0);
+                    sh[i] = s as usize;
+                    st[i] = 0;
                 } else {
                     return Err(Error::Runtime(format!(
                         "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: [{}].  Tensor sizes: {}",
@@ -467,7 +487,9 @@ fn window(
 pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let nd = x.ndim();
     if nd == 0 {
-        return Err(Error::Index("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number".into()));
+        return Err(Error::Index(
+            "select() cannot be applied to a 0-dim tensor.".into(),
+        ));
     }
     let d = wrap_dim(dim, nd)?;
     let (shape, out) = {
@@ -688,7 +710,7 @@ pub fn region_in_base(v: &Tensor, base: &Tensor) -> Result<Region> {
 pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
     if !dt.is_complex() {
-        return Err(Error::Runtime(
+        return Err(Error::Type(
             "view_as_real is only supported for complex tensors".into(),
         ));
     }
@@ -709,17 +731,21 @@ fn real_pairs(x: &Tensor) -> Tensor {
     shape.push(2);
     let mut strides: Strides = d.strides.iter().map(|s| s * 2).collect();
     strides.push(1);
-    let base = d.base.clone().unwrap_or_else(|| x.clone());
-    Tensor::from_data(crate::tensor::TensorData {
+    let inference = x.is_inference();
+    let base = (!inference).then(|| d.base.clone().unwrap_or_else(|| x.clone()));
+    let t = Tensor::from_data(crate::tensor::TensorData {
         storage: d.storage.clone(),
         shape,
         strides,
         offset: d.offset * 2,
         dtype: d.dtype.to_real(),
         version: d.version.clone(),
-        base: Some(base),
+        base,
         wrapped_number: false,
-    })
+    });
+    drop(d);
+    t.init_view_meta(x.view_creation(), inference);
+    t
 }
 
 /// Real pairs `[..., 2]` back to a complex tensor (a copy; ViewAsComplexBackward0), on `x`'s

@@ -40,7 +40,7 @@ fn numpy_arith<'py>(
     other: &Bound<'py, PyAny>,
     dunder: &str,
 ) -> R<'py> {
-    if t.requires_grad() {
+    if t.requires_grad() && crate::grad_mode::is_grad_enabled() {
         return Err(pyo3::exceptions::PyRuntimeError::new_err(
             "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
         ));
@@ -205,7 +205,18 @@ impl PyTensor {
             });
         }
         let (lo, hi, kind) = clamp_bounds(min, max)?;
-        inplace(slf, &[], |s| ops::clamp_scalar(s, lo, hi, kind))
+        inplace(slf, &[], |s| {
+            let r = ops::clamp_scalar(s, lo, hi, kind)?;
+            // clamp's own check names the output's C++ type ("long int"), not its ScalarType
+            if r.dtype() != s.dtype() && !ops::can_cast(r.dtype(), s.dtype()) {
+                return Err(crate::Error::Runtime(format!(
+                    "result type {} can't be cast to the desired output type {}",
+                    r.dtype().scalar_type_name(),
+                    s.dtype().cpp_name()
+                )));
+            }
+            Ok(r)
+        })
     }
     /// Elementwise maximum (MaximumBackward0; ties split the gradient, NaN propagates).
     ///
@@ -433,6 +444,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (*dims))]
     fn permute<'py>(&self, py: Python<'py>, dims: &Bound<'py, PyTuple>) -> R<'py> {
+        if dims.is_empty() {
+            return Err(PyTypeError::new_err(
+                "permute() missing 1 required positional arguments: \"dims\"",
+            ));
+        }
         out(py, ops::permute(&self.t, &ints(dims, "permute")?))
     }
     #[pyo3(signature = (*shape))]
@@ -513,6 +529,11 @@ impl PyTensor {
         out(py, ops::select(&self.t, dim, index))
     }
     fn narrow<'py>(&self, py: Python<'py>, dim: i64, start: i64, length: i64) -> R<'py> {
+        if self.t.ndim() == 0 {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "narrow() cannot be applied to a 0-dim tensor.",
+            ));
+        }
         let d = crate::shape::wrap_dim(dim, self.t.ndim()).py()?;
         let size = self.t.shape().get(d).copied().unwrap_or(0) as i64;
         if length < 0 {

@@ -32,6 +32,9 @@ use std::sync::Arc;
 pub struct PyTensor {
     pub t: Tensor,
     bound: AtomicBool,
+    /// The Python object of `.grad`, kept so that `x.grad` is one persistent object while the
+    /// gradient is the same (PyTorch keeps a tensor's Python object alive with the tensor).
+    grad_obj: std::sync::Mutex<Option<Py<PyAny>>>,
 }
 
 impl Drop for PyTensor {
@@ -54,6 +57,7 @@ pub fn wrap(py: Python<'_>, t: Tensor) -> PyResult<Bound<'_, PyAny>> {
         PyTensor {
             t,
             bound: AtomicBool::new(true),
+            grad_obj: std::sync::Mutex::new(None),
         },
     )?;
     obj.get()
@@ -144,6 +148,7 @@ impl PyTensor {
         Ok(PyTensor {
             t,
             bound: AtomicBool::new(false),
+            grad_obj: std::sync::Mutex::new(None),
         })
     }
 
@@ -246,8 +251,13 @@ impl PyTensor {
     }
 
     #[getter(_version)]
-    fn get_version_counter(&self) -> u32 {
-        self.t.version()
+    fn get_version(&self) -> PyResult<u32> {
+        if self.t.is_inference() {
+            return Err(PyRuntimeError::new_err(
+                "Inference tensors do not track version counter.",
+            ));
+        }
+        Ok(self.t.version())
     }
     #[setter(_version)]
     fn set_version_counter(&self, _v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
@@ -279,10 +289,39 @@ impl PyTensor {
         if g.is_none() && !self.t.is_leaf() && !self.t.retains_grad() {
             warn(py, "UserWarning", NONLEAF_GRAD_WARNING, 1)?;
         }
-        wrap_opt(py, g)
+        let mut cache = self.grad_obj.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(g) = g else {
+            *cache = None;
+            return Ok(py.None().into_bound(py));
+        };
+        if let Some(obj) = cache.as_ref() {
+            let obj = obj.bind(py);
+            if obj.cast::<PyTensor>().is_ok_and(|p| p.get().t.ptr_eq(&g)) {
+                return Ok(obj.clone());
+            }
+        }
+        let obj = wrap(py, g)?;
+        *cache = Some(obj.clone().unbind());
+        Ok(obj)
+    }
+
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        if let Ok(cache) = self.grad_obj.try_lock() {
+            if let Some(obj) = cache.as_ref() {
+                visit.call(obj)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn __clear__(&self) {
+        if let Ok(mut cache) = self.grad_obj.try_lock() {
+            *cache = None;
+        }
     }
     #[setter]
     fn set_grad(&self, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        *self.grad_obj.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let Some(v) = value.filter(|v| !v.is_none()) else {
             self.t.meta().grad = None;
             return Ok(());
@@ -298,7 +337,29 @@ impl PyTensor {
 
     #[deleter(grad)]
     fn delete_grad(&self) {
+        *self.grad_obj.lock().unwrap_or_else(|e| e.into_inner()) = None;
         self.t.meta().grad = None;
+    }
+    #[deleter(data)]
+    fn delete_data(&self) -> PyResult<()> {
+        Err(PyRuntimeError::new_err(
+            "Deleting tensor data is not allowed. Delete tensor instead!",
+        ))
+    }
+    #[deleter(requires_grad)]
+    fn delete_requires_grad(&self) -> PyResult<()> {
+        Err(PyRuntimeError::new_err("requires_grad must be a bool"))
+    }
+    /// The grad_fn (PyTorch's internal name for it).
+    #[getter(_grad_fn)]
+    fn get_private_grad_fn<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.get_grad_fn(py)
+    }
+    #[deleter(_grad_fn)]
+    fn delete_private_grad_fn(&self) -> PyResult<()> {
+        Err(PyRuntimeError::new_err(
+            "Deletion of _grad_fn not allowed. Detach tensor instead!",
+        ))
     }
 
     #[getter]
@@ -326,6 +387,10 @@ impl PyTensor {
 
     fn detach_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().t;
+        if crate::grad_mode::is_inference_mode() || t.is_inference() {
+            // autograd does not see it: PyTorch's detach_ leaves the history alone there
+            return Ok(slf.clone());
+        }
         if t.is_view() {
             return Err(PyRuntimeError::new_err(DETACH_VIEW));
         }
@@ -347,7 +412,9 @@ impl PyTensor {
     #[setter]
     fn set_data(&self, v: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let Some(v) = v else {
-            return Err(PyTypeError::new_err("can't delete data"));
+            return Err(PyTypeError::new_err(
+                "Variable data has to be a tensor, but got NoneType",
+            ));
         };
         let Ok(src) = v.cast::<PyTensor>() else {
             return Err(PyTypeError::new_err(format!(

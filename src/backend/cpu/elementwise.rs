@@ -81,11 +81,21 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
             let z = T::default();
             // NaN stays NaN (v != v only for NaN), as in PyTorch.
             #[allow(clippy::eq_op)]
-            map1::<T, T>(x, move |v| if v > z || v != v { v } else { z })
+            // clamp_min(x, 0): -0.0 stays -0.0 (PyTorch's max keeps x on a tie)
+            map1::<T, T>(x, move |v| if v < z { z } else { v })
         }),
         UnaryKernel::Abs => match dt {
             DType::Complex64 => map1::<Complex32, f32>(x, |v| v.norm()),
             DType::Complex128 => map1::<Complex64, f64>(x, |v| v.norm()),
+            // the sign bit cleared: |-0.0| = 0.0
+            DType::Float32 => map1::<f32, f32>(x, |v| v.abs()),
+            DType::Float64 => map1::<f64, f64>(x, |v| v.abs()),
+            DType::Float16 => {
+                map1::<half::f16, half::f16>(x, |v| half::f16::from_bits(v.to_bits() & 0x7fff))
+            }
+            DType::BFloat16 => {
+                map1::<half::bf16, half::bf16>(x, |v| half::bf16::from_bits(v.to_bits() & 0x7fff))
+            }
             _ => with_real_numeric!(dt, T, {
                 let z = T::default();
                 map1::<T, T>(x, move |v| if v < z { z - v } else { v })
@@ -159,17 +169,95 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
     }
 }
 
-/// Complex division: by an exact zero it is componentwise ((1+1j)/0 = inf+infj), as in
-/// PyTorch; num-complex's formula would give nan+nanj.
-macro_rules! complex_div {
+/// c10::complex's division (Smith's algorithm, as numpy): scaled by the larger part of the
+/// divisor, so an infinite divisor gives 0 rather than NaN.
+pub trait CDiv: Sized {
+    fn cdiv(self, rhs: Self) -> Self;
+}
+
+macro_rules! impl_cdiv {
     ($C:ty) => {
-        |x: $C, y: $C| {
-            if y.re == 0.0 && y.im == 0.0 {
-                <$C>::new(x.re / 0.0, x.im / 0.0)
-            } else {
-                x / y
+        impl CDiv for $C {
+            #[inline]
+            fn cdiv(self, rhs: $C) -> $C {
+                let (a, b, c, d) = (self.re, self.im, rhs.re, rhs.im);
+                let (abs_c, abs_d) = (c.abs(), d.abs());
+                if abs_c >= abs_d {
+                    if abs_c == 0.0 && abs_d == 0.0 {
+                        <$C>::new(a / abs_c, b / abs_d)
+                    } else {
+                        let rat = d / c;
+                        let scl = 1.0 / (c + d * rat);
+                        <$C>::new((a + b * rat) * scl, (b - a * rat) * scl)
+                    }
+                } else {
+                    let rat = c / d;
+                    let scl = 1.0 / (d + c * rat);
+                    <$C>::new((a * rat + b) * scl, (b * rat - a) * scl)
+                }
             }
         }
+    };
+}
+impl_cdiv!(Complex32);
+impl_cdiv!(Complex64);
+
+/// The complex square root as C99's csqrt (what PyTorch's CPU kernel calls): exact special
+/// cases at infinities and NaN (`sqrt(-inf + yi) = 0 + inf i`), and the hypot-based formula,
+/// not the polar one, for finite values.
+pub trait CSqrt: Sized {
+    fn csqrt(self) -> Self;
+}
+
+macro_rules! impl_csqrt {
+    ($C:ty, $R:ty) => {
+        impl CSqrt for $C {
+            fn csqrt(self) -> $C {
+                let (x, y) = (self.re, self.im);
+                let (inf, nan) = (<$R>::INFINITY, <$R>::NAN);
+                if y.is_infinite() {
+                    return <$C>::new(inf, y);
+                }
+                if x.is_nan() {
+                    return <$C>::new(nan, nan);
+                }
+                if x.is_infinite() {
+                    return if y.is_nan() {
+                        if x > 0.0 {
+                            <$C>::new(inf, nan)
+                        } else {
+                            <$C>::new(nan, inf)
+                        }
+                    } else if x > 0.0 {
+                        <$C>::new(inf, (0.0 as $R).copysign(y))
+                    } else {
+                        <$C>::new(0.0, inf.copysign(y))
+                    };
+                }
+                if y.is_nan() {
+                    return <$C>::new(nan, nan);
+                }
+                if x == 0.0 && y == 0.0 {
+                    return <$C>::new(0.0, y);
+                }
+                let d = x.hypot(y);
+                if x > 0.0 {
+                    let r = (0.5 * d + 0.5 * x).sqrt();
+                    <$C>::new(r, 0.5 * (y / r))
+                } else {
+                    let s = (0.5 * d - 0.5 * x).sqrt();
+                    <$C>::new((0.5 * (y / s)).abs(), s.copysign(y))
+                }
+            }
+        }
+    };
+}
+impl_csqrt!(Complex32, f32);
+impl_csqrt!(Complex64, f64);
+
+macro_rules! complex_div {
+    ($C:ty) => {
+        |x: $C, y: $C| CDiv::cdiv(x, y)
     };
 }
 
@@ -193,7 +281,16 @@ macro_rules! complex_pow {
 /// x**y for y >= 0, wrapping like C integer arithmetic (exponentiation by squaring over all 63
 /// exponent bits, so (-1) ** 2**62 is 1).
 fn ipow(x: i64, y: i64) -> i64 {
-    let (mut base, mut e, mut acc) = (x, y.max(0) as u64, 1i64);
+    if y < 0 {
+        // PyTorch's powi: 1 and -1 keep their magnitude, anything else truncates to 0
+        return match x {
+            1 => 1,
+            -1 if y % 2 != 0 => -1,
+            -1 => 1,
+            _ => 0,
+        };
+    }
+    let (mut base, mut e, mut acc) = (x, y as u64, 1i64);
     while e > 0 {
         if e & 1 == 1 {
             acc = acc.wrapping_mul(base);
@@ -261,6 +358,16 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
                         s,
                         complex_div!(Complex64),
                     )
+                }
+                // PyTorch adds and subtracts complex tensors as a + alpha·b (alpha = ±1): the
+                // complex product turns an infinite or NaN part of b into NaN in both parts
+                DType::Complex64 if matches!(k, BinaryKernel::Add | BinaryKernel::Sub) => {
+                    let m = Complex32::new(if k == BinaryKernel::Add { 1.0 } else { -1.0 }, 0.0);
+                    return map2::<Complex32, Complex32, Complex32>(a, b, s, move |x, y| x + y * m);
+                }
+                DType::Complex128 if matches!(k, BinaryKernel::Add | BinaryKernel::Sub) => {
+                    let m = Complex64::new(if k == BinaryKernel::Add { 1.0 } else { -1.0 }, 0.0);
+                    return map2::<Complex64, Complex64, Complex64>(a, b, s, move |x, y| x + y * m);
                 }
                 DType::Bool => return Err(unsupported(k.name(), dt)),
                 _ => {}

@@ -194,6 +194,16 @@ pub fn copy_with_layout(x: &Strided, dtype: crate::dtype::DType) -> Result<Strid
     }
 }
 
+/// A copy with `x`'s own strides when its layout is non-overlapping and dense (PyTorch's
+/// `clone()` copies them exactly, size-1 dims included), else as `copy_with_layout`.
+pub fn copy_exact_layout(x: &Strided) -> Result<Strided> {
+    let (shape, strides) = (x.shape.clone(), x.strides.clone());
+    if x.storage.is_cuda() || !is_dense(&shape, &strides) {
+        return copy_with_layout(x, x.dtype);
+    }
+    run_with_strides(&shape, &strides, &[x], |ins, _| ins[0].cast(ins[0].dtype))
+}
+
 /// Is the layout non-overlapping and dense (a permutation of a row-major layout)?
 pub fn is_dense(shape: &[usize], strides: &[isize]) -> bool {
     let mut dims: Vec<usize> = (0..shape.len()).filter(|&d| shape[d] != 1).collect();
