@@ -250,11 +250,59 @@ pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 
     fn from_f64(v: f64) -> Self {
         Self::from_c64(Complex64::new(v, 0.0))
     }
+    /// An integer type's value (None for other types): integer casts wrap, as C++'s.
+    fn int_value(self) -> Option<i64> {
+        None
+    }
+    /// An integer type from an int64, wrapping (None for other types).
+    fn from_int(_v: i64) -> Option<Self> {
+        None
+    }
 }
 
+macro_rules! int_element_casts {
+    ($t:ty) => {
+        impl IntCast for $t {
+            #[inline]
+            fn int_value(self) -> i64 {
+                self as i64
+            }
+            #[inline]
+            fn from_int(v: i64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+
+/// The integer element types' wrapping casts among themselves.
+pub trait IntCast {
+    fn int_value(self) -> i64;
+    fn from_int(v: i64) -> Self;
+}
+int_element_casts!(u8);
+int_element_casts!(i32);
+int_element_casts!(i64);
+
 macro_rules! real_element {
+    ($t:ty, $d:ident, $from:expr, int) => {
+        real_element!(@impl $t, $d, $from,
+            #[inline]
+            fn int_value(self) -> Option<i64> {
+                Some(IntCast::int_value(self))
+            }
+            #[inline]
+            fn from_int(v: i64) -> Option<Self> {
+                Some(<$t as IntCast>::from_int(v))
+            }
+        );
+    };
     ($t:ty, $d:ident, $from:expr) => {
+        real_element!(@impl $t, $d, $from,);
+    };
+    (@impl $t:ty, $d:ident, $from:expr, $($extra:tt)*) => {
         impl Element for $t {
+            $($extra)*
             const DTYPE: DType = DType::$d;
             #[inline]
             fn to_c64(self) -> Complex64 {
@@ -277,9 +325,31 @@ macro_rules! real_element {
         }
     };
 }
-real_element!(u8, UInt8, |v| v as i64 as u8);
-real_element!(i32, Int32, |v| v as i32);
-real_element!(i64, Int64, |v| v as i64);
+/// A float to a signed integer as C++'s static_cast on x86 (what PyTorch's CPU casts do): NaN
+/// and values out of range give the "integer indefinite" minimum, not a saturated value.
+#[inline]
+fn f64_to_i64(v: f64) -> i64 {
+    const LIMIT: f64 = -(i64::MIN as f64); // 2^63
+    if v.is_nan() || !(-LIMIT..LIMIT).contains(&v) {
+        i64::MIN
+    } else {
+        v as i64
+    }
+}
+
+#[inline]
+fn f64_to_i32(v: f64) -> i32 {
+    if v.is_nan() || v <= -2_147_483_649.0 || v >= 2_147_483_648.0 {
+        i32::MIN
+    } else {
+        v as i32
+    }
+}
+
+// uint8 goes through int64 (c10's static_cast_with_inter_type), keeping the low byte
+real_element!(u8, UInt8, |v| f64_to_i64(v) as u8, int);
+real_element!(i32, Int32, f64_to_i32, int);
+real_element!(i64, Int64, f64_to_i64, int);
 real_element!(f32, Float32, |v| v as f32);
 real_element!(f64, Float64, |v| v);
 

@@ -263,7 +263,12 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
                     (None, Some(hi)) => below(hi)?,
                     (None, None) => unreachable!("refused above"),
                 };
-                grads![mul(&g[0], &backend::cast(&inside, g[0].dtype())?)?]
+                // a select: a NaN or infinite g outside the bounds gives 0 (PyTorch)
+                grads![index::where_(
+                    &inside,
+                    &g[0],
+                    &Tensor::wrapped_scalar(0.0f64)
+                )?]
             }),
         );
     }

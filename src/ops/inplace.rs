@@ -36,8 +36,8 @@ pub fn can_cast(from: DType, to: DType) -> bool {
 
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
-    // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses at
-    // the version bump, `bump_after_write`), then the kernel's
+    // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses
+    // at the version bump, `bump_after_write`), then the kernel's
     if !outside_inference_mode(target) && inplace_records(target, others) {
         check_autograd_inplace(target)?;
     }
@@ -531,7 +531,11 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
 
 /// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
 pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<()> {
-    check_inplace(target, &[])?;
+    // PyTorch's fill_ writes an expanded tensor (no overlap check) and, for an inference
+    // tensor, is refused only after writing
+    if !outside_inference_mode(target) && inplace_records(target, &[]) {
+        check_autograd_inplace(target)?;
+    }
     if inplace_records(target, &[]) {
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }

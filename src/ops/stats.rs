@@ -105,12 +105,11 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     } else {
         backend::cast(x, DType::Float32)?
     };
-    if xf.numel() == 0 {
+    let out = if xf.numel() == 0 {
         // no max to shift by: log Σ exp over nothing is -inf (PyTorch)
-        let s = sum(&exp(&xf)?, Some(dims), keepdim)?;
-        return log(&s);
-    }
-    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        log(&sum(&exp(&xf)?, Some(dims), keepdim)?)?
+    } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let m = amax(&xf, Some(dims), true, true)?;
         // Shift by the max where it is finite; an infinite max is the answer itself.

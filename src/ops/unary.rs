@@ -81,11 +81,9 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tensor> {
     let out = {
         let _nograd = crate::grad_mode::GradModeGuard::new(false);
-        let mask = backend::cast(
-            &compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?,
-            g.dtype(),
-        )?;
-        mul(g, &mask)?
+        // a select, not a product: a NaN or infinite g where x <= threshold gives 0 (PyTorch)
+        let keep = compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?;
+        index::where_(&keep, g, &Tensor::wrapped_scalar(0.0f64))?
     };
     if needs_grad(&[g, x])? {
         record(

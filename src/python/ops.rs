@@ -526,6 +526,17 @@ impl PyTensor {
         out(py, ops::expand(&self.t, &other.t.shape()))
     }
     fn select<'py>(&self, py: Python<'py>, dim: i64, index: i64) -> R<'py> {
+        if self.t.ndim() > 0 {
+            let d = crate::shape::wrap_dim(dim, self.t.ndim()).py()?;
+            let shape = self.t.shape();
+            let size = shape[d] as i64;
+            if index < -size || index >= size {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "select(): index {index} out of range for tensor of size {} at dimension {d}",
+                    crate::shape::fmt_shape(&shape)
+                )));
+            }
+        }
         out(py, ops::select(&self.t, dim, index))
     }
     fn narrow<'py>(&self, py: Python<'py>, dim: i64, start: i64, length: i64) -> R<'py> {

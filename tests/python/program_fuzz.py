@@ -444,13 +444,26 @@ def run(T, program):
         y = env.get(step.get("y"))
         if step["op"] in INPLACE and isinstance(x, T.Tensor) and isinstance(y, T.Tensor) and x is not y:
             # the other operand shares memory with the written tensor
-            rec["aliased"] = (x._base if x._base is not None else x) is (y._base if y._base is not None else y)
+            rec["aliased"] = _overlaps(x, y)
         if step["op"] in BACKWARD or step["op"] in ("grad_none", "hook"):
             rec["grads"] = {n: _grad_of(T, t) for n, t in env.items() if _is_leaf(t)}
             rec["hooks"] = list(log)
             log.clear()
         out.append(rec)
     return out
+
+
+def _overlaps(a, b):
+    """Do the memory spans of two tensors overlap (strides taken at their extent)?"""
+    def span(t):
+        if t.numel() == 0:
+            return (0, 0)
+        start = t.data_ptr()
+        extent = sum((n - 1) * abs(s) for n, s in zip(t.shape, t.stride())) + 1
+        return (start, start + extent * t.element_size())
+
+    (a0, a1), (b0, b1) = span(a), span(b)
+    return a0 < b1 and b0 < a1
 
 
 def _is_leaf(t):

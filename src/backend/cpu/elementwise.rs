@@ -261,15 +261,19 @@ macro_rules! complex_div {
     };
 }
 
-/// Complex power with 0^0 = 1 and 0^y = 0.
+/// Complex power as C's cpow (exp(y log x)) at a zero base: 0 for Re(y) > 0, inf + NaN i for
+/// Re(y) < 0, NaN (0^0 included) when Re(y) is 0, as PyTorch's std::pow gives.
 macro_rules! complex_pow {
     ($C:ty) => {
         |x: $C, y: $C| {
             if x.re == 0.0 && x.im == 0.0 {
-                if y.re == 0.0 && y.im == 0.0 {
-                    <$C>::new(1.0, 0.0)
+                let zero = y.re - y.re;
+                if y.re > 0.0 {
+                    <$C>::new(zero, zero.copysign(-y.im))
+                } else if y.re < 0.0 {
+                    <$C>::new(-y.re / zero, zero / zero)
                 } else {
-                    x
+                    <$C>::new(zero / zero, zero / zero)
                 }
             } else {
                 x.powc(y)

@@ -104,6 +104,9 @@ pub fn convert<S: Element, D: Element>(v: S) -> D {
         unsafe { std::mem::transmute_copy::<S, D>(&v) }
     } else if S::DTYPE.is_complex() || D::DTYPE.is_complex() {
         D::from_c64(v.to_c64())
+    } else if let (Some(i), true) = (v.int_value(), D::from_int(0).is_some()) {
+        // integer to integer: wraps, as C++'s static_cast (no trip through f64)
+        D::from_int(i).unwrap_or_default()
     } else {
         D::from_f64(v.to_f64())
     }
