@@ -146,7 +146,15 @@ macro_rules! float_unary_ops {
             tanh tanh_ Tanh "TanhBackward0" {
                 real: |v| v.tanh(),
                 cuda: "m_tanh(v)",
-                complex: |v| v.tanh(),
+                // C99's ctanh at an infinite real part: ±1 + 0i (the sign of sin 2y)
+                complex: |v| {
+                    if v.re.is_infinite() && v.im.is_finite() {
+                        let zero = v.im - v.im;
+                        num_complex::Complex::new(v.re.signum(), zero.copysign((v.im + v.im).sin()))
+                    } else {
+                        v.tanh()
+                    }
+                },
                 cuda_complex: "c_tanh(v)",
                 saves: result,
                 // d tanh(x) = (1 - tanh²(x)) dx
