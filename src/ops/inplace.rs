@@ -295,15 +295,20 @@ pub fn refresh_view(t: &Tensor) -> Result<()> {
         return Err(view_rebase_error(t, creation, true));
     }
     let window = Window::of(t, &base)?;
+    view_of_base_history(t, &base, window);
+    Ok(())
+}
+
+/// `view := as_strided(base)` (AsStridedBackward0): the view takes its base's current history.
+fn view_of_base_history(view: &Tensor, base: &Tensor, window: Window) {
     let node = record_node(
         "AsStridedBackward0",
-        &[&base],
-        smallvec::smallvec![meta_of(t)],
+        &[base],
+        smallvec::smallvec![meta_of(view)],
         vec![],
         Box::new(move |_, g| grads![window.embed(&g[0])?]),
     );
-    set_history(t, Some(node), 0);
-    Ok(())
+    set_history(view, Some(node), 0);
 }
 
 /// Where a view lies in its base, in the view's element type: a real view of a complex base
@@ -407,15 +412,7 @@ pub fn rebase_history(target: &Tensor, base: Option<Tensor>, r: &Tensor) -> Resu
                 Box::new(move |_, g| grads![w.cut(&g[0])?, w.take(&g[0])?]),
             );
             set_history(&base, Some(node), 0);
-            // the view := as_strided(base)
-            let node = record_node(
-                "AsStridedBackward0",
-                &[&base],
-                smallvec::smallvec![meta_of(target)],
-                vec![],
-                Box::new(move |_, g| grads![window.embed(&g[0])?]),
-            );
-            set_history(target, Some(node), 0);
+            view_of_base_history(target, &base, window);
         }
     }
     Ok(())

@@ -410,18 +410,21 @@ class _Skip(Exception):
     pass
 
 
-def run(T, program):
-    """Run `program` with module `T`; one observation per step."""
+def _mode(T, step):
+    """The grad mode a step runs under."""
     import contextlib
 
+    return {"grad": contextlib.nullcontext, "no_grad": T.no_grad,
+            "inference": T.inference_mode}[step.get("mode", "grad")]()
+
+
+def run(T, program):
+    """Run `program` with module `T`; one observation per step."""
     env, out, log = {}, [], []
     for step in program:
-        mode = step.get("mode", "grad")
-        ctx = {"grad": contextlib.nullcontext, "no_grad": T.no_grad,
-               "inference": T.inference_mode}[mode]()
         rec = {"name": step["name"]}
         try:
-            with ctx:
+            with _mode(T, step):
                 r = _apply(T, step, env, log)
         except _Skip:
             rec["skipped"] = True
@@ -477,13 +480,8 @@ def shapes_after(T, program):
     """For generation: the shape/dtype/flags of every named tensor after running `program`."""
     env = {}
     for step in program:
-        mode = step.get("mode", "grad")
-        import contextlib
-
-        ctx = {"grad": contextlib.nullcontext, "no_grad": T.no_grad,
-               "inference": T.inference_mode}[mode]()
         try:
-            with ctx:
+            with _mode(T, step):
                 r = _apply(T, step, env, [])
         except BaseException as e:  # noqa: BLE001
             if isinstance(e, (KeyboardInterrupt, SystemExit)):

@@ -104,6 +104,8 @@ def _known(diff, program, observed):
             if (torch_text is None or torch_text in r) and (leafgrad_text is None or leafgrad_text in g):
                 return True
         return False
+    if field not in KNOWN_SILENT:
+        return False
     if field == "stride_size1":
         return True
     step = int(where.split(":", 1)[0])
