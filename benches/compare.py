@@ -196,6 +196,28 @@ def builtin_function(lib):
     return run
 
 
+def randn_16m(lib):
+    lib.manual_seed(0)
+    return lambda: lib.randn(16 * 1024 * 1024)
+
+
+def rand_16m(lib):
+    lib.manual_seed(0)
+    return lambda: lib.rand(16 * 1024 * 1024)
+
+
+def randint_1m(lib):
+    lib.manual_seed(0)
+    return lambda: lib.randint(0, 1000, (1024 * 1024,))
+
+
+def multinomial_1(lib):
+    """makemore's sampling step: one draw from 27 categories with a generator."""
+    g = lib.Generator().manual_seed(2147483647)
+    p = lib.rand(27, generator=g)
+    return lambda: lib.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+
+
 # name: (factory, iterations, units per iteration, torch threads)
 WORKLOADS = {
     "(a) x*y 1-element, requires_grad": (mul_grad, 20000, 1, 1),
@@ -211,6 +233,10 @@ WORKLOADS = {
     "(h) matmul 1024^3 float32, 2 threads": (matmul_1024, 5, 1, 2),
     "(k) custom Function exp, fwd+bwd 1-element": (custom_function, 5000, 1, 1),
     "(k) built-in exp, fwd+bwd 1-element": (builtin_function, 5000, 1, 1),
+    "(r) randn 16M float32": (randn_16m, 5, 1, 1),
+    "(r) rand 16M float32": (rand_16m, 5, 1, 1),
+    "(r) randint 1M int64": (randint_1m, 20, 1, 1),
+    "(r) multinomial 1 of 27, generator": (multinomial_1, 5000, 1, 1),
 }
 
 MEMORY = r"""

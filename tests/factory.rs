@@ -67,7 +67,7 @@ fn random_values() {
         DType::Complex64
     );
     match ops::rand(&[2], false, DType::Int64) {
-        Err(Error::Runtime(m)) => {
+        Err(Error::NotImplemented(m)) => {
             assert_eq!(m, "\"check_uniform_bounds\" not implemented for 'Long'")
         }
         other => panic!("{other:?}"),
@@ -92,4 +92,34 @@ fn negative_sizes_are_refused_with_pytorchs_message() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+/// PyTorch's numbers for a seed (recorded from PyTorch 2.15): the float32 uniforms, both normal
+/// paths (a cached Box–Muller double below 16 elements, AVX2-style blocks of 16 from 16 on),
+/// integers and a permutation.
+#[test]
+fn random_values_are_pytorchs() {
+    use leafgrad::ops::random;
+    use leafgrad::random::Generator;
+    let g = Generator::new(0);
+    let u = random::uniform(&[3], None, DType::Float32, 0.0, 1.0, Some(&g)).unwrap();
+    assert_eq!(
+        u.to_vec::<f32>(),
+        vec![0.496_256_6, 0.768_221_8, 0.088_477_43]
+    );
+    let g = Generator::new(0);
+    let n = random::normal(&[3], None, DType::Float32, 0.0, 1.0, Some(&g)).unwrap();
+    assert_eq!(
+        n.to_vec::<f32>(),
+        vec![1.540_996_1, -0.293_428_9, -2.178_789_4]
+    );
+    let g = Generator::new(0);
+    let n = random::normal(&[16], None, DType::Float32, 0.0, 1.0, Some(&g)).unwrap();
+    assert_eq!(n.to_vec::<f32>()[..2], [-1.125_839_8, -1.152_360_2]);
+    let g = Generator::new(0);
+    let r = random::randint(&[4], None, DType::Int64, 0, 100, Some(&g)).unwrap();
+    assert_eq!(r.to_vec::<i64>(), vec![44, 39, 33, 60]);
+    let g = Generator::new(0);
+    let p = random::randperm(5, DType::Int64, Some(&g)).unwrap();
+    assert_eq!(p.to_vec::<i64>(), vec![4, 0, 1, 3, 2]);
 }

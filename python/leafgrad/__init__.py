@@ -24,7 +24,6 @@ from ._core import (
     is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
-    manual_seed,
     set_anomaly_enabled,
     uint8,
 )
@@ -44,6 +43,7 @@ from ._factories import (
     rand,
     rand_like,
     randint,
+    randint_like,
     randn,
     randn_like,
     tensor,
@@ -56,6 +56,16 @@ from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, nn, optim, utils, viz  # noqa: E402
+from . import random  # noqa: E402
+from .random import (  # noqa: E402
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from .explain import explain  # noqa: E402
 
 float = float32

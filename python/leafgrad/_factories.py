@@ -193,35 +193,96 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     return _finish(_core._eye(n, n if m is None else m, dtype or _core.float32), requires_grad, device)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Uniform samples in [0, 1). Seeded by `manual_seed`, but not PyTorch's stream of numbers.
+def _generator(generator):
+    if generator is not None and not isinstance(generator, _core.Generator):
+        raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+    return generator
 
-    >>> r = torch.rand(2, 3)
-    >>> r.shape, bool(((r >= 0) & (r < 1)).all())
-    (torch.Size([2, 3]), True)
+
+_FLOAT_DIGITS = {"float32": (24, "float"), "float64": (53, "double"), "float16": (11, "c10::Half"),
+                 "bfloat16": (8, "c10::BFloat16")}
+_FLOAT_MAX = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308, "float16": 65504.0,
+              "bfloat16": 3.3895313892515355e38}
+_INT_RANGE = {"uint8": (0, 255, "unsigned char"), "int32": (-2**31, 2**31 - 1, "int"),
+              "int64": (-2**63, 2**63 - 1, "long"), "bool": (0, 1, "bool")}
+
+
+def _int64(v):
+    v = int(v)
+    if not -2**63 <= v < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return v
+
+
+def _check_from_to(dtype, low, high):
+    """PyTorch's checks of a random_/randint range for `dtype`: integers must hold it; floats
+    hold every integer only up to 2**digits (a warning beyond)."""
+    name = str(dtype).replace("torch.", "")
+    if name in _INT_RANGE:
+        lo, hi, cname = _INT_RANGE[name]
+        if not lo <= low <= hi:
+            raise RuntimeError(f"from is out of bounds for {cname}")
+        if not lo <= high - 1 <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {cname}")
+    elif name in _FLOAT_DIGITS:
+        digits, cname = _FLOAT_DIGITS[name]
+        top = _FLOAT_MAX[name]
+        if not -top <= low <= top:
+            raise RuntimeError(f"from is out of bounds for {cname}")
+        if not -top <= high - 1 <= top:
+            raise RuntimeError(f"to - 1 is out of bounds for {cname}")
+        bound = 2**digits
+        for what, v, line in (("from", low, 111), ("to - 1", high - 1, 112)):
+            if not -bound <= v <= bound:
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations {cname} can "
+                    "support discrete uniform distribution only within this range. This warning will become an "
+                    "error in version 1.7 release, please fix the code in advance (Triggered internally at "
+                    f"/__w/pytorch/pytorch/aten/src/ATen/native/DistributionTemplates.h:{line}.)", UserWarning,
+                    stacklevel=3)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Uniform samples in [0, 1): PyTorch's numbers for a seed (float32: 24 random bits each).
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.rand(2, 3, generator=g)
+    tensor([[0.4963, 0.7682, 0.0885],
+            [0.1320, 0.3074, 0.6341]])
     """
-    return _finish(_core._rand(_shape(size), False, dtype or _core.float32), requires_grad, device)
+    t = _core._uniform(_shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    return _finish(t, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
-    """Standard normal samples. Seeded by `manual_seed`, but not PyTorch's stream of numbers.
+    """Standard normal samples: PyTorch's numbers for a seed (Box–Muller in blocks of 16 for 16
+    or more elements, as PyTorch's CPU kernel).
 
-    >>> torch.randn(4).shape
-    torch.Size([4])
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.randn(4, generator=g)
+    tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
-    return _finish(_core._rand(_shape(size), True, dtype or _core.float32), requires_grad, device)
+    t = _core._normal(_shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    return _finish(t, requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default.
 
-    >>> t = torch.randint(3, 5, (3,))
-    >>> t.dtype, bool(((t >= 3) & (t < 5)).all())
-    (torch.int64, True)
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.randint(3, 10, (5,), generator=g)
+    tensor([7, 6, 3, 5, 4])
     """
     if size is None:
         low, high, size = 0, low, high
-    return _finish(_core._randint(low, high, tuple(size), dtype or _core.int64), requires_grad, device)
+    if isinstance(size, int):
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    dtype = dtype or _core.int64
+    low, high = _int64(low), _int64(high)
+    if low < high:
+        _check_from_to(dtype, low, high)
+    t = _core._randint(tuple(size), None, dtype, int(low), int(high), _generator(generator))
+    return _finish(t, requires_grad, device)
 
 
 def _like(fill, name, doc):
@@ -270,7 +331,7 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_for
     >>> torch.rand_like(torch.zeros(2, 2)).shape
     torch.Size([2, 2])
     """
-    return _finish(_core._rand(tuple(input.shape), False, dtype or input.dtype), requires_grad, device)
+    return _finish(_core._uniform(tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -279,7 +340,7 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_fo
     >>> torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)).dtype
     torch.float64
     """
-    return _finish(_core._rand(tuple(input.shape), True, dtype or input.dtype), requires_grad, device)
+    return _finish(_core._normal(tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
 
 
 def from_numpy(*args, **kwargs):
@@ -299,3 +360,21 @@ def from_numpy(*args, **kwargs):
     if len(args) != 1:
         raise TypeError(f"from_numpy() takes exactly one argument ({len(args)} given)")
     return _core.from_numpy(args[0])
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """`randint` with the shape and dtype of `input` (`randint_like(x, high)` or
+    `randint_like(x, low, high)`).
+
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randint_like(torch.zeros(4), 10)
+    tensor([4., 9., 3., 0.])
+    """
+    if high is None:
+        low, high = 0, low
+    dtype = dtype or input.dtype
+    low, high = _int64(low), _int64(high)
+    if low < high:
+        _check_from_to(dtype, low, high)
+    t = _core._randint(tuple(input.shape), None, dtype, int(low), int(high))
+    return _finish(t, requires_grad, device if device is not None else input.device)

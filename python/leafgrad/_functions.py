@@ -15,7 +15,7 @@ __all__ = [
     "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
-    "remainder", "fmod", "nonzero", "is_inference",
+    "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
 ]
 
 
@@ -198,12 +198,20 @@ def dropout(input, p=0.5, train=True):
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    """A random permutation of 0 .. n-1 (int64).
+    """A random permutation of 0 .. n-1 (int64): PyTorch's for a seed.
 
-    >>> sorted(torch.randperm(5).tolist())
-    [0, 1, 2, 3, 4]
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.randperm(5, generator=g)
+    tensor([4, 0, 1, 3, 2])
     """
-    return _core._randperm(n, dtype or _core.int64)
+    if generator is not None and not isinstance(generator, _core.Generator):
+        raise TypeError(f"randperm(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
+    t = _core._randperm(n, dtype or _core.int64, generator)
+    if device is not None:
+        t = t.to(device)
+    if requires_grad:
+        t.requires_grad_()
+    return t
 
 
 def is_inference(input):
@@ -410,3 +418,85 @@ def expand_copy(input, size):
             [1, 2]])
     """
     return input.expand(size).clone()
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """Zeros and ones drawn with the probabilities in `input` (or the number `p`).
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.bernoulli(torch.full((4,), 0.5), generator=g)
+    tensor([1., 0., 1., 1.])
+    """
+    r = input.bernoulli(p, generator=generator)
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
+           requires_grad=False):
+    """Normal samples: tensors of means and/or standard deviations (broadcast), or numbers and
+    a `size`. PyTorch's numbers for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.normal(2.0, 3.0, (3,), generator=g)
+    tensor([ 6.6230,  1.1197, -4.5364])
+    >>> torch.normal(torch.zeros(2), torch.tensor([1.0, 10.0]), generator=g)
+    tensor([  0.5684, -10.8452])
+    """
+    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not mt and not st:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float), but expected (float mean, float std, tuple of ints size, *, torch.Generator generator, Tensor out, torch.dtype dtype, torch.layout layout, torch.device device, bool pin_memory, bool requires_grad)")
+        from ._factories import empty
+
+        r = empty(*size if isinstance(size, (tuple, list)) else (size,), dtype=dtype)
+        r.normal_(mean, std, generator=generator)
+        if device is not None:
+            r = r.to(device)
+        if requires_grad:
+            r.requires_grad_()
+    elif mt and not st:
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        r = _core._normal(tuple(mean.shape), None, mean.dtype, 0.0, float(std), generator) + mean
+    else:
+        shape = _broadcast(tuple(mean.shape), tuple(std.shape)) if mt else tuple(std.shape)
+        dt = mean.dtype if mt else std.dtype
+        if bool((std < 0).any()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        r = _core._normal(shape, None, dt, 0.0, 1.0, generator) * std + mean
+    if out is not None:
+        return out.copy_(r)
+    return r
+
+
+def _broadcast(a, b):
+    import builtins
+
+    n = builtins.max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and 1 not in (x, y):
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    """`num_samples` category indices per row of the (unnormalised) probabilities `input`
+    (1-D or 2-D), with or without replacement: PyTorch's draws for a seed.
+
+    >>> g = torch.Generator().manual_seed(2147483647)
+    >>> torch.multinomial(torch.tensor([0.6, 0.3, 0.1]), 5, replacement=True, generator=g)
+    tensor([1, 1, 1, 0, 0])
+    """
+    if generator is not None and not isinstance(generator, _core.Generator):
+        raise TypeError(f"multinomial(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
+    r = _core._multinomial(input, int(num_samples), bool(replacement), generator)
+    if input.is_cuda:
+        r = r.to(input.device)
+    if out is not None:
+        return out.copy_(r)
+    return r

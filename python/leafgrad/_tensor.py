@@ -254,14 +254,111 @@ def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
-def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    """Fill with samples from U(a, b) in place (an in-place op: PyTorch's leaf rules apply)."""
-    return self.copy_(_core._rand(tuple(self.shape), False, self.dtype) * (b - a) + a)
+def _strides(self):
+    return None if self.is_contiguous() else list(self.stride())
+
+
+def _fill_random(self, values):
+    """Write freshly drawn `values` into self: an in-place op (PyTorch's leaf and version rules)."""
+    return self.copy_(values)
+
+
+def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
+    """Fill with samples from U(from, to) in place: PyTorch's numbers for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(3).uniform_(-1, 1, generator=g)
+    tensor([-0.0075,  0.5364, -0.8230])
+    """
+    from_ = kw.pop("from", from_)
+    if kw:
+        raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > to={_num(to)}")
+    return _fill_random(self, _core._uniform(tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator))
+
+
+def _num(v):
+    return int(v) if float(v).is_integer() else v
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
-    """Fill with samples from N(mean, std²) in place."""
-    return self.copy_(_core._rand(tuple(self.shape), True, self.dtype) * std + mean)
+    """Fill with samples from N(mean, std²) in place: PyTorch's numbers for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(3).normal_(generator=g)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    return _fill_random(self, _core._normal(tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator))
+
+
+def _random_(self, from_=None, to=None, *, generator=None, **kw):
+    """Fill in place with integers from [from, to): `random_(to)` is [0, to); `random_()` is
+    [0, 2**mantissa] for floats and the whole non-negative range for integers.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(4).random_(10, generator=g)
+    tensor([4., 9., 3., 0.])
+    """
+    if "from" in kw:
+        from_ = kw.pop("from")
+    if kw:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kw))}'")
+    if from_ is None and to is None:
+        lo, hi = 0, _full_range(self.dtype)
+    elif to is None:
+        lo, hi = 0, from_
+    else:
+        lo, hi = from_, to
+    if from_ is not None or to is not None:
+        from ._factories import _check_from_to, _int64
+
+        lo, hi = _int64(lo), _int64(hi)
+        if lo < hi:
+            _check_from_to(self.dtype, lo, hi)
+    return _fill_random(self, _core._randint(tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator))
+
+
+def _full_range(dt):
+    return {
+        _core.float32: 2**24 + 1, _core.float64: 2**53 + 1, _core.float16: 2**11 + 1, _core.bfloat16: 2**8 + 1,
+        _core.int64: 2**63, _core.int32: 2**31, _core.uint8: 2**8, _core.bool: 2,
+    }.get(dt, 2**63)
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    """Fill in place with zeros and ones, 1 with probability `p` (a number, or a tensor of
+    probabilities broadcast to self).
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(6).bernoulli_(0.5, generator=g)
+    tensor([0., 0., 1., 0., 0., 0.])
+    """
+    if isinstance(p, Tensor):
+        return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator))
+    return _fill_random(self, _core._bernoulli_scalar(tuple(self.shape), _strides(self), self.dtype, float(p), generator))
+
+
+def _bernoulli(self, p=None, *, generator=None):
+    """Zeros and ones drawn with the probabilities in self (or `p`), self's dtype and shape.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.tensor([0.0, 1.0, 0.5, 0.5]).bernoulli(generator=g)
+    tensor([0., 1., 1., 1.])
+    """
+    if p is not None:
+        return _core._bernoulli_scalar(tuple(self.shape), None, self.dtype, float(p), generator)
+    return _core._bernoulli_tensor(self, generator)
+
+
+def _exponential_(self, lambd=1.0, *, generator=None):
+    """Fill in place with samples of the exponential distribution of rate `lambd`.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(3).exponential_(generator=g)
+    tensor([3.5083, 1.2304, 0.6150])
+    """
+    return _fill_random(self, _core._exponential(tuple(self.shape), _strides(self), self.dtype, float(lambd), generator))
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -320,6 +417,11 @@ def _install():
     T.cuda = _cuda
     T.uniform_ = _uniform_
     T.normal_ = _normal_
+    T.random_ = _random_
+    T.bernoulli_ = _bernoulli_
+    T.bernoulli = _bernoulli
+    T.exponential_ = _exponential_
+    T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: _core._multinomial(self, int(num_samples), bool(replacement), generator)
     T.device = property(lambda self: CPU if self._device == "cpu" else device(self._device))
     T.is_meta = property(lambda self: self._device == "meta")
     T.__module__ = "leafgrad"

@@ -8,7 +8,6 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::shape::checked_numel;
 use crate::tensor::Tensor;
-use num_complex::Complex64;
 
 /// `start, start + step, ...` up to `end` (excluded): `torch.arange`.
 pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
@@ -79,62 +78,17 @@ pub fn eye(n: usize, m: usize, dtype: DType) -> Result<Tensor> {
     Ok(out)
 }
 
-/// Uniform values in [0, 1) (`normal`: standard normal ones) from the global generator:
-/// `torch.rand` / `torch.randn`. Complex dtypes take two draws per element (normal ones
-/// scaled by 1/√2, as PyTorch's complex randn). Not PyTorch's stream of numbers.
+/// Uniform values in [0, 1) (`normal`: standard normal ones) from the default generator:
+/// `torch.rand` / `torch.randn`, PyTorch's numbers for a seed (see [`super::random`]).
 pub fn rand(shape: &[usize], normal: bool, dtype: DType) -> Result<Tensor> {
-    if !dtype.is_differentiable() {
-        return Err(Error::Runtime(format!(
-            "\"{}\" not implemented for '{}'",
-            if normal {
-                "normal_kernel_cpu"
-            } else {
-                "check_uniform_bounds"
-            },
-            dtype.scalar_type_name()
-        )));
-    }
-    let n = checked_numel(shape)?
-        .checked_mul(if dtype.is_complex() { 2 } else { 1 })
-        .ok_or_else(|| Error::Runtime("numel: integer multiplication overflow".into()))?;
-    let out = Tensor::zeros(shape, dtype)?;
-    let mut vals: Vec<f64> = alloc_vec(n)?;
-    crate::random::with_rng(|r| {
-        vals.extend((0..n).map(|_| if normal { r.normal() } else { r.uniform() }))
-    });
-    let t = if dtype.is_complex() {
-        let scale = if normal {
-            std::f64::consts::FRAC_1_SQRT_2
-        } else {
-            1.0
-        };
-        let c: Vec<Complex64> = vals
-            .chunks(2)
-            .map(|p| Complex64::new(p[0] * scale, p[1] * scale))
-            .collect();
-        Tensor::from_vec(c, shape)?
+    if normal {
+        super::random::normal(shape, None, dtype, 0.0, 1.0, None)
     } else {
-        Tensor::from_vec(vals, shape)?
-    };
-    copy_into(&out, &t)?;
-    Ok(out)
+        super::random::uniform(shape, None, dtype, 0.0, 1.0, None)
+    }
 }
 
-/// Integers drawn uniformly from [low, high): `torch.randint`.
+/// Integers drawn uniformly from [low, high) by the default generator: `torch.randint`.
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Result<Tensor> {
-    if high <= low {
-        return Err(Error::Runtime(format!(
-            "random_ expects 'from' to be less than 'to', but got from={} >= to={}",
-            low, high
-        )));
-    }
-    let n = checked_numel(shape)?;
-    let out = Tensor::zeros(shape, dtype)?;
-    let span = high.wrapping_sub(low) as u64;
-    let mut vals: Vec<i64> = alloc_vec(n)?;
-    crate::random::with_rng(|r| {
-        vals.extend((0..n).map(|_| low.wrapping_add((r.next_u64() % span) as i64)))
-    });
-    copy_into(&out, &Tensor::from_vec(vals, shape)?)?;
-    Ok(out)
+    super::random::randint(shape, None, dtype, low, high as i128, None)
 }

@@ -18,6 +18,7 @@ pub mod matrix;
 pub mod nn;
 pub mod pointwise;
 pub mod prod;
+pub mod random;
 pub mod stats;
 pub mod sum;
 pub mod unary;

@@ -358,54 +358,6 @@ fn _eye<'py>(
     wrap(py, ops::eye(s[0], s[1], extract_dtype(dtype)?).py()?)
 }
 
-#[pyfunction]
-fn _rand<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    normal: bool,
-    dtype: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let s = sizes(&shape_args(shape, if normal { "randn" } else { "rand" })?)?;
-    wrap(py, ops::rand(&s, normal, extract_dtype(dtype)?).py()?)
-}
-
-#[pyfunction]
-fn _randint<'py>(
-    py: Python<'py>,
-    low: i64,
-    high: i64,
-    shape: &Bound<'py, PyTuple>,
-    dtype: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let s = sizes(&shape_args(shape, "randint")?)?;
-    wrap(py, ops::randint(low, high, &s, extract_dtype(dtype)?).py()?)
-}
-
-/// Seeds the random number generator: the same seed gives the same numbers again (but not
-/// PyTorch's stream of numbers).
-///
-/// >>> _ = torch.manual_seed(0)
-/// >>> a = torch.rand(3)
-/// >>> _ = torch.manual_seed(0)
-/// >>> torch.equal(a, torch.rand(3))
-/// True
-#[pyfunction]
-fn manual_seed(seed: i64) {
-    crate::random::manual_seed(seed as u64);
-}
-
-/// The random generator's state, for `torch.utils.checkpoint` (not PyTorch's
-/// `get_rng_state()` format: leafgrad's generator is not PyTorch's).
-#[pyfunction]
-fn _rng_state() -> [u64; 4] {
-    crate::random::get_state()
-}
-
-#[pyfunction]
-fn _set_rng_state(state: [u64; 4]) {
-    crate::random::set_state(state)
-}
-
 /// Factory `requires_grad=` (its own error text).
 #[pyfunction]
 fn _factory_requires_grad(t: PyRef<'_, PyTensor>, on: bool) -> PyResult<()> {
@@ -421,10 +373,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_arange, m)?)?;
     m.add_function(wrap_pyfunction!(_linspace, m)?)?;
     m.add_function(wrap_pyfunction!(_eye, m)?)?;
-    m.add_function(wrap_pyfunction!(_rand, m)?)?;
-    m.add_function(wrap_pyfunction!(_randint, m)?)?;
-    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
-    m.add_function(wrap_pyfunction!(_rng_state, m)?)?;
-    m.add_function(wrap_pyfunction!(_set_rng_state, m)?)?;
     Ok(())
 }

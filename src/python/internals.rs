@@ -83,29 +83,6 @@ fn _binary_out<'py>(
 }
 
 #[pyfunction]
-fn _randperm<'py>(py: Python<'py>, n: i64, dtype: &Bound<'py, PyAny>) -> R<'py> {
-    if n < 0 {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
-            "n must be non-negative, got{}",
-            n
-        )));
-    }
-    let mut v: Vec<i64> = crate::backend::cpu::alloc_vec(n as usize)?;
-    v.extend(0..n);
-    crate::random::with_rng(|r| {
-        for i in (1..v.len()).rev() {
-            let j = (r.next_u64() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    });
-    let t = Tensor::from_vec(v, &[n as usize]).py()?;
-    out(
-        py,
-        crate::backend::cast(&t, super::convert::extract_dtype(dtype)?),
-    )
-}
-
-#[pyfunction]
 fn _number(o: &Bound<'_, PyAny>) -> PyResult<num_complex::Complex64> {
     number(o)
 }
@@ -128,7 +105,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;
-    m.add_function(wrap_pyfunction!(_randperm, m)?)?;
     m.add_function(wrap_pyfunction!(_number, m)?)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ mod math;
 mod nn;
 mod node;
 mod ops;
+mod random;
 mod reductions;
 mod saved;
 mod tensor;
@@ -78,6 +79,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::NodeHandle>()?;
     m.add_class::<tensor::PyHookHandle>()?;
     factory::register(m)?;
+    random::register(m)?;
     autograd::register(m)?;
     function::register(m)?;
     saved::register(m)?;

@@ -241,11 +241,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1.0:
         return input * 0.0
-    keep = (_core._rand(tuple(input.shape), False, input.dtype if input.is_floating_point() else _core.float32) >= p)
-    mask = keep._to_dtype(input.dtype) * (1.0 / (1.0 - p))
+    # PyTorch's CPU dropout: noise = bernoulli_(1 - p) in input's dtype, divided by 1 - p
+    noise = _core._bernoulli_scalar(tuple(input.shape), None, input.dtype, 1.0 - p).div_(1.0 - p)
     if inplace:
-        return input.mul_(mask)
-    return input * mask
+        return input.mul_(noise)
+    return input * noise
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

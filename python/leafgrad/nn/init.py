@@ -3,7 +3,6 @@ PyTorch's gains, fan computation and messages."""
 import math
 import warnings
 
-from .. import _core
 from .._grad_mode import no_grad
 
 __all__ = [
@@ -12,18 +11,14 @@ __all__ = [
 ]
 
 
-def _random_like(tensor, normal):
-    return _core._rand(tuple(tensor.shape), normal, tensor.dtype)
-
-
 def _no_grad_uniform_(tensor, a, b, generator=None):
     with no_grad():
-        return tensor.copy_(_random_like(tensor, False) * (b - a) + a)
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def _no_grad_normal_(tensor, mean, std, generator=None):
     with no_grad():
-        return tensor.copy_(_random_like(tensor, True) * std + mean)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def calculate_gain(nonlinearity, param=None):

@@ -18,8 +18,8 @@ without checkpointing.
 >>> x.grad
 tensor([1.3818, 0.0770])
 
-`preserve_rng_state` saves and restores leafgrad's generator (its state is not PyTorch's
-`get_rng_state()` format). `context_fn` and `debug` (non-reentrant only) are accepted;
+`preserve_rng_state` saves and restores the default generator's state (`torch.get_rng_state()`,
+PyTorch's format), so dropout inside the checkpoint draws the same mask again. `context_fn` and `debug` (non-reentrant only) are accepted;
 `determinism_check` is "default" (shapes, dtypes, devices compared) or "none".
 """
 import contextlib
@@ -27,6 +27,7 @@ import warnings
 import weakref
 
 from .. import _core
+from .. import random as _random
 from .._core import Tensor
 from ..autograd.function import Function
 
@@ -116,12 +117,12 @@ def _rng_at(state, enabled):
     if not enabled:
         yield
         return
-    outer = _core._rng_state()
-    _core._set_rng_state(state)
+    outer = _random.get_rng_state()
+    _random.set_rng_state(state)
     try:
         yield
     finally:
-        _core._set_rng_state(outer)
+        _random.set_rng_state(outer)
 
 
 # -- use_reentrant=True ------------------------------------------------------------------------
@@ -143,7 +144,7 @@ class CheckpointFunction(Function):
         ctx.run_function = run_function
         ctx.preserve_rng_state = preserve_rng_state
         if preserve_rng_state:
-            ctx.fwd_rng_state = _core._rng_state()
+            ctx.fwd_rng_state = _random.get_rng_state()
         ctx.inputs = []
         ctx.tensor_indices = []
         tensors = []
@@ -243,7 +244,7 @@ class _Frame:
     def __init__(self, fn, args, kwargs, preserve_rng_state, determinism_check, early_stop):
         torch = _torch()
         self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.rng_state = _core._rng_state() if preserve_rng_state else None
+        self.rng_state = _random.get_rng_state() if preserve_rng_state else None
         self.grad_enabled = torch.is_grad_enabled()
         self.check = determinism_check != "none"
         self.early_stop = early_stop

@@ -1,0 +1,650 @@
+//! Random tensors, drawn as PyTorch's CPU kernels draw them, so a seed gives PyTorch's numbers:
+//! `rand`/`uniform_` (one 32-bit draw per float32, 64 per float64), `randn`/`normal_` (blocks of
+//! 16 by Box–Muller for contiguous tensors of 16 elements or more, as PyTorch's AVX2 kernel
+//! computes them for float32; one cached Box–Muller double per element otherwise), `randint`/
+//! `random_`, `randperm`, `bernoulli`, `exponential_` and `multinomial`.
+//!
+//! Each function returns the values a tensor of `shape` with `strides` gets, in PyTorch's order
+//! (memory order: PyTorch's serial kernels walk the tensor as it lies in memory), as a new
+//! tensor of `shape`; the bindings write it into the target (`copy_`, with the in-place rules).
+use crate::backend;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::random::{or_default, CpuGenerator, Generator};
+use crate::shape::checked_numel;
+use crate::tensor::Tensor;
+
+/// The dims of `strides` from outermost to innermost in memory (stable for equal strides).
+fn memory_order(shape: &[usize], strides: &[isize]) -> Vec<usize> {
+    let mut dims: Vec<usize> = (0..shape.len()).collect();
+    dims.sort_by(|&a, &b| strides[b].unsigned_abs().cmp(&strides[a].unsigned_abs()));
+    dims
+}
+
+/// `values` (in memory order of a tensor of `shape`/`strides`) as a tensor of `shape`.
+fn place<T: crate::dtype::Element>(
+    values: Vec<T>,
+    shape: &[usize],
+    strides: Option<&[isize]>,
+) -> Result<Tensor> {
+    let Some(strides) = strides else {
+        return Tensor::from_vec(values, shape);
+    };
+    let order = memory_order(shape, strides);
+    if order.iter().enumerate().all(|(i, &d)| i == d) {
+        return Tensor::from_vec(values, shape);
+    }
+    let mem_shape: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
+    let t = Tensor::from_vec(values, &mem_shape)?;
+    let mut inverse = vec![0i64; order.len()];
+    for (i, &d) in order.iter().enumerate() {
+        inverse[d] = i as i64;
+    }
+    let _g = crate::grad_mode::GradModeGuard::new(false);
+    backend::contiguous(&super::permute(&t, &inverse)?)
+}
+
+/// `n` values from an iterator, in a buffer allocated fallibly first (a size too large for memory
+/// is an error, not an abort).
+fn collect_n<T>(n: usize, it: impl Iterator<Item = T>) -> Result<Vec<T>> {
+    let mut v = crate::backend::cpu::alloc_vec(n)?;
+    v.extend(it.take(n));
+    Ok(v)
+}
+
+fn not_implemented(kernel: &str, dt: DType) -> Error {
+    Error::NotImplemented(format!(
+        "\"{kernel}\" not implemented for '{}'",
+        dt.scalar_type_name()
+    ))
+}
+
+/// Uniform values in [from, to) for a tensor of `dtype` (`uniform_`; `rand` is [0, 1)).
+pub fn uniform(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    from: f64,
+    to: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    let n = checked_numel(shape)?;
+    if dtype.is_complex() {
+        // PyTorch draws a complex tensor's real view: 2n values, (re, im) pairs
+        let real = dtype.to_real();
+        let mut s = shape.to_vec();
+        s.push(2);
+        let r = uniform(&s, None, real, from, to, generator)?;
+        return place_complex(r, shape, strides);
+    }
+    let mut g = or_default(generator).lock();
+    // a value that rounds to `to` is `from` (PyTorch keeps the range half-open so)
+    match dtype {
+        DType::Float32 => {
+            let (a, b) = (from as f32, to as f32);
+            let v = (0..n)
+                .map(|_| g.uniform_f32(a, b))
+                .map(|v| if v == b { a } else { v });
+            place(collect_n(n, v)?, shape, strides)
+        }
+        DType::Float64 => {
+            let v = (0..n).map(|_| g.uniform_f64(from, to));
+            place(
+                collect_n(n, v.map(|v| if v == to { from } else { v }))?,
+                shape,
+                strides,
+            )
+        }
+        // 16-bit floats: drawn as float32 and rounded
+        DType::Float16 => {
+            let (a, b) = (half::f16::from_f64(from), half::f16::from_f64(to));
+            let v = (0..n).map(|_| half::f16::from_f32(g.uniform_f32(a.to_f32(), b.to_f32())));
+            place(
+                collect_n(n, v.map(|v| if v == b { a } else { v }))?,
+                shape,
+                strides,
+            )
+        }
+        DType::BFloat16 => {
+            let (a, b) = (half::bf16::from_f64(from), half::bf16::from_f64(to));
+            let v = (0..n).map(|_| half::bf16::from_f32(g.uniform_f32(a.to_f32(), b.to_f32())));
+            place(
+                collect_n(n, v.map(|v| if v == b { a } else { v }))?,
+                shape,
+                strides,
+            )
+        }
+        d => Err(not_implemented("check_uniform_bounds", d)),
+    }
+}
+
+/// A complex tensor's values from its real view's (`shape + [2]`, contiguous).
+fn place_complex(real: Tensor, shape: &[usize], strides: Option<&[isize]>) -> Result<Tensor> {
+    let dt = real.dtype().to_complex();
+    let v = real.try_to_vec::<f64>()?;
+    let c: Vec<num_complex::Complex64> = v
+        .chunks_exact(2)
+        .map(|p| num_complex::Complex64::new(p[0], p[1]))
+        .collect();
+    backend::cast(&place(c, shape, strides)?, dt)
+}
+
+// PyTorch's AVX2 Box–Muller (`normal_fill_16_AVX2`): log and sincos are avx_mathfun's cephes
+// polynomials, evaluated in float32 operation by operation as the compiled kernel does: the
+// compiler fuses each multiply whose product is only added into a multiply-add (`mul_add`
+// here). Checked bit for bit against PyTorch on 2,000,000 normals.
+
+/// avx_mathfun's constants: its decimal literals, written out in full and rounded to double and
+/// then to float as C initialises its float arrays.
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
+mod cephes {
+    pub const SQRTHF: f32 = 0.707106781186547524f64 as f32;
+    pub const LOG_P: [f32; 9] = [
+        7.0376836292E-2f64 as f32,
+        -1.1514610310E-1f64 as f32,
+        1.1676998740E-1f64 as f32,
+        -1.2420140846E-1f64 as f32,
+        1.4249322787E-1f64 as f32,
+        -1.6668057665E-1f64 as f32,
+        2.0000714765E-1f64 as f32,
+        -2.4999993993E-1f64 as f32,
+        3.3333331174E-1f64 as f32,
+    ];
+    pub const LOG_Q1: f32 = -2.12194440e-4f64 as f32;
+    pub const LOG_Q2: f32 = 0.693359375f64 as f32;
+    pub const DP: [f32; 3] = [
+        -0.78515625f64 as f32,
+        -2.4187564849853515625e-4f64 as f32,
+        -3.77489497744594108e-8f64 as f32,
+    ];
+    pub const COSCOF: [f32; 3] = [
+        2.443315711809948E-005f64 as f32,
+        -1.388731625493765E-003f64 as f32,
+        4.166664568298827E-002f64 as f32,
+    ];
+    pub const SINCOF: [f32; 3] = [
+        -1.9515295891E-4f64 as f32,
+        8.3321608736E-3f64 as f32,
+        -1.6666654611E-1f64 as f32,
+    ];
+    pub const FOPI: f32 = 1.27323954473516f64 as f32;
+}
+use cephes::*;
+
+fn log_avx(x: f32) -> f32 {
+    let x = x.max(f32::from_bits(0x0080_0000));
+    let imm0 = (x.to_bits() >> 23) as i32 - 0x7f;
+    let mut x = f32::from_bits((x.to_bits() & !0x7f80_0000) | 0.5f32.to_bits());
+    let mut e = imm0 as f32 + 1.0;
+    let below = x < SQRTHF;
+    let tmp = if below { x } else { 0.0 };
+    x -= 1.0;
+    e -= if below { 1.0 } else { 0.0 };
+    x += tmp;
+    let z = x * x;
+    let mut y = LOG_P[0];
+    for &p in &LOG_P[1..] {
+        y = y.mul_add(x, p);
+    }
+    y *= x;
+    y = y.mul_add(z, e * LOG_Q1);
+    y -= z * 0.5;
+    x += y;
+    x + e * LOG_Q2
+}
+
+fn sincos_avx(x: f32) -> (f32, f32) {
+    let mut sign_sin = x.is_sign_negative();
+    let mut x = x.abs();
+    let j = (((x * FOPI) as i32) + 1) & !1;
+    let y = j as f32;
+    sign_sin ^= j & 4 != 0;
+    let poly = j & 2 == 0;
+    let sign_cos = !(j - 2) & 4 != 0;
+    for d in DP {
+        x = y.mul_add(d, x);
+    }
+    let z = x * x;
+    let mut c = COSCOF[0];
+    c = c.mul_add(z, COSCOF[1]);
+    c = c.mul_add(z, COSCOF[2]);
+    c *= z;
+    c = c.mul_add(z, -(z * 0.5));
+    c += 1.0;
+    let mut s = SINCOF[0];
+    s = s.mul_add(z, SINCOF[1]);
+    s = s.mul_add(z, SINCOF[2]);
+    s *= z;
+    s = s.mul_add(x, x);
+    let (vs, vc) = if poly { (s, c) } else { (c, s) };
+    (
+        if sign_sin { -vs } else { vs },
+        if sign_cos { -vc } else { vc },
+    )
+}
+
+/// Sixteen uniform float32s into sixteen normals, as `normal_fill_16_AVX2`.
+fn box_muller_16_f32(d: &mut [f32], mean: f32, std: f32) {
+    let two_pi = (2.0 * std::f64::consts::PI) as f32;
+    for j in 0..8 {
+        let u1 = 1.0 - d[j];
+        let u2 = d[j + 8];
+        let radius = (-2.0 * log_avx(u1)).sqrt();
+        let (s, c) = sincos_avx(two_pi * u2);
+        d[j] = (radius * c).mul_add(std, mean);
+        d[j + 8] = (radius * s).mul_add(std, mean);
+    }
+}
+
+/// Sixteen uniform float64s into sixteen normals, as the scalar `normal_fill_16<double>`.
+fn box_muller_16_f64(d: &mut [f64], mean: f64, std: f64) {
+    for j in 0..8 {
+        let u1 = 1.0 - d[j];
+        let u2 = d[j + 8];
+        let radius = (-2.0 * u1.ln()).sqrt();
+        let theta = 2.0 * std::f64::consts::PI * u2;
+        d[j] = (radius * theta.cos()).mul_add(std, mean);
+        d[j + 8] = (radius * theta.sin()).mul_add(std, mean);
+    }
+}
+
+/// PyTorch's `normal_fill`: n >= 16 uniforms, transformed sixteen at a time; a tail that does
+/// not fill a block redraws the last sixteen values and transforms them again.
+fn normal_fill<T: Copy>(
+    g: &mut CpuGenerator,
+    n: usize,
+    draw: impl Fn(&mut CpuGenerator) -> T,
+    block: impl Fn(&mut [T]),
+) -> Result<Vec<T>> {
+    let mut v: Vec<T> = collect_n(n, std::iter::repeat_with(|| draw(g)))?;
+    let mut i = 0;
+    while i + 16 <= n {
+        block(&mut v[i..i + 16]);
+        i += 16;
+    }
+    if n % 16 != 0 {
+        let tail = &mut v[n - 16..];
+        for x in tail.iter_mut() {
+            *x = draw(g);
+        }
+        block(tail);
+    }
+    Ok(v)
+}
+
+/// Normal values N(mean, std²) for a tensor of `dtype` (`normal_`; `randn` is N(0, 1)).
+/// `contiguous` says whether the target is (PyTorch's block path needs it).
+pub fn normal(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    mean: f64,
+    std: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if std < 0.0 {
+        return Err(Error::Runtime(format!(
+            "normal expects std >= 0.0, but found std {}",
+            std
+        )));
+    }
+    let n = checked_numel(shape)?;
+    if dtype.is_complex() {
+        // PyTorch: the real view, with std / sqrt(2) per part
+        let mut s = shape.to_vec();
+        s.push(2);
+        let r = normal(
+            &s,
+            None,
+            dtype.to_real(),
+            mean,
+            std / 2f64.sqrt(),
+            generator,
+        )?;
+        return place_complex(r, shape, strides);
+    }
+    if !dtype.is_floating() {
+        return Err(not_implemented("normal_kernel_cpu", dtype));
+    }
+    let contiguous = strides.is_none_or(|st| crate::shape::is_contiguous(shape, st));
+    let mut g = or_default(generator).lock();
+    if n >= 16 && contiguous {
+        return match dtype {
+            DType::Float32 => {
+                let (m, s) = (mean as f32, std as f32);
+                let v = normal_fill(
+                    &mut g,
+                    n,
+                    |g| g.uniform_f32(0.0, 1.0),
+                    |b| box_muller_16_f32(b, m, s),
+                )?;
+                Tensor::from_vec(v, shape)
+            }
+            DType::Float64 => {
+                let v = normal_fill(
+                    &mut g,
+                    n,
+                    |g| g.uniform_f64(0.0, 1.0),
+                    |b| box_muller_16_f64(b, mean, std),
+                )?;
+                Tensor::from_vec(v, shape)
+            }
+            // 16-bit floats: each block of 16 drawn and transformed as float32 in turn, then
+            // rounded; a partial last block is a fresh block written over the last 16 values
+            _ => {
+                let (m, s) = (mean as f32, std as f32);
+                let mut v: Vec<f32> = collect_n(n, std::iter::repeat(0f32))?;
+                let block = |g: &mut CpuGenerator, out: &mut [f32]| {
+                    for x in out.iter_mut() {
+                        *x = g.uniform_f32(0.0, 1.0);
+                    }
+                    box_muller_16_f32(out, m, s);
+                };
+                let mut i = 0;
+                while i + 16 <= n {
+                    block(&mut g, &mut v[i..i + 16]);
+                    i += 16;
+                }
+                if n % 16 != 0 {
+                    block(&mut g, &mut v[n - 16..]);
+                }
+                backend::cast(&Tensor::from_vec(v, shape)?, dtype)
+            }
+        };
+    }
+    let draws = (0..n).map(|_| g.normal_f64(mean, std));
+    match dtype {
+        DType::Float32 => place(collect_n(n, draws.map(|v| v as f32))?, shape, strides),
+        DType::Float64 => place(collect_n(n, draws)?, shape, strides),
+        DType::Float16 => place(
+            collect_n(n, draws.map(half::f16::from_f64))?,
+            shape,
+            strides,
+        ),
+        _ => place(
+            collect_n(n, draws.map(half::bf16::from_f64))?,
+            shape,
+            strides,
+        ),
+    }
+}
+
+/// Integers drawn uniformly from [low, high) for a tensor of `dtype` (`randint`, `random_`):
+/// `(bits % range) + low`, with 64 random bits for ranges of 2²⁸ or more, 32 otherwise. (Float
+/// dtypes drawn beyond the integers they hold exactly, which PyTorch warns about, differ.)
+pub fn randint(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    low: i64,
+    high: i128,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if low as i128 >= high {
+        return Err(Error::Runtime(format!(
+            "random_ expects 'from' to be less than 'to', but got from={} >= to={}",
+            low, high
+        )));
+    }
+    if dtype.is_complex() {
+        return Err(not_implemented("random_from_to_kernel_cpu", dtype));
+    }
+    let n = checked_numel(shape)?;
+    let range = (high - low as i128) as u64;
+    // PyTorch takes 64 random bits from a range of 2^28 on (less skew from the modulo)
+    let wide = range >= 1 << 28;
+    let mut g = or_default(generator).lock();
+    let draw = |_| {
+        let bits = if wide {
+            g.random64()
+        } else {
+            g.random() as u64
+        };
+        (bits % range).wrapping_add(low as u64) as i64
+    };
+    let v: Vec<i64> = collect_n(n, (0..n).map(draw))?;
+    drop(g);
+    let t = place(v, shape, strides)?;
+    backend::cast(&t, dtype)
+}
+
+/// A random permutation of 0..n (`randperm`), PyTorch's swaps: for n below 2³²/20, position i
+/// swaps with i + (32 random bits % (n - i)); above, the inside-out Fisher–Yates on 64 bits.
+pub fn randperm(n: usize, dtype: DType, generator: Option<&Generator>) -> Result<Tensor> {
+    let mut v: Vec<i64> = crate::backend::cpu::alloc_vec(n)?;
+    let mut g = or_default(generator).lock();
+    if (n as u64) < u32::MAX as u64 / 20 {
+        v.extend(0..n as i64);
+        for i in 0..n.saturating_sub(1) {
+            let z = g.random() as usize % (n - i);
+            v.swap(i, z + i);
+        }
+    } else {
+        v.resize(n, 0);
+        for i in 0..n {
+            let z = (g.random64() % (i as u64 + 1)) as usize;
+            v[i] = v[z];
+            v[z] = i as i64;
+        }
+    }
+    drop(g);
+    backend::cast(&Tensor::from_vec(v, &[n])?, dtype)
+}
+
+/// Zeros and ones with P(1) = p for a tensor of `dtype` (`bernoulli_(p)`): one uniform double
+/// per element, `u < p` (PyTorch's default kernel; its MKL kernel, used on Intel CPUs only, draws
+/// another stream).
+pub fn bernoulli_scalar(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    p: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(Error::Runtime(format!(
+            "bernoulli_ expects p to be in [0, 1], but got p={}",
+            p
+        )));
+    }
+    if dtype.is_complex() {
+        return Err(not_implemented("bernoulli_scalar_cpu_", dtype));
+    }
+    let n = checked_numel(shape)?;
+    let mut g = or_default(generator).lock();
+    let v: Vec<bool> = collect_n(n, (0..n).map(|_| g.uniform_f64(0.0, 1.0) < p))?;
+    drop(g);
+    backend::cast(&place(v, shape, strides)?, dtype)
+}
+
+/// `bernoulli(p)` with a tensor of probabilities: one uniform per element (float32 p: a float32
+/// uniform; float64 p: a double), `u < p`, in `p`'s dtype.
+pub fn bernoulli_tensor(p: &Tensor, generator: Option<&Generator>) -> Result<Tensor> {
+    let dt = p.dtype();
+    let pc = p.detached();
+    let mut g = or_default(generator).lock();
+    let v: Vec<bool> = match dt {
+        DType::Float64 => {
+            let ps = pc.try_to_vec::<f64>()?;
+            check_probabilities(ps.iter().copied())?;
+            ps.iter().map(|&p| g.uniform_f64(0.0, 1.0) < p).collect()
+        }
+        DType::Float32 | DType::Float16 | DType::BFloat16 => {
+            let ps = pc.try_to_vec::<f32>()?;
+            check_probabilities(ps.iter().map(|&p| p as f64))?;
+            ps.iter().map(|&p| g.uniform_f32(0.0, 1.0) < p).collect()
+        }
+        d => return Err(not_implemented("bernoulli_tensor_cpu_p_", d)),
+    };
+    drop(g);
+    backend::cast(&Tensor::from_vec(v, &p.shape())?, dt)
+}
+
+fn check_probabilities(mut ps: impl Iterator<Item = f64>) -> Result<()> {
+    if ps.all(|p| (0.0..=1.0).contains(&p)) {
+        Ok(())
+    } else {
+        Err(Error::Runtime(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)".into(),
+        ))
+    }
+}
+
+/// Exponential values with rate `lambd` (`exponential_`): `-1/λ · log(1 - u)` of a uniform double.
+pub fn exponential(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    lambd: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if lambd <= 0.0 {
+        return Err(Error::Runtime(format!(
+            "exponential_ expects lambda > 0.0, but found lambda={}",
+            lambd
+        )));
+    }
+    if !dtype.is_floating() {
+        return Err(not_implemented("exponential_cpu", dtype));
+    }
+    let n = checked_numel(shape)?;
+    let mut g = or_default(generator).lock();
+    let draws = (0..n).map(|_| -1.0 / lambd * (1.0 - g.uniform_f64(0.0, 1.0)).ln());
+    let v: Vec<f64> = collect_n(n, draws)?;
+    drop(g);
+    backend::cast(&place(v, shape, strides)?, dtype)
+}
+
+/// `torch.multinomial`: `n_sample` category indices per row of the probabilities `p` (1-D or
+/// 2-D, any non-negative weights). One sample, or samples without replacement, take PyTorch's
+/// exponential trick: argmax (top-k) of `p / q` with `q ~ Exp(1)` drawn in `p`'s dtype;
+/// samples with replacement search the normalised cumulative weights with one uniform double
+/// each.
+pub fn multinomial(
+    p: &Tensor,
+    n_sample: i64,
+    replacement: bool,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    let shape = p.shape();
+    let dt = p.dtype();
+    if shape.is_empty() || shape.len() > 2 {
+        return Err(Error::Runtime("prob_dist must be 1 or 2 dim".into()));
+    }
+    if !dt.is_floating() {
+        return Err(Error::Runtime(format!(
+            "multinomial only supports floating-point dtypes for input, got: {}",
+            dt.scalar_type_name()
+        )));
+    }
+    if n_sample <= 0 {
+        return Err(Error::Runtime("cannot sample n_sample <= 0 samples".into()));
+    }
+    let n_sample = n_sample as usize;
+    let cats = shape[shape.len() - 1];
+    if !replacement && n_sample > cats {
+        return Err(Error::Runtime(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement".into(),
+        ));
+    }
+    if cats > 1 << 24 {
+        return Err(Error::Runtime(
+            "number of categories cannot exceed 2^24".into(),
+        ));
+    }
+    let rows = if shape.len() == 2 { shape[0] } else { 1 };
+    let out_shape: Vec<usize> = if shape.len() == 2 {
+        vec![rows, n_sample]
+    } else {
+        vec![n_sample]
+    };
+    if rows * n_sample == 0 {
+        return Tensor::zeros(&out_shape, DType::Int64);
+    }
+    let probs = p.detached().try_to_vec::<f64>()?;
+    let mut out: Vec<i64> = Vec::with_capacity(rows * n_sample);
+    if !replacement || n_sample == 1 {
+        if probs
+            .iter()
+            .any(|&v| v.is_nan() || v == f64::INFINITY || v < 0.0)
+        {
+            return Err(Error::Runtime(
+                "probability tensor contains either `inf`, `nan` or element < 0".into(),
+            ));
+        }
+        if probs
+            .chunks(cats.max(1))
+            .any(|r| r.iter().sum::<f64>() == 0.0)
+        {
+            return Err(Error::Runtime(
+                "invalid multinomial distribution (sum of probabilities <= 0)".into(),
+            ));
+        }
+        let strides: Vec<isize> = p.strides().to_vec();
+        let q = exponential(&shape, Some(&strides), dt, 1.0, generator)?;
+        // p / q in p's dtype (a 16-bit type divides in float32 and rounds)
+        let ratio = {
+            let _g = crate::grad_mode::GradModeGuard::new(false);
+            super::div(&p.detached(), &q)?
+        };
+        let r = ratio.try_to_vec::<f64>()?;
+        for row in r.chunks(cats) {
+            let mut idx: Vec<usize> = (0..cats).collect();
+            // the largest first; NaN ranks above all as in PyTorch's argmax; ties keep order
+            idx.sort_by(|&a, &b| {
+                let (x, y) = (row[a], row[b]);
+                match (x.is_nan(), y.is_nan()) {
+                    (true, true) => std::cmp::Ordering::Equal,
+                    (true, false) => std::cmp::Ordering::Less,
+                    (false, true) => std::cmp::Ordering::Greater,
+                    _ => y.partial_cmp(&x).unwrap_or(std::cmp::Ordering::Equal),
+                }
+            });
+            out.extend(idx[..n_sample].iter().map(|&i| i as i64));
+        }
+    } else {
+        let mut g = or_default(generator).lock();
+        let single = !matches!(dt, DType::Float64);
+        for row in probs.chunks(cats) {
+            // the running sums in the dtype's accumulation type (float32 below float64)
+            let mut cum = Vec::with_capacity(cats);
+            let mut sum = 0f64;
+            for &v in row {
+                // NaN fails this check first, as in PyTorch
+                if v.is_nan() || v < 0.0 {
+                    return Err(Error::Runtime(
+                        "invalid multinomial distribution (encountering probability entry < 0)"
+                            .into(),
+                    ));
+                }
+                if !v.is_finite() {
+                    return Err(Error::Runtime("invalid multinomial distribution (encountering probability entry = infinity or NaN)".into()));
+                }
+                sum = if single {
+                    (sum as f32 + v as f32) as f64
+                } else {
+                    sum + v
+                };
+                cum.push(sum);
+            }
+            if sum.is_nan() || sum <= 0.0 {
+                return Err(Error::Runtime(
+                    "invalid multinomial distribution (sum of probabilities <= 0)".into(),
+                ));
+            }
+            for c in cum.iter_mut() {
+                *c = if single {
+                    (*c as f32 / sum as f32) as f64
+                } else {
+                    *c / sum
+                };
+            }
+            cum[cats - 1] = 1.0;
+            for _ in 0..n_sample {
+                let u = g.uniform_f64(0.0, 1.0);
+                out.push(cum.partition_point(|&c| c < u) as i64);
+            }
+        }
+    }
+    Tensor::from_vec(out, &out_shape)
+}

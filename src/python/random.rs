@@ -1,0 +1,287 @@
+//! `torch.Generator` and the random factories' entry points: each parses its arguments and
+//! calls `crate::ops::random`, which draws PyTorch's numbers.
+use super::convert::extract_dtype;
+use super::tensor::{wrap, PyTensor};
+use super::IntoPyResult;
+use crate::dtype::DType;
+use crate::ops::random as rnd;
+use crate::random::{default_generator, nondeterministic_seed, Generator};
+use crate::tensor::Tensor;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// A random number generator: PyTorch's CPU generator (mt19937), so a seed gives PyTorch's
+/// numbers, and its state (`get_state`) is PyTorch's.
+///
+/// >>> g = torch.Generator().manual_seed(0)
+/// >>> torch.rand(2, generator=g)
+/// tensor([0.4963, 0.7682])
+#[pyclass(name = "Generator", module = "leafgrad")]
+pub struct PyGenerator {
+    pub g: Generator,
+}
+
+/// A seed as PyTorch takes it: any int from -2⁶³ to 2⁶⁴ - 1 (negative ones wrap).
+fn seed_of(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let v: i128 = seed
+        .extract()
+        .map_err(|_| PyTypeError::new_err("manual_seed expected a long"))?;
+    if v < i64::MIN as i128 || v > u64::MAX as i128 {
+        return Err(PyValueError::new_err("Overflow when unpacking long long"));
+    }
+    Ok(v as u64)
+}
+
+#[pymethods]
+impl PyGenerator {
+    #[new]
+    #[pyo3(signature = (device = None))]
+    fn new(device: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        if let Some(d) = device.filter(|d| !d.is_none()) {
+            let s = d.str()?.to_string();
+            if s != "cpu" {
+                return Err(PyRuntimeError::new_err(format!(
+                    "leafgrad's generators are CPU generators (device {s:?} was given)"
+                )));
+            }
+        }
+        Ok(PyGenerator {
+            g: Generator::new(crate::random::DEFAULT_SEED),
+        })
+    }
+
+    /// Seed the generator; returns it (`torch.Generator().manual_seed(0)` chains).
+    fn manual_seed<'py>(
+        slf: PyRef<'py, Self>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let s = seed_of(seed)?;
+        slf.g.lock().set_seed(s);
+        Ok(slf)
+    }
+
+    /// Seed from the operating system's entropy; returns the seed.
+    fn seed(&self) -> u64 {
+        let s = nondeterministic_seed();
+        self.g.lock().set_seed(s);
+        s
+    }
+
+    fn initial_seed(&self) -> u64 {
+        self.g.lock().initial_seed()
+    }
+
+    /// The state as PyTorch's 5056-byte `torch.uint8` tensor.
+    fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let b = self.g.lock().get_state();
+        wrap(py, Tensor::from_vec(b, &[crate::random::STATE_BYTES]).py()?)
+    }
+
+    /// Load a state from `get_state` (PyTorch's or leafgrad's); returns the generator.
+    fn set_state<'py>(
+        slf: PyRef<'py, Self>,
+        new_state: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRef<'py, Self>> {
+        let t = new_state
+            .cast::<PyTensor>()
+            .map_err(|_| PyTypeError::new_err("expected a torch.ByteTensor"))?;
+        let t = &t.get().t;
+        if t.dtype() != DType::UInt8 || t.is_cuda() {
+            return Err(PyTypeError::new_err("RNG state must be a torch.ByteTensor"));
+        }
+        let b = t.try_to_vec::<u8>().py()?;
+        slf.g.lock().set_state(&b).py()?;
+        Ok(slf)
+    }
+
+    #[getter]
+    fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py.import("leafgrad")?.getattr("device")?.call1(("cpu",))
+    }
+}
+
+/// The default generator (`torch.default_generator`): every call gives an object naming it.
+#[pyfunction]
+fn _default_generator() -> PyGenerator {
+    PyGenerator {
+        g: default_generator().clone(),
+    }
+}
+
+fn gen_of(g: &Option<PyRef<'_, PyGenerator>>) -> Option<Generator> {
+    g.as_ref().map(|g| g.g.clone())
+}
+
+fn sizes(shape: &Bound<'_, PyTuple>, fname: &str) -> PyResult<Vec<usize>> {
+    crate::shape::sizes_of(&super::convert::shape_args(shape, fname)?).py()
+}
+
+type R<'py> = PyResult<Bound<'py, PyAny>>;
+
+/// Uniform values in [low, high) for a tensor of `shape` laid out with `strides` (None:
+/// contiguous), in PyTorch's drawing order.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, low, high, generator = None))]
+fn _uniform<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    low: f64,
+    high: f64,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "rand")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::uniform(&s, strides.as_deref(), dt, low, high, g.as_ref()).py()?,
+    )
+}
+
+/// Normal values N(mean, std²), as `_uniform`.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, mean, std, generator = None))]
+fn _normal<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    mean: f64,
+    std: f64,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "randn")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::normal(&s, strides.as_deref(), dt, mean, std, g.as_ref()).py()?,
+    )
+}
+
+/// Integers in [low, high), as `_uniform`.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, low, high, generator = None))]
+fn _randint<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    low: i64,
+    high: i128,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "randint")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::randint(&s, strides.as_deref(), dt, low, high, g.as_ref()).py()?,
+    )
+}
+
+#[pyfunction]
+#[pyo3(signature = (n, dtype, generator = None))]
+fn _randperm<'py>(
+    py: Python<'py>,
+    n: i64,
+    dtype: &Bound<'py, PyAny>,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    if n < 0 {
+        return Err(PyRuntimeError::new_err(format!(
+            "Trying to create tensor with negative dimension {n}: [{n}]"
+        )));
+    }
+    let g = gen_of(&generator);
+    wrap(
+        py,
+        rnd::randperm(n as usize, extract_dtype(dtype)?, g.as_ref()).py()?,
+    )
+}
+
+/// Zeros and ones with P(1) = p, as `_uniform`.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, p, generator = None))]
+fn _bernoulli_scalar<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    p: f64,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "bernoulli")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::bernoulli_scalar(&s, strides.as_deref(), dt, p, g.as_ref()).py()?,
+    )
+}
+
+/// `torch.bernoulli(p)`: a draw per element of the probability tensor `p`.
+#[pyfunction]
+#[pyo3(signature = (p, generator = None))]
+fn _bernoulli_tensor<'py>(
+    py: Python<'py>,
+    p: PyRef<'py, PyTensor>,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let g = gen_of(&generator);
+    wrap(py, rnd::bernoulli_tensor(&p.t, g.as_ref()).py()?)
+}
+
+/// Exponential values with rate `lambd`, as `_uniform`.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, lambd, generator = None))]
+fn _exponential<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    lambd: f64,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "exponential_")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::exponential(&s, strides.as_deref(), dt, lambd, g.as_ref()).py()?,
+    )
+}
+
+/// `torch.multinomial(input, num_samples, replacement, generator=)`.
+#[pyfunction]
+#[pyo3(signature = (input, num_samples, replacement = false, generator = None))]
+fn _multinomial<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    num_samples: i64,
+    replacement: bool,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let g = gen_of(&generator);
+    wrap(
+        py,
+        rnd::multinomial(&input.t, num_samples, replacement, g.as_ref()).py()?,
+    )
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGenerator>()?;
+    m.add_function(wrap_pyfunction!(_default_generator, m)?)?;
+    m.add_function(wrap_pyfunction!(_uniform, m)?)?;
+    m.add_function(wrap_pyfunction!(_normal, m)?)?;
+    m.add_function(wrap_pyfunction!(_randint, m)?)?;
+    m.add_function(wrap_pyfunction!(_randperm, m)?)?;
+    m.add_function(wrap_pyfunction!(_bernoulli_scalar, m)?)?;
+    m.add_function(wrap_pyfunction!(_bernoulli_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(_exponential, m)?)?;
+    m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
+    Ok(())
+}
