@@ -101,6 +101,36 @@ impl CpuGenerator {
         y ^ (y >> 18)
     }
 
+    /// `out.len()` successive `random()` values, tempered a run of the state at a time (the same
+    /// numbers and the same state afterwards; the loop vectorizes).
+    pub fn fill_u32(&mut self, out: &mut [u32]) {
+        let mut i = 0;
+        while i < out.len() {
+            // the values readable before the next refill
+            let avail = (self.left - 1) as usize;
+            if avail == 0 {
+                out[i] = self.random();
+                i += 1;
+                continue;
+            }
+            let take = avail.min(out.len() - i);
+            let start = self.next as usize;
+            for (o, &y) in out[i..i + take]
+                .iter_mut()
+                .zip(&self.state[start..start + take])
+            {
+                let mut y = y;
+                y ^= y >> 11;
+                y ^= (y << 7) & 0x9d2c_5680;
+                y ^= (y << 15) & 0xefc6_0000;
+                *o = y ^ (y >> 18);
+            }
+            self.next += take as u32;
+            self.left -= take as i32;
+            i += take;
+        }
+    }
+
     /// 64 random bits: the first draw is the high half (`CPUGeneratorImpl::random64`).
     #[inline]
     pub fn random64(&mut self) -> u64 {
@@ -109,19 +139,29 @@ impl CpuGenerator {
         (hi << 32) | lo
     }
 
+    /// A float32 in [0, 1): 24 random bits.
+    #[inline]
+    pub fn uniform01_f32(&mut self) -> f32 {
+        (self.random() & 0x00ff_ffff) as f32 * (1.0 / 16_777_216.0)
+    }
+
+    /// A float64 in [0, 1): 53 of 64 random bits.
+    #[inline]
+    pub fn uniform01_f64(&mut self) -> f64 {
+        (self.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / 9_007_199_254_740_992.0)
+    }
+
     /// A float32 in [from, to): 24 random bits, computed in float32.
     #[inline]
     pub fn uniform_f32(&mut self, from: f32, to: f32) -> f32 {
-        let x = (self.random() & 0x00ff_ffff) as f32 * (1.0 / 16_777_216.0);
         // PyTorch's compiled kernel fuses this multiply-add
-        x.mul_add(to - from, from)
+        self.uniform01_f32().mul_add(to - from, from)
     }
 
     /// A float64 in [from, to): 53 of 64 random bits.
     #[inline]
     pub fn uniform_f64(&mut self, from: f64, to: f64) -> f64 {
-        let x = (self.random64() & ((1u64 << 53) - 1)) as f64 * (1.0 / 9_007_199_254_740_992.0);
-        x.mul_add(to - from, from)
+        self.uniform01_f64().mul_add(to - from, from)
     }
 
     /// One sample of `at::normal_distribution<double>`: Box–Muller over two uniform doubles;
@@ -130,8 +170,8 @@ impl CpuGenerator {
         if let Some(v) = self.next_double_normal.take() {
             return v * std + mean;
         }
-        let u1 = self.uniform_f64(0.0, 1.0);
-        let u2 = self.uniform_f64(0.0, 1.0);
+        let u1 = self.uniform01_f64();
+        let u2 = self.uniform01_f64();
         let r = (-2.0 * (-u2).ln_1p()).sqrt();
         let theta = 2.0 * std::f64::consts::PI * u1;
         self.next_double_normal = Some(r * theta.sin());
@@ -258,6 +298,19 @@ mod tests {
             v = g.random();
         }
         assert_eq!(v, 4_123_659_995);
+    }
+
+    #[test]
+    fn bulk_draws_are_the_stream() {
+        let mut a = CpuGenerator::new(3);
+        let mut b = a.clone();
+        a.random();
+        b.random();
+        let mut out = vec![0u32; 2000];
+        a.fill_u32(&mut out);
+        let want: Vec<u32> = (0..2000).map(|_| b.random()).collect();
+        assert_eq!(out, want);
+        assert_eq!(a.get_state(), b.get_state());
     }
 
     #[test]

@@ -305,25 +305,17 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     if kw:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kw))}'")
     if from_ is None and to is None:
-        lo, hi = 0, _full_range(self.dtype)
-    elif to is None:
+        return _fill_random(self, _core._random_full(tuple(self.shape), _strides(self), self.dtype, generator))
+    if to is None:
         lo, hi = 0, from_
     else:
         lo, hi = from_, to
-    if from_ is not None or to is not None:
-        from ._factories import _check_from_to, _int64
+    from ._factories import _check_from_to, _int64
 
-        lo, hi = _int64(lo), _int64(hi)
-        if lo < hi:
-            _check_from_to(self.dtype, lo, hi)
+    lo, hi = _int64(lo), _int64(hi)
+    if lo < hi:
+        _check_from_to(self.dtype, lo, hi)
     return _fill_random(self, _core._randint(tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator))
-
-
-def _full_range(dt):
-    return {
-        _core.float32: 2**24 + 1, _core.float64: 2**53 + 1, _core.float16: 2**11 + 1, _core.bfloat16: 2**8 + 1,
-        _core.int64: 2**63, _core.int32: 2**31, _core.uint8: 2**8, _core.bool: 2,
-    }.get(dt, 2**63)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):

@@ -52,6 +52,22 @@ fn collect_n<T>(n: usize, it: impl Iterator<Item = T>) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// `n` successive 32-bit draws.
+fn draw_u32(g: &mut CpuGenerator, n: usize) -> Result<Vec<u32>> {
+    let mut v = collect_n(n, std::iter::repeat(0u32))?;
+    g.fill_u32(&mut v);
+    Ok(v)
+}
+
+/// `t` in `dtype` (itself when it already is).
+fn in_dtype(t: Tensor, dtype: DType) -> Result<Tensor> {
+    if t.dtype() == dtype {
+        Ok(t)
+    } else {
+        backend::cast(&t, dtype)
+    }
+}
+
 fn not_implemented(kernel: &str, dt: DType) -> Error {
     Error::NotImplemented(format!(
         "\"{kernel}\" not implemented for '{}'",
@@ -81,19 +97,18 @@ pub fn uniform(
     // a value that rounds to `to` is `from` (PyTorch keeps the range half-open so)
     match dtype {
         DType::Float32 => {
-            let (a, b) = (from as f32, to as f32);
-            let v = (0..n)
-                .map(|_| g.uniform_f32(a, b))
-                .map(|v| if v == b { a } else { v });
-            place(collect_n(n, v)?, shape, strides)
-        }
-        DType::Float64 => {
-            let v = (0..n).map(|_| g.uniform_f64(from, to));
+            let raw = draw_u32(&mut g, n)?;
+            drop(g);
             place(
-                collect_n(n, v.map(|v| if v == to { from } else { v }))?,
+                uniform_f32_from_bits(raw, from as f32, to as f32),
                 shape,
                 strides,
             )
+        }
+        DType::Float64 => {
+            let raw = collect_n(n, std::iter::repeat_with(|| g.random64()))?;
+            drop(g);
+            place(uniform_f64_from_bits(raw, from, to), shape, strides)
         }
         // 16-bit floats: drawn as float32 and rounded
         DType::Float16 => {
@@ -115,6 +130,74 @@ pub fn uniform(
             )
         }
         d => Err(not_implemented("check_uniform_bounds", d)),
+    }
+}
+
+// The bulk conversions below run compiled for the CPU's FMA (and AVX2) when it has them: the
+// same fused results (`mul_add` is exact either way), vectorized instead of a libm call each.
+
+/// Runs `$body` (an expression of the listed variables) compiled with AVX2 and FMA enabled when
+/// the CPU has them, else as is.
+macro_rules! with_fma {
+    (fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
+        fn $name($($arg: $ty),*) -> $ret {
+            #[inline(always)]
+            fn generic($($arg: $ty),*) -> $ret $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn fast($($arg: $ty),*) -> $ret {
+                    generic($($arg),*)
+                }
+                if std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+                {
+                    // SAFETY: the CPU has the features `fast` was compiled for.
+                    return unsafe { fast($($arg),*) };
+                }
+            }
+            generic($($arg),*)
+        }
+    };
+}
+
+with_fma! {
+    fn uniform_f32_from_bits(raw: Vec<u32>, a: f32, b: f32) -> Vec<f32> {
+        // a value that rounds to `to` is `from` (PyTorch keeps the range half-open so)
+        raw.into_iter()
+            .map(|r| {
+                let v = ((r & 0x00ff_ffff) as f32 * (1.0 / 16_777_216.0)).mul_add(b - a, a);
+                if v == b { a } else { v }
+            })
+            .collect()
+    }
+}
+
+with_fma! {
+    fn uniform_f64_from_bits(raw: Vec<u64>, a: f64, b: f64) -> Vec<f64> {
+        raw.into_iter()
+            .map(|r| {
+                let x = (r & ((1u64 << 53) - 1)) as f64 * (1.0 / 9_007_199_254_740_992.0);
+                let v = x.mul_add(b - a, a);
+                if v == b { a } else { v }
+            })
+            .collect()
+    }
+}
+
+with_fma! {
+    fn box_muller_blocks_f64(v: &mut [f64], mean: f64, std: f64) -> () {
+        for b in v.chunks_exact_mut(16) {
+            box_muller_16_f64(b, mean, std);
+        }
+    }
+}
+
+with_fma! {
+    fn box_muller_blocks_f32(v: &mut [f32], mean: f32, std: f32) -> () {
+        for b in v.chunks_exact_mut(16) {
+            box_muller_16_f32(b, mean, std);
+        }
     }
 }
 
@@ -171,6 +254,7 @@ mod cephes {
 }
 use cephes::*;
 
+#[inline(always)]
 fn log_avx(x: f32) -> f32 {
     let x = x.max(f32::from_bits(0x0080_0000));
     let imm0 = (x.to_bits() >> 23) as i32 - 0x7f;
@@ -193,6 +277,7 @@ fn log_avx(x: f32) -> f32 {
     x + e * LOG_Q2
 }
 
+#[inline(always)]
 fn sincos_avx(x: f32) -> (f32, f32) {
     let mut sign_sin = x.is_sign_negative();
     let mut x = x.abs();
@@ -224,6 +309,7 @@ fn sincos_avx(x: f32) -> (f32, f32) {
 }
 
 /// Sixteen uniform float32s into sixteen normals, as `normal_fill_16_AVX2`.
+#[inline(always)]
 fn box_muller_16_f32(d: &mut [f32], mean: f32, std: f32) {
     let two_pi = (2.0 * std::f64::consts::PI) as f32;
     for j in 0..8 {
@@ -237,6 +323,7 @@ fn box_muller_16_f32(d: &mut [f32], mean: f32, std: f32) {
 }
 
 /// Sixteen uniform float64s into sixteen normals, as the scalar `normal_fill_16<double>`.
+#[inline(always)]
 fn box_muller_16_f64(d: &mut [f64], mean: f64, std: f64) {
     for j in 0..8 {
         let u1 = 1.0 - d[j];
@@ -254,20 +341,16 @@ fn normal_fill<T: Copy>(
     g: &mut CpuGenerator,
     n: usize,
     draw: impl Fn(&mut CpuGenerator) -> T,
-    block: impl Fn(&mut [T]),
+    blocks: impl Fn(&mut [T]),
 ) -> Result<Vec<T>> {
     let mut v: Vec<T> = collect_n(n, std::iter::repeat_with(|| draw(g)))?;
-    let mut i = 0;
-    while i + 16 <= n {
-        block(&mut v[i..i + 16]);
-        i += 16;
-    }
+    blocks(&mut v[..n - n % 16]);
     if n % 16 != 0 {
         let tail = &mut v[n - 16..];
         for x in tail.iter_mut() {
             *x = draw(g);
         }
-        block(tail);
+        blocks(tail);
     }
     Ok(v)
 }
@@ -312,20 +395,24 @@ pub fn normal(
         return match dtype {
             DType::Float32 => {
                 let (m, s) = (mean as f32, std as f32);
-                let v = normal_fill(
-                    &mut g,
-                    n,
-                    |g| g.uniform_f32(0.0, 1.0),
-                    |b| box_muller_16_f32(b, m, s),
-                )?;
+                let mut v = uniform_f32_from_bits(draw_u32(&mut g, n)?, 0.0, 1.0);
+                box_muller_blocks_f32(&mut v[..n - n % 16], m, s);
+                if n % 16 != 0 {
+                    // PyTorch redraws the last 16 values and transforms them again
+                    let tail = &mut v[n - 16..];
+                    for x in tail.iter_mut() {
+                        *x = g.uniform01_f32();
+                    }
+                    box_muller_blocks_f32(tail, m, s);
+                }
                 Tensor::from_vec(v, shape)
             }
             DType::Float64 => {
                 let v = normal_fill(
                     &mut g,
                     n,
-                    |g| g.uniform_f64(0.0, 1.0),
-                    |b| box_muller_16_f64(b, mean, std),
+                    |g| g.uniform01_f64(),
+                    |v| box_muller_blocks_f64(v, mean, std),
                 )?;
                 Tensor::from_vec(v, shape)
             }
@@ -336,9 +423,9 @@ pub fn normal(
                 let mut v: Vec<f32> = collect_n(n, std::iter::repeat(0f32))?;
                 let block = |g: &mut CpuGenerator, out: &mut [f32]| {
                     for x in out.iter_mut() {
-                        *x = g.uniform_f32(0.0, 1.0);
+                        *x = g.uniform01_f32();
                     }
-                    box_muller_16_f32(out, m, s);
+                    box_muller_blocks_f32(out, m, s);
                 };
                 let mut i = 0;
                 while i + 16 <= n {
@@ -394,18 +481,58 @@ pub fn randint(
     // PyTorch takes 64 random bits from a range of 2^28 on (less skew from the modulo)
     let wide = range >= 1 << 28;
     let mut g = or_default(generator).lock();
-    let draw = |_| {
-        let bits = if wide {
-            g.random64()
-        } else {
-            g.random() as u64
-        };
-        (bits % range).wrapping_add(low as u64) as i64
-    };
-    let v: Vec<i64> = collect_n(n, (0..n).map(draw))?;
+    let v = draw_range(&mut g, n, range, low, wide)?;
     drop(g);
-    let t = place(v, shape, strides)?;
-    backend::cast(&t, dtype)
+    in_dtype(place(v, shape, strides)?, dtype)
+}
+
+/// `n` values `(bits % range) + low`, from 64 random bits each (`wide`) or 32.
+fn draw_range(
+    g: &mut CpuGenerator,
+    n: usize,
+    range: u64,
+    low: i64,
+    wide: bool,
+) -> Result<Vec<i64>> {
+    if wide {
+        return collect_n(
+            n,
+            (0..n).map(|_| (g.random64() % range).wrapping_add(low as u64) as i64),
+        );
+    }
+    // the result first, so an allocation failure names its size
+    let mut v = collect_n(n, std::iter::repeat(0i64))?;
+    let raw = draw_u32(g, n)?;
+    for (o, r) in v.iter_mut().zip(raw) {
+        *o = (r as u64 % range).wrapping_add(low as u64) as i64;
+    }
+    Ok(v)
+}
+
+/// `random_()` without bounds: [0, 2^digits] for float dtypes, every non-negative value of an
+/// integer dtype, 0 or 1 for bool; 64 random bits for float64 and int64, 32 otherwise.
+pub fn random_full(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    let (range, wide) = match dtype {
+        DType::Float32 => ((1u64 << 24) + 1, false),
+        DType::Float64 => ((1u64 << 53) + 1, true),
+        DType::Float16 => ((1u64 << 11) + 1, false),
+        DType::BFloat16 => ((1u64 << 8) + 1, false),
+        DType::Int64 => (1u64 << 63, true),
+        DType::Int32 => (1u64 << 31, false),
+        DType::UInt8 => (1u64 << 8, false),
+        DType::Bool => (2, false),
+        d => return Err(not_implemented("random_kernel_cpu", d)),
+    };
+    let n = checked_numel(shape)?;
+    let mut g = or_default(generator).lock();
+    let v = draw_range(&mut g, n, range, 0, wide)?;
+    drop(g);
+    in_dtype(place(v, shape, strides)?, dtype)
 }
 
 /// A random permutation of 0..n (`randperm`), PyTorch's swaps: for n below 2³²/20, position i
@@ -428,7 +555,7 @@ pub fn randperm(n: usize, dtype: DType, generator: Option<&Generator>) -> Result
         }
     }
     drop(g);
-    backend::cast(&Tensor::from_vec(v, &[n])?, dtype)
+    in_dtype(Tensor::from_vec(v, &[n])?, dtype)
 }
 
 /// Zeros and ones with P(1) = p for a tensor of `dtype` (`bernoulli_(p)`): one uniform double
@@ -452,7 +579,7 @@ pub fn bernoulli_scalar(
     }
     let n = checked_numel(shape)?;
     let mut g = or_default(generator).lock();
-    let v: Vec<bool> = collect_n(n, (0..n).map(|_| g.uniform_f64(0.0, 1.0) < p))?;
+    let v: Vec<bool> = collect_n(n, (0..n).map(|_| g.uniform01_f64() < p))?;
     drop(g);
     backend::cast(&place(v, shape, strides)?, dtype)
 }
@@ -467,12 +594,12 @@ pub fn bernoulli_tensor(p: &Tensor, generator: Option<&Generator>) -> Result<Ten
         DType::Float64 => {
             let ps = pc.try_to_vec::<f64>()?;
             check_probabilities(ps.iter().copied())?;
-            ps.iter().map(|&p| g.uniform_f64(0.0, 1.0) < p).collect()
+            ps.iter().map(|&p| g.uniform01_f64() < p).collect()
         }
         DType::Float32 | DType::Float16 | DType::BFloat16 => {
             let ps = pc.try_to_vec::<f32>()?;
             check_probabilities(ps.iter().map(|&p| p as f64))?;
-            ps.iter().map(|&p| g.uniform_f32(0.0, 1.0) < p).collect()
+            ps.iter().map(|&p| g.uniform01_f32() < p).collect()
         }
         d => return Err(not_implemented("bernoulli_tensor_cpu_p_", d)),
     };
@@ -509,10 +636,10 @@ pub fn exponential(
     }
     let n = checked_numel(shape)?;
     let mut g = or_default(generator).lock();
-    let draws = (0..n).map(|_| -1.0 / lambd * (1.0 - g.uniform_f64(0.0, 1.0)).ln());
+    let draws = (0..n).map(|_| -1.0 / lambd * (1.0 - g.uniform01_f64()).ln());
     let v: Vec<f64> = collect_n(n, draws)?;
     drop(g);
-    backend::cast(&place(v, shape, strides)?, dtype)
+    in_dtype(place(v, shape, strides)?, dtype)
 }
 
 /// `torch.multinomial`: `n_sample` category indices per row of the probabilities `p` (1-D or
@@ -641,7 +768,7 @@ pub fn multinomial(
             }
             cum[cats - 1] = 1.0;
             for _ in 0..n_sample {
-                let u = g.uniform_f64(0.0, 1.0);
+                let u = g.uniform01_f64();
                 out.push(cum.partition_point(|&c| c < u) as i64);
             }
         }

@@ -183,6 +183,25 @@ fn _randint<'py>(
     )
 }
 
+/// `random_()` without bounds, as `_uniform`.
+#[pyfunction]
+#[pyo3(signature = (shape, strides, dtype, generator = None))]
+fn _random_full<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyTuple>,
+    strides: Option<Vec<isize>>,
+    dtype: &Bound<'py, PyAny>,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let s = sizes(shape, "random_")?;
+    let g = gen_of(&generator);
+    let dt = extract_dtype(dtype)?;
+    wrap(
+        py,
+        rnd::random_full(&s, strides.as_deref(), dt, g.as_ref()).py()?,
+    )
+}
+
 #[pyfunction]
 #[pyo3(signature = (n, dtype, generator = None))]
 fn _randperm<'py>(
@@ -279,6 +298,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_normal, m)?)?;
     m.add_function(wrap_pyfunction!(_randint, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
+    m.add_function(wrap_pyfunction!(_random_full, m)?)?;
     m.add_function(wrap_pyfunction!(_bernoulli_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_bernoulli_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(_exponential, m)?)?;
