@@ -66,6 +66,34 @@ macro_rules! float_unary_ops {
                 // d log(x) = dx / x
                 grad: |x, g| div(g, &conj(x)?),
             }
+            /// Elementwise base-10 logarithm.
+            ///
+            /// >>> torch.log10(torch.tensor([1., 100.]))
+            /// tensor([0., 2.])
+            log10 log10_ Log10 "Log10Backward0" {
+                real: |v| v.log10(),
+                cuda: "m_log10(v)",
+                // log(z) / log(10), as C++'s std::log10
+                complex: |v| v.log10(),
+                cuda_complex: "c_log10(v)",
+                saves: self,
+                // d log10(x) = dx / (x ln 10)
+                grad: |x, g| div(g, &mul_scalar(&conj(x)?, std::f64::consts::LN_10)?),
+            }
+            /// Elementwise base-2 logarithm.
+            ///
+            /// >>> torch.log2(torch.tensor([1., 8.]))
+            /// tensor([0., 3.])
+            log2 log2_ Log2 "Log2Backward0" {
+                real: |v| v.log2(),
+                cuda: "m_log2(v)",
+                // log(z) / log(2), as C++'s std::log2 of a complex number
+                complex: |v| v.log2(),
+                cuda_complex: "c_log2(v)",
+                saves: self,
+                // d log2(x) = dx / (x ln 2)
+                grad: |x, g| div(g, &mul_scalar(&conj(x)?, std::f64::consts::LN_2)?),
+            }
             /// Elementwise square root.
             ///
             /// >>> torch.sqrt(torch.tensor([4., 9.]))

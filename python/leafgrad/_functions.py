@@ -261,21 +261,23 @@ def equal(input, other):
     return tuple(input.shape) == tuple(other.shape) and bool((input == other).all())
 
 
-def all(input, dim=None, keepdim=False):
+def all(input, dim=None, keepdim=False, *, keepdims=None):
     """Whether every element is non-zero (along `dim` if given).
 
     >>> torch.all(torch.tensor([[True, False], [True, True]]), dim=1)
     tensor([False,  True])
     """
+    keepdim = keepdim if keepdims is None else keepdims
     return input.all() if dim is None else input.all(dim, keepdim)
 
 
-def any(input, dim=None, keepdim=False):
+def any(input, dim=None, keepdim=False, *, keepdims=None):
     """Whether some element is non-zero (along `dim` if given).
 
     >>> torch.any(torch.tensor([0, 0, 3]))
     tensor(True)
     """
+    keepdim = keepdim if keepdims is None else keepdims
     return input.any() if dim is None else input.any(dim, keepdim)
 
 

@@ -182,7 +182,8 @@ class _MinResult(_ReturnType):
     _name = "min"
 
 
-def _max(self, dim=None, keepdim=False, *, other=None):
+def _max(self, dim=None, keepdim=False, *, other=None, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, Tensor):
         return self.maximum(dim)
     if dim is None:
@@ -190,7 +191,8 @@ def _max(self, dim=None, keepdim=False, *, other=None):
     return _MaxResult(*self._max_dim(dim, keepdim, True))
 
 
-def _min(self, dim=None, keepdim=False):
+def _min(self, dim=None, keepdim=False, *, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, Tensor):
         return self.minimum(dim)
     if dim is None:
@@ -204,13 +206,15 @@ def _correction(unbiased, correction):
     return 1.0 if unbiased in (None, True) else 0.0
 
 
-def _var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     return self._var(dim, _correction(unbiased, correction), keepdim, False)
 
 
-def _std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def _std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+    keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     return self._var(dim, _correction(unbiased, correction), keepdim, True)

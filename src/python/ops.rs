@@ -351,14 +351,16 @@ impl PyTensor {
     }
 
     // ---- reductions ------------------------------------------------------------------------
-    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
     fn sum<'py>(
         &self,
         py: Python<'py>,
         dim: Option<&Bound<'py, PyAny>>,
         keepdim: bool,
         dtype: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
     ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let dims = dims_arg(dim)?;
         let src = match dtype {
             Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
@@ -366,14 +368,16 @@ impl PyTensor {
         };
         out(py, ops::sum(&src, dims.as_deref(), keepdim))
     }
-    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
     fn mean<'py>(
         &self,
         py: Python<'py>,
         dim: Option<&Bound<'py, PyAny>>,
         keepdim: bool,
         dtype: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
     ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let dims = dims_arg(dim)?;
         let src = match dtype {
             Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
@@ -381,13 +385,27 @@ impl PyTensor {
         };
         out(py, ops::mean(&src, dims.as_deref(), keepdim))
     }
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn argmax<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn argmax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         no_bool_arg(&self.t, "argmax")?;
         out(py, ops::argmax(&self.t, dim, keepdim, true))
     }
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn argmin<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn argmin<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         no_bool_arg(&self.t, "argmin")?;
         out(py, ops::argmax(&self.t, dim, keepdim, false))
     }

@@ -22,26 +22,42 @@ impl PyTensor {
         let (v, i) = ops::max_dim(&self.t, dim, keepdim, is_max).py()?;
         tuple_of(py, vec![v, i])
     }
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn amax<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn amax<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let d = dims_arg(dim)?;
         let d = d.filter(|v| !v.is_empty());
         out(py, ops::amax(&self.t, d.as_deref(), keepdim, true))
     }
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn amin<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn amin<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let d = dims_arg(dim)?;
         let d = d.filter(|v| !v.is_empty());
         out(py, ops::amax(&self.t, d.as_deref(), keepdim, false))
     }
-    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
     fn prod<'py>(
         &self,
         py: Python<'py>,
         dim: Option<i64>,
         keepdim: bool,
         dtype: Option<&Bound<'py, PyAny>>,
+        keepdims: Option<bool>,
     ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let src = match dtype {
             Some(d) if !d.is_none() => {
                 ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
@@ -64,8 +80,15 @@ impl PyTensor {
             ops::var(&self.t, d.as_deref(), correction, keepdim, is_std),
         )
     }
-    #[pyo3(signature = (dim, keepdim = false))]
-    fn logsumexp<'py>(&self, py: Python<'py>, dim: &Bound<'py, PyAny>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim, keepdim = false, *, keepdims = None))]
+    fn logsumexp<'py>(
+        &self,
+        py: Python<'py>,
+        dim: &Bound<'py, PyAny>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let d = dims_arg(Some(dim))?.unwrap_or_default();
         out(py, ops::logsumexp(&self.t, &d, keepdim))
     }
@@ -80,8 +103,15 @@ impl PyTensor {
         out(py, ops::norm(&self.t, p, d.as_deref(), keepdim))
     }
     /// True where every (any) element is non-zero, over everything or along `dim`.
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn all<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn all<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
         let zeros = ops::compare(ops::CmpOp::Eq, &nz, &Tensor::wrapped_scalar(false)).py()?;
         let cnt = ops::sum(
@@ -95,8 +125,15 @@ impl PyTensor {
             ops::compare(ops::CmpOp::Eq, &cnt, &Tensor::wrapped_scalar(0i64)),
         )
     }
-    #[pyo3(signature = (dim = None, keepdim = false))]
-    fn any<'py>(&self, py: Python<'py>, dim: Option<i64>, keepdim: bool) -> R<'py> {
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    fn any<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        keepdim: bool,
+        keepdims: Option<bool>,
+    ) -> R<'py> {
+        let keepdim = keepdims.unwrap_or(keepdim);
         let nz = ops::compare(ops::CmpOp::Ne, &self.t, &Tensor::wrapped_scalar(false)).py()?;
         let cnt = ops::sum(
             &crate::backend::cast(&nz, crate::DType::Int64).py()?,

@@ -248,6 +248,34 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * noise
 
 
+def one_hot(tensor, num_classes=-1):
+    """int64 rows with a 1 at each index of `tensor` (an int64 tensor) and 0 elsewhere; the
+    class count is `num_classes`, or the largest index + 1.
+
+    >>> torch.nn.functional.one_hot(torch.tensor([0, 2]), 4)
+    tensor([[1, 0, 0, 0],
+            [0, 0, 1, 0]])
+    """
+    from .. import arange, zeros
+
+    if tensor.dtype != _core.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    num_classes = int(num_classes)
+    if tensor.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return zeros(*tensor.shape, num_classes, dtype=_core.int64, device=tensor.device)
+    if int(tensor.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    top = int(tensor.max())
+    if num_classes == -1:
+        num_classes = top + 1
+    elif num_classes <= top:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    classes = arange(num_classes, device=tensor.device)
+    return (tensor.detach().unsqueeze(-1) == classes).long()
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
     """The rows of `weight` at the indices in `input`.

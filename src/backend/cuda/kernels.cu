@@ -84,6 +84,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
 MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p) MATH1(expm1)
+MATH1(log10) MATH1(log2)
 __device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
 __device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
 __device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
@@ -459,6 +460,13 @@ template <typename R> __device__ __forceinline__ cx<R> c_log(cx<R> z) {
     return mkc(m_log(c_abs(z)), m_atan2(z.im, z.re));
 }
 // The principal square root, without cancellation: t = sqrt((|re| + |z|) / 2).
+// log(z) / log(10) and log(z) / log(2), as C++'s complex log10 (and numpy's log2)
+template <typename R> __device__ __forceinline__ cx<R> c_log10(cx<R> z) {
+    cx<R> l = c_log(z); R d = m_log((R)10); return mkc(l.re / d, l.im / d);
+}
+template <typename R> __device__ __forceinline__ cx<R> c_log2(cx<R> z) {
+    cx<R> l = c_log(z); R d = m_log((R)2); return mkc(l.re / d, l.im / d);
+}
 template <typename R> __device__ __forceinline__ cx<R> c_sqrt(cx<R> z) {
     if (z.re == (R)0 && z.im == (R)0) return mkc((R)0, z.im);
     R t = m_sqrt((m_fabs(z.re) + c_abs(z)) / (R)2);
