@@ -138,19 +138,22 @@ def memory_allocated(device=None):
     return _core._cuda_memory_allocated()
 
 
+_cuda_seed = None
+
+
 def manual_seed(seed):
-    """Seed the generator (leafgrad draws CUDA random numbers on the host, from torch.manual_seed's
-    stream).
+    """Seed the CUDA generator. PyTorch's seeds only the CUDA device's stream; leafgrad draws
+    CUDA random numbers on the host from the CPU generator, so this leaves the CPU stream alone
+    (the CPU numbers stay PyTorch's) and only records the seed.
 
     >>> torch.cuda.manual_seed(0)
     """
-    from . import manual_seed as _seed
-
-    _seed(seed)
+    global _cuda_seed
+    _cuda_seed = int(seed)
 
 
 def manual_seed_all(seed):
-    """Seed every device's generator (one host stream in leafgrad).
+    """Seed every device's generator (see `manual_seed`).
 
     >>> torch.cuda.manual_seed_all(0)
     """

@@ -398,6 +398,15 @@ def test_checkpoint_replays_dropout_with_the_saved_state():
     assert torch.equal(x.grad, x2.grad)
 
 
+def test_cuda_seeding_leaves_the_cpu_stream_alone():
+    torch = leafgrad
+    torch.manual_seed(1)
+    torch.cuda.manual_seed(5)
+    torch.cuda.manual_seed_all(7)
+    assert torch.rand(2).tolist() == [0.7576315999031067, 0.2793108820915222]
+    assert torch.initial_seed() == 1
+
+
 def _record():
     import torch
 
