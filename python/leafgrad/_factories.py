@@ -250,7 +250,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     tensor([[0.4963, 0.7682, 0.0885],
             [0.1320, 0.3074, 0.6341]])
     """
-    t = _core._uniform(_shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    t = _core._draw("uniform", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
     return _finish(t, requires_grad, device)
 
 
@@ -262,7 +262,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(4, generator=g)
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
-    t = _core._normal(_shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    t = _core._draw("normal", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
     return _finish(t, requires_grad, device)
 
 
@@ -281,7 +281,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _core._randint(tuple(size), None, dtype, int(low), int(high), _generator(generator))
+    t = _core._draw("randint", tuple(size), None, dtype, int(low), int(high), _generator(generator))
     return _finish(t, requires_grad, device)
 
 
@@ -331,7 +331,7 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_for
     >>> torch.rand_like(torch.zeros(2, 2)).shape
     torch.Size([2, 2])
     """
-    return _finish(_core._uniform(tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
+    return _finish(_core._draw("uniform", tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -340,7 +340,7 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_fo
     >>> torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)).dtype
     torch.float64
     """
-    return _finish(_core._normal(tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
+    return _finish(_core._draw("normal", tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
 
 
 def from_numpy(*args, **kwargs):
@@ -376,5 +376,5 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _core._randint(tuple(input.shape), None, dtype, int(low), int(high))
+    t = _core._draw("randint", tuple(input.shape), None, dtype, int(low), int(high))
     return _finish(t, requires_grad, device if device is not None else input.device)

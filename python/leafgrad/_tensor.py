@@ -279,7 +279,7 @@ def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > to={_num(to)}")
-    return _fill_random(self, _core._uniform(tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator))
+    return _fill_random(self, _core._draw("uniform", tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator))
 
 
 def _num(v):
@@ -293,7 +293,7 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     >>> torch.empty(3).normal_(generator=g)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    return _fill_random(self, _core._normal(tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator))
+    return _fill_random(self, _core._draw("normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator))
 
 
 def _random_(self, from_=None, to=None, *, generator=None, **kw):
@@ -309,7 +309,7 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     if kw:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kw))}'")
     if from_ is None and to is None:
-        return _fill_random(self, _core._random_full(tuple(self.shape), _strides(self), self.dtype, generator))
+        return _fill_random(self, _core._draw("random", tuple(self.shape), _strides(self), self.dtype, generator=generator))
     if to is None:
         lo, hi = 0, from_
     else:
@@ -319,7 +319,7 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     lo, hi = _int64(lo), _int64(hi)
     if lo < hi:
         _check_from_to(self.dtype, lo, hi)
-    return _fill_random(self, _core._randint(tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator))
+    return _fill_random(self, _core._draw("randint", tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator))
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
@@ -332,7 +332,7 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     """
     if isinstance(p, Tensor):
         return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator))
-    return _fill_random(self, _core._bernoulli_scalar(tuple(self.shape), _strides(self), self.dtype, float(p), generator))
+    return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator))
 
 
 def _bernoulli(self, p=None, *, generator=None):
@@ -343,7 +343,7 @@ def _bernoulli(self, p=None, *, generator=None):
     tensor([0., 1., 1., 1.])
     """
     if p is not None:
-        return _core._bernoulli_scalar(tuple(self.shape), None, self.dtype, float(p), generator)
+        return _core._draw("bernoulli", tuple(self.shape), None, self.dtype, float(p), generator=generator)
     return _core._bernoulli_tensor(self, generator)
 
 
@@ -354,7 +354,7 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     >>> torch.empty(3).exponential_(generator=g)
     tensor([3.5083, 1.2304, 0.6150])
     """
-    return _fill_random(self, _core._exponential(tuple(self.shape), _strides(self), self.dtype, float(lambd), generator))
+    return _fill_random(self, _core._draw("exponential", tuple(self.shape), _strides(self), self.dtype, float(lambd), generator=generator))
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):

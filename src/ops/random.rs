@@ -775,3 +775,39 @@ pub fn multinomial(
     }
     Tensor::from_vec(out, &out_shape)
 }
+
+/// A distribution to fill a tensor from: the parameters of one of the functions above.
+#[derive(Debug, Clone, Copy)]
+pub enum Draw {
+    /// [`uniform`]: U(from, to).
+    Uniform { from: f64, to: f64 },
+    /// [`normal`]: N(mean, std²).
+    Normal { mean: f64, std: f64 },
+    /// [`randint`]: integers in [low, high).
+    Range { low: i64, high: i128 },
+    /// [`random_full`]: `random_()` without bounds.
+    FullRange,
+    /// [`bernoulli_scalar`]: 1 with probability p.
+    Bernoulli { p: f64 },
+    /// [`exponential`]: rate `lambd`.
+    Exponential { lambd: f64 },
+}
+
+/// The values a tensor of `shape` laid out with `strides` (None: contiguous) gets from `d`, in
+/// PyTorch's drawing order.
+pub fn draw(
+    d: Draw,
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    match d {
+        Draw::Uniform { from, to } => uniform(shape, strides, dtype, from, to, generator),
+        Draw::Normal { mean, std } => normal(shape, strides, dtype, mean, std, generator),
+        Draw::Range { low, high } => randint(shape, strides, dtype, low, high, generator),
+        Draw::FullRange => random_full(shape, strides, dtype, generator),
+        Draw::Bernoulli { p } => bernoulli_scalar(shape, strides, dtype, p, generator),
+        Draw::Exponential { lambd } => exponential(shape, strides, dtype, lambd, generator),
+    }
+}

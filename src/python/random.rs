@@ -4,7 +4,7 @@ use super::convert::extract_dtype;
 use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
 use crate::dtype::DType;
-use crate::ops::random as rnd;
+use crate::ops::random::{self as rnd, Draw};
 use crate::random::{default_generator, nondeterministic_seed, Generator};
 use crate::tensor::Tensor;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -119,86 +119,49 @@ fn sizes(shape: &Bound<'_, PyTuple>, fname: &str) -> PyResult<Vec<usize>> {
 
 type R<'py> = PyResult<Bound<'py, PyAny>>;
 
-/// Uniform values in [low, high) for a tensor of `shape` laid out with `strides` (None:
-/// contiguous), in PyTorch's drawing order.
+/// Values of the distribution `kind` ("uniform", "normal", "randint", "random", "bernoulli",
+/// "exponential", with its parameters `a`, `b`) for a tensor of `shape` laid out with
+/// `strides` (None: contiguous), in PyTorch's drawing order.
 #[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, low, high, generator = None))]
-fn _uniform<'py>(
+#[pyo3(signature = (kind, shape, strides, dtype, a = None, b = None, generator = None))]
+#[allow(clippy::too_many_arguments)]
+fn _draw<'py>(
     py: Python<'py>,
+    kind: &str,
     shape: &Bound<'py, PyTuple>,
     strides: Option<Vec<isize>>,
     dtype: &Bound<'py, PyAny>,
-    low: f64,
-    high: f64,
+    a: Option<&Bound<'py, PyAny>>,
+    b: Option<&Bound<'py, PyAny>>,
     generator: Option<PyRef<'py, PyGenerator>>,
 ) -> R<'py> {
-    let s = sizes(shape, "rand")?;
+    let f = |v: Option<&Bound<'py, PyAny>>| -> PyResult<f64> {
+        v.map(|v| v.extract()).transpose().map(|v| v.unwrap_or(0.0))
+    };
+    let d = match kind {
+        "uniform" => Draw::Uniform {
+            from: f(a)?,
+            to: f(b)?,
+        },
+        "normal" => Draw::Normal {
+            mean: f(a)?,
+            std: f(b)?,
+        },
+        "randint" => Draw::Range {
+            low: a.map(|v| v.extract()).transpose()?.unwrap_or(0),
+            high: b.map(|v| v.extract()).transpose()?.unwrap_or(0),
+        },
+        "random" => Draw::FullRange,
+        "bernoulli" => Draw::Bernoulli { p: f(a)? },
+        "exponential" => Draw::Exponential { lambd: f(a)? },
+        k => return Err(PyValueError::new_err(format!("unknown distribution {k:?}"))),
+    };
+    let s = sizes(shape, kind)?;
     let g = gen_of(&generator);
     let dt = extract_dtype(dtype)?;
     wrap(
         py,
-        rnd::uniform(&s, strides.as_deref(), dt, low, high, g.as_ref()).py()?,
-    )
-}
-
-/// Normal values N(mean, std²), as `_uniform`.
-#[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, mean, std, generator = None))]
-fn _normal<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    strides: Option<Vec<isize>>,
-    dtype: &Bound<'py, PyAny>,
-    mean: f64,
-    std: f64,
-    generator: Option<PyRef<'py, PyGenerator>>,
-) -> R<'py> {
-    let s = sizes(shape, "randn")?;
-    let g = gen_of(&generator);
-    let dt = extract_dtype(dtype)?;
-    wrap(
-        py,
-        rnd::normal(&s, strides.as_deref(), dt, mean, std, g.as_ref()).py()?,
-    )
-}
-
-/// Integers in [low, high), as `_uniform`.
-#[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, low, high, generator = None))]
-fn _randint<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    strides: Option<Vec<isize>>,
-    dtype: &Bound<'py, PyAny>,
-    low: i64,
-    high: i128,
-    generator: Option<PyRef<'py, PyGenerator>>,
-) -> R<'py> {
-    let s = sizes(shape, "randint")?;
-    let g = gen_of(&generator);
-    let dt = extract_dtype(dtype)?;
-    wrap(
-        py,
-        rnd::randint(&s, strides.as_deref(), dt, low, high, g.as_ref()).py()?,
-    )
-}
-
-/// `random_()` without bounds, as `_uniform`.
-#[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, generator = None))]
-fn _random_full<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    strides: Option<Vec<isize>>,
-    dtype: &Bound<'py, PyAny>,
-    generator: Option<PyRef<'py, PyGenerator>>,
-) -> R<'py> {
-    let s = sizes(shape, "random_")?;
-    let g = gen_of(&generator);
-    let dt = extract_dtype(dtype)?;
-    wrap(
-        py,
-        rnd::random_full(&s, strides.as_deref(), dt, g.as_ref()).py()?,
+        rnd::draw(d, &s, strides.as_deref(), dt, g.as_ref()).py()?,
     )
 }
 
@@ -222,26 +185,6 @@ fn _randperm<'py>(
     )
 }
 
-/// Zeros and ones with P(1) = p, as `_uniform`.
-#[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, p, generator = None))]
-fn _bernoulli_scalar<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    strides: Option<Vec<isize>>,
-    dtype: &Bound<'py, PyAny>,
-    p: f64,
-    generator: Option<PyRef<'py, PyGenerator>>,
-) -> R<'py> {
-    let s = sizes(shape, "bernoulli")?;
-    let g = gen_of(&generator);
-    let dt = extract_dtype(dtype)?;
-    wrap(
-        py,
-        rnd::bernoulli_scalar(&s, strides.as_deref(), dt, p, g.as_ref()).py()?,
-    )
-}
-
 /// `torch.bernoulli(p)`: a draw per element of the probability tensor `p`.
 #[pyfunction]
 #[pyo3(signature = (p, generator = None))]
@@ -252,26 +195,6 @@ fn _bernoulli_tensor<'py>(
 ) -> R<'py> {
     let g = gen_of(&generator);
     wrap(py, rnd::bernoulli_tensor(&p.t, g.as_ref()).py()?)
-}
-
-/// Exponential values with rate `lambd`, as `_uniform`.
-#[pyfunction]
-#[pyo3(signature = (shape, strides, dtype, lambd, generator = None))]
-fn _exponential<'py>(
-    py: Python<'py>,
-    shape: &Bound<'py, PyTuple>,
-    strides: Option<Vec<isize>>,
-    dtype: &Bound<'py, PyAny>,
-    lambd: f64,
-    generator: Option<PyRef<'py, PyGenerator>>,
-) -> R<'py> {
-    let s = sizes(shape, "exponential_")?;
-    let g = gen_of(&generator);
-    let dt = extract_dtype(dtype)?;
-    wrap(
-        py,
-        rnd::exponential(&s, strides.as_deref(), dt, lambd, g.as_ref()).py()?,
-    )
 }
 
 /// `torch.multinomial(input, num_samples, replacement, generator=)`.
@@ -294,14 +217,9 @@ fn _multinomial<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGenerator>()?;
     m.add_function(wrap_pyfunction!(_default_generator, m)?)?;
-    m.add_function(wrap_pyfunction!(_uniform, m)?)?;
-    m.add_function(wrap_pyfunction!(_normal, m)?)?;
-    m.add_function(wrap_pyfunction!(_randint, m)?)?;
+    m.add_function(wrap_pyfunction!(_draw, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
-    m.add_function(wrap_pyfunction!(_random_full, m)?)?;
-    m.add_function(wrap_pyfunction!(_bernoulli_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_bernoulli_tensor, m)?)?;
-    m.add_function(wrap_pyfunction!(_exponential, m)?)?;
     m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
     Ok(())
 }

@@ -242,7 +242,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1.0:
         return input * 0.0
     # PyTorch's CPU dropout: noise = bernoulli_(1 - p) in input's dtype, divided by 1 - p
-    noise = _core._bernoulli_scalar(tuple(input.shape), None, input.dtype, 1.0 - p).div_(1.0 - p)
+    noise = _core._draw("bernoulli", tuple(input.shape), None, input.dtype, 1.0 - p).div_(1.0 - p)
     if inplace:
         return input.mul_(noise)
     return input * noise
