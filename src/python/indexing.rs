@@ -49,9 +49,10 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
         return Ok(Idx::Tensor(t.clone()));
     }
     if o.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyIndexError::new_err(
-            "indexing with a Python bool is not supported",
-        ));
+        // as PyTorch: a Python bool indexes as a 0-d bool tensor (True adds a dim of size 1,
+        // False one of size 0)
+        let b: bool = o.extract()?;
+        return Ok(Idx::Tensor(Tensor::from_vec(vec![b], &[]).py()?));
     }
     if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
         let t = super::factory::from_data(o, None)?;

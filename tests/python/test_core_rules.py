@@ -9,6 +9,16 @@ from support import exact
 import leafgrad as torch
 
 CASES = [
+    # a Python bool indexes as a 0-d bool tensor
+    ('torch.arange(6.).reshape(2, 3)[True].shape', None, 'torch.Size([1, 2, 3])'),
+    ('torch.arange(6.).reshape(2, 3)[False].shape', None, 'torch.Size([0, 2, 3])'),
+    ('torch.arange(6.).reshape(2, 3)[None, True].shape', None, 'torch.Size([1, 1, 2, 3])'),
+    ('torch.tensor(5.)[True]', None, 'tensor([5.])'),
+    ('torch.arange(6.).reshape(2, 3)[True, 0]', None, 'tensor([[0., 1., 2.]])'),
+    ('torch.arange(6.).reshape(2, 3)[0, False].shape', None, 'torch.Size([0, 3])'),
+    ('(lambda y: (y.__setitem__(True, 1.), y)[1])(torch.zeros(2))', None, 'tensor([1., 1.])'),
+    ('(lambda y: (y.__setitem__(False, 1.), y)[1])(torch.zeros(2))', None, 'tensor([0., 0.])'),
+    ('type(torch.ones(2, requires_grad=True)[True].grad_fn).__name__', None, 'IndexBackward0'),
     ('torch.ones(2).split(-1)', RuntimeError, 'split expects split_size be non-negative, but got split_size=-1'),
     ('torch.ones(2).chunk(0)', RuntimeError, 'chunk expects `chunks` to be greater than 0, got: 0'),
     ('torch.ones(2).chunk(-2)', RuntimeError, 'chunk expects `chunks` to be greater than 0, got: -2'),
