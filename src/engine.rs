@@ -52,31 +52,77 @@ struct Task {
 
 static GRAPH_TASKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+/// The nodes a backward pass runs or captures, recorded for `will_execute` (None: every node
+/// it reached).
+type ExecInfo = Option<std::rc::Rc<HashSet<NodeId>>>;
+
+/// A backward pass running on this thread.
+struct RunningTask {
+    id: u64,
+    /// fills every leaf's .grad (`.backward()` without `inputs`)
+    fills_all: bool,
+    /// `.backward()` rather than `autograd.grad`
+    accumulate: bool,
+    exec_info: ExecInfo,
+}
+
 thread_local! {
-    /// (id, fills every leaf's .grad) of the backward passes running on this thread.
-    static CURRENT_TASK: std::cell::RefCell<Vec<(u64, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The backward passes running on this thread, innermost last.
+    static CURRENT_TASK: std::cell::RefCell<Vec<RunningTask>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Set once something may ask which nodes a backward pass executes (`register_multi_grad_hook`):
+/// from then on each pass records them. Nothing is recorded before, so passes pay nothing for
+/// it.
+static TRACK_EXEC_INFO: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Make later backward passes record the nodes they execute (see [`will_execute`]).
+pub fn track_exec_info() {
+    TRACK_EXEC_INFO.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Will the backward pass running on this thread execute (or capture) node `id`? PyTorch's
+/// `_will_engine_execute_node`: a pass without `inputs` executes every node it reached. (True
+/// for a pass that started before anything asked to track.)
+pub fn will_execute(node: &NodeRef) -> Result<bool> {
+    CURRENT_TASK.with(|c| match c.borrow().last() {
+        None => Err(Error::Runtime(
+            "_will_engine_execute_node should only be called during the backward pass".into(),
+        )),
+        Some(t) if !t.accumulate && matches!(node.kind, NodeKind::AccumulateGrad(_)) => {
+            Err(Error::Runtime("A leaf node was passed to _will_engine_execute_node but we are currently running autograd.grad(). This is currently not supported.".into()))
+        }
+        Some(t) => Ok(t.exec_info.as_ref().is_none_or(|set| set.contains(&node.id()))),
+    })
 }
 
 /// The id of the backward pass running on this thread (innermost one when nested), if any:
 /// each call of `backward` is a new graph task, as in PyTorch (checkpoint keys its recomputed
 /// tensors by it).
 pub fn current_graph_task() -> Option<u64> {
-    CURRENT_TASK.with(|c| c.borrow().last().map(|t| t.0))
+    CURRENT_TASK.with(|c| c.borrow().last().map(|t| t.id))
 }
 
 /// False inside a backward pass that computes only some gradients (`autograd.grad`,
 /// `backward(inputs=...)`), where the reentrant checkpoint cannot work (PyTorch's
 /// `_is_checkpoint_valid`).
 pub fn checkpoint_valid() -> bool {
-    CURRENT_TASK.with(|c| c.borrow().last().is_none_or(|t| t.1))
+    CURRENT_TASK.with(|c| c.borrow().last().is_none_or(|t| t.fills_all))
 }
 
 struct TaskScope;
 
 impl TaskScope {
-    fn enter(fills_all: bool) -> TaskScope {
+    fn enter(fills_all: bool, accumulate: bool) -> TaskScope {
         let id = GRAPH_TASKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        CURRENT_TASK.with(|c| c.borrow_mut().push((id, fills_all)));
+        CURRENT_TASK.with(|c| {
+            c.borrow_mut().push(RunningTask {
+                id,
+                fills_all,
+                accumulate,
+                exec_info: None,
+            })
+        });
         TaskScope
     }
 }
@@ -96,7 +142,7 @@ pub fn backward(
     inputs: Option<&[Tensor]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
-    let _task = TaskScope::enter(opts.accumulate && inputs.is_none());
+    let _task = TaskScope::enter(opts.accumulate && inputs.is_none(), opts.accumulate);
     let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let mut root_edges = Vec::with_capacity(roots.len());
     for (i, (t, _)) in roots.iter().enumerate() {
@@ -150,6 +196,18 @@ pub fn backward(
             captured.push(None);
         }
         mark_needed(&mut tasks, &targets, opts.accumulate);
+    }
+    if TRACK_EXEC_INFO.load(std::sync::atomic::Ordering::Relaxed) {
+        let set: HashSet<NodeId> = tasks
+            .iter()
+            .filter(|(id, t)| t.needed || targets.contains(*id))
+            .map(|(id, _)| *id)
+            .collect();
+        CURRENT_TASK.with(|c| {
+            if let Some(top) = c.borrow_mut().last_mut() {
+                top.exec_info = Some(std::rc::Rc::new(set));
+            }
+        });
     }
 
     for ((_, g), e) in roots.iter().zip(&root_edges) {

@@ -182,6 +182,19 @@ fn _current_graph_task_id() -> Option<u64> {
     crate::engine::current_graph_task()
 }
 
+/// Whether the running backward pass executes (or captures) `node`
+/// (`torch._C._will_engine_execute_node`).
+#[pyfunction]
+fn _will_engine_execute_node(node: PyRef<'_, super::node::PyNode>) -> PyResult<bool> {
+    crate::engine::will_execute(&node.node()?).py()
+}
+
+/// Make later backward passes record the nodes they execute (for `_will_engine_execute_node`).
+#[pyfunction]
+fn _track_exec_info() {
+    crate::engine::track_exec_info()
+}
+
 /// Turn anomaly mode on or off (`torch.set_anomaly_enabled`).
 ///
 /// >>> torch.set_anomaly_enabled(True, check_nan=False)
@@ -283,6 +296,8 @@ fn _arena_stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_backward, m)?)?;
     m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
+    m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
+    m.add_function(wrap_pyfunction!(_track_exec_info, m)?)?;
     m.add_function(wrap_pyfunction!(_is_checkpoint_valid, m)?)?;
     m.add_function(wrap_pyfunction!(set_anomaly_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(is_anomaly_enabled, m)?)?;

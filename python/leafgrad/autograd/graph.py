@@ -18,11 +18,14 @@ tensor back. `save_on_cpu()` uses them to keep saved tensors in host memory.
 tensor([2., 4.])
 """
 import contextlib
+import functools
+import threading
 
 from .. import _core
 from .._core import Node
 
-__all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
+__all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
+           "register_multi_grad_hook"]
 
 
 class saved_tensors_hooks:
@@ -96,3 +99,87 @@ def disable_saved_tensors_hooks(error_message):
             _core._saved_tensors_hooks_enable()
         else:
             _core._saved_tensors_hooks_disable(previous)
+
+
+class _MultiHandle:
+    """The handle of `register_multi_grad_hook`: `remove()` removes every tensor's hook."""
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.remove()
+
+
+def _grad_node(t):
+    """The node a tensor's gradient flows into: its grad_fn, or a leaf's AccumulateGrad."""
+    if t.grad_fn is not None:
+        return t.grad_fn
+    return t.view_as(t).grad_fn.next_functions[0][0]
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """A hook over several tensors. `mode="all"`: once per backward pass, after the gradients of
+    every tensor the pass computes are ready, `fn(grads)` with None for the tensors it does not
+    reach. `mode="any"`: `fn(grad)` once per pass, with the first of the tensors' gradients.
+
+    >>> a = torch.ones(2, requires_grad=True)
+    >>> b = torch.ones(2, requires_grad=True)
+    >>> seen = []
+    >>> h = torch.autograd.graph.register_multi_grad_hook(
+    ...     (a, b), lambda gs: seen.append([g is not None for g in gs]))
+    >>> (a * 2).sum().backward(inputs=(a,))
+    >>> seen
+    [[True, False]]
+    >>> h.remove()
+    """
+    supported = ("all", "any")
+    if mode not in supported:
+        raise ValueError(f"Expects mode to be one of {supported} but got {mode}")
+    lock = threading.Lock()
+    if mode == "all":
+        _core._track_exec_info()
+        count, buffer = {}, {}
+        nodes = [_grad_node(t) for t in tensors]
+        n = len(tensors)
+        expected = {}
+
+        def inner(idx):
+            def hook(grad):
+                task = _core._current_graph_task_id()
+                with lock:
+                    seen = count.get(task, 0)
+                    count[task] = seen + 1
+                    if seen == 0:
+                        buffer[task] = [None] * n
+                        expected[task] = sum(_core._will_engine_execute_node(g) for g in nodes)
+                buffer[task][idx] = grad
+                if seen == expected[task] - 1:
+                    grads = buffer.pop(task)
+                    del count[task], expected[task]
+                    fn(grads)
+
+            return hook
+
+        handles = tuple(t.register_hook(inner(i)) for i, t in enumerate(tensors))
+    else:
+        ran = set()
+
+        @functools.wraps(fn)
+        def once(grad):
+            task = _core._current_graph_task_id()
+            with lock:
+                first = task not in ran
+                ran.add(task)
+            if first:
+                fn(grad)
+
+        handles = tuple(t.register_hook(once) for t in tensors if t.requires_grad)
+    return _MultiHandle(handles)
