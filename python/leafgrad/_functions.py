@@ -461,13 +461,14 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     elif mt and not st:
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        r = _core._draw("normal", tuple(mean.shape), None, mean.dtype, 0.0, float(std), generator) + mean
+        r = _core._draw("normal", tuple(mean.shape), None, mean.dtype, 0.0, float(std), generator).to(mean.device) + mean
     else:
         shape = _broadcast(tuple(mean.shape), tuple(std.shape)) if mt else tuple(std.shape)
         dt = mean.dtype if mt else std.dtype
         if bool((std < 0).any()):
             raise RuntimeError("normal expects all elements of std >= 0.0")
-        r = _core._draw("normal", shape, None, dt, 0.0, 1.0, generator) * std + mean
+        dev = mean.device if mt else std.device
+        r = _core._draw("normal", shape, None, dt, 0.0, 1.0, generator).to(dev) * std + mean
     if out is not None:
         return out.copy_(r)
     return r

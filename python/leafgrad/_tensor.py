@@ -343,8 +343,11 @@ def _bernoulli(self, p=None, *, generator=None):
     tensor([0., 1., 1., 1.])
     """
     if p is not None:
-        return _core._draw("bernoulli", tuple(self.shape), None, self.dtype, float(p), generator=generator)
-    return _core._bernoulli_tensor(self, generator)
+        r = _core._draw("bernoulli", tuple(self.shape), None, self.dtype, float(p), generator=generator)
+    else:
+        r = _core._bernoulli_tensor(self, generator)
+    # drawn by the CPU generator, then moved (docs/differences.md)
+    return r if self.device.type == "cpu" else r.to(self.device)
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):

@@ -407,6 +407,32 @@ def test_cuda_seeding_leaves_the_cpu_stream_alone():
     assert torch.initial_seed() == 1
 
 
+@pytest.mark.skipif(USING_TORCH or leafgrad is None or not leafgrad.cuda.is_available(),
+                    reason="leafgrad's CUDA backend (a GPU or LEAFGRAD_CUDA_EMULATION=1)")
+def test_cuda_tensors_get_the_cpu_generators_draws():
+    """leafgrad draws CUDA random numbers with the CPU generator (docs/differences.md): every
+    random function gives a CUDA tensor holding the numbers the CPU would get."""
+    torch = leafgrad
+    exprs = [
+        "torch.rand(5, device=d)", "torch.randn(20, device=d)", "torch.randint(0, 9, (4,), device=d)",
+        "torch.randperm(6, device=d)", "torch.empty(5, device=d).uniform_(-1, 1)",
+        "torch.empty(17, device=d).normal_(2, 3)", "torch.empty(4, device=d).random_(7)",
+        "torch.empty(4, device=d).exponential_()", "torch.empty(6, device=d).bernoulli_(0.5)",
+        "torch.bernoulli(torch.full((6,), 0.5, device=d))", "torch.ones(4, device=d).bernoulli(0.3)",
+        "torch.nn.functional.dropout(torch.ones(8, device=d), 0.5)",
+        "torch.multinomial(torch.tensor([0.2, 0.8], device=d), 3, True)",
+        "torch.normal(torch.zeros(3, device=d), 2.0)",
+        "torch.normal(torch.zeros(3, device=d), torch.ones(3, device=d))",
+    ]
+    for e in exprs:
+        torch.manual_seed(0)
+        gpu = eval(e, {"torch": torch, "d": "cuda"})
+        torch.manual_seed(0)
+        cpu = eval(e, {"torch": torch, "d": "cpu"})
+        assert gpu.device.type == "cuda", e
+        assert torch.equal(gpu.cpu(), cpu), e
+
+
 def _record():
     import torch
 

@@ -243,6 +243,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input * 0.0
     # PyTorch's CPU dropout: noise = bernoulli_(1 - p) in input's dtype, divided by 1 - p
     noise = _core._draw("bernoulli", tuple(input.shape), None, input.dtype, 1.0 - p).div_(1.0 - p)
+    if input.device.type != "cpu":
+        noise = noise.to(input.device)  # drawn by the CPU generator (docs/differences.md)
     if inplace:
         return input.mul_(noise)
     return input * noise
