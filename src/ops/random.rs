@@ -335,15 +335,15 @@ fn box_muller_16_f64(d: &mut [f64], mean: f64, std: f64) {
     }
 }
 
-/// PyTorch's `normal_fill`: n >= 16 uniforms, transformed sixteen at a time; a tail that does
-/// not fill a block redraws the last sixteen values and transforms them again.
+/// PyTorch's `normal_fill` over `v`, its n >= 16 uniforms: transformed sixteen at a time; a
+/// tail that does not fill a block redraws the last sixteen values and transforms them again.
 fn normal_fill<T: Copy>(
     g: &mut CpuGenerator,
-    n: usize,
+    mut v: Vec<T>,
     draw: impl Fn(&mut CpuGenerator) -> T,
     blocks: impl Fn(&mut [T]),
-) -> Result<Vec<T>> {
-    let mut v: Vec<T> = collect_n(n, std::iter::repeat_with(|| draw(g)))?;
+) -> Vec<T> {
+    let n = v.len();
     blocks(&mut v[..n - n % 16]);
     if n % 16 != 0 {
         let tail = &mut v[n - 16..];
@@ -352,11 +352,11 @@ fn normal_fill<T: Copy>(
         }
         blocks(tail);
     }
-    Ok(v)
+    v
 }
 
-/// Normal values N(mean, std²) for a tensor of `dtype` (`normal_`; `randn` is N(0, 1)).
-/// `contiguous` says whether the target is (PyTorch's block path needs it).
+/// Normal values N(mean, std²) for a tensor of `dtype` (`normal_`; `randn` is N(0, 1)); the
+/// block path needs a contiguous target, as PyTorch's.
 pub fn normal(
     shape: &[usize],
     strides: Option<&[isize]>,
@@ -395,25 +395,23 @@ pub fn normal(
         return match dtype {
             DType::Float32 => {
                 let (m, s) = (mean as f32, std as f32);
-                let mut v = uniform_f32_from_bits(draw_u32(&mut g, n)?, 0.0, 1.0);
-                box_muller_blocks_f32(&mut v[..n - n % 16], m, s);
-                if n % 16 != 0 {
-                    // PyTorch redraws the last 16 values and transforms them again
-                    let tail = &mut v[n - 16..];
-                    for x in tail.iter_mut() {
-                        *x = g.uniform01_f32();
-                    }
-                    box_muller_blocks_f32(tail, m, s);
-                }
+                let u = uniform_f32_from_bits(draw_u32(&mut g, n)?, 0.0, 1.0);
+                let v = normal_fill(
+                    &mut g,
+                    u,
+                    |g| g.uniform01_f32(),
+                    |b| box_muller_blocks_f32(b, m, s),
+                );
                 Tensor::from_vec(v, shape)
             }
             DType::Float64 => {
+                let u = collect_n(n, std::iter::repeat_with(|| g.uniform01_f64()))?;
                 let v = normal_fill(
                     &mut g,
-                    n,
+                    u,
                     |g| g.uniform01_f64(),
                     |v| box_muller_blocks_f64(v, mean, std),
-                )?;
+                );
                 Tensor::from_vec(v, shape)
             }
             // 16-bit floats: each block of 16 drawn and transformed as float32 in turn, then
