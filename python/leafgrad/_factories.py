@@ -193,9 +193,11 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     return _finish(_core._eye(n, n if m is None else m, dtype or _core.float32), requires_grad, device)
 
 
-def _generator(generator):
+def _generator(generator, fname):
+    """`generator=` checked as PyTorch's argument parser checks it (one place for every random
+    function; PyTorch's overloaded factories word it as an invalid combination of arguments)."""
     if generator is not None and not isinstance(generator, _core.Generator):
-        raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+        raise TypeError(f"{fname}(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
     return generator
 
 
@@ -250,7 +252,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     tensor([[0.4963, 0.7682, 0.0885],
             [0.1320, 0.3074, 0.6341]])
     """
-    t = _core._draw("uniform", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    t = _core._draw("uniform", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator, "rand"))
     return _finish(t, requires_grad, device)
 
 
@@ -262,7 +264,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(4, generator=g)
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
-    t = _core._draw("normal", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator))
+    t = _core._draw("normal", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator, "randn"))
     return _finish(t, requires_grad, device)
 
 
@@ -281,7 +283,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _core._draw("randint", tuple(size), None, dtype, int(low), int(high), _generator(generator))
+    t = _core._draw("randint", tuple(size), None, dtype, int(low), int(high), _generator(generator, "randint"))
     return _finish(t, requires_grad, device)
 
 

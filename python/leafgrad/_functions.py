@@ -204,9 +204,9 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     >>> torch.randperm(5, generator=g)
     tensor([4, 0, 1, 3, 2])
     """
-    if generator is not None and not isinstance(generator, _core.Generator):
-        raise TypeError(f"randperm(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
-    t = _core._randperm(n, dtype or _core.int64, generator)
+    from ._factories import _generator
+
+    t = _core._randperm(n, dtype or _core.int64, _generator(generator, "randperm"))
     if device is not None:
         t = t.to(device)
     if requires_grad:
@@ -495,9 +495,9 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     >>> torch.multinomial(torch.tensor([0.6, 0.3, 0.1]), 5, replacement=True, generator=g)
     tensor([1, 1, 1, 0, 0])
     """
-    if generator is not None and not isinstance(generator, _core.Generator):
-        raise TypeError(f"multinomial(): argument 'generator' must be torch.Generator, not {type(generator).__name__}")
-    r = _core._multinomial(input, int(num_samples), bool(replacement), generator)
+    from ._factories import _generator
+
+    r = _core._multinomial(input, int(num_samples), bool(replacement), _generator(generator, "multinomial"))
     if input.is_cuda:
         r = r.to(input.device)
     if out is not None:

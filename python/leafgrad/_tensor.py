@@ -420,7 +420,10 @@ def _install():
     T.bernoulli_ = _bernoulli_
     T.bernoulli = _bernoulli
     T.exponential_ = _exponential_
-    T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: _core._multinomial(self, int(num_samples), bool(replacement), generator)
+    from ._functions import multinomial
+
+    T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(
+        self, num_samples, replacement, generator=generator)
     T.device = property(lambda self: CPU if self._device == "cpu" else device(self._device))
     T.is_meta = property(lambda self: self._device == "meta")
     T.__module__ = "leafgrad"

@@ -24,9 +24,13 @@ pub struct PyGenerator {
 
 /// A seed as PyTorch takes it: any int from -2⁶³ to 2⁶⁴ - 1 (negative ones wrap).
 fn seed_of(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let v: i128 = seed
-        .extract()
-        .map_err(|_| PyTypeError::new_err("manual_seed expected a long"))?;
+    if !seed.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(PyRuntimeError::new_err(format!(
+            "manual_seed expected a long, but got {}",
+            seed.get_type().name()?
+        )));
+    }
+    let v: i128 = seed.extract()?;
     if v < i64::MIN as i128 || v > u64::MAX as i128 {
         return Err(PyValueError::new_err("Overflow when unpacking long long"));
     }
@@ -83,9 +87,14 @@ impl PyGenerator {
         slf: PyRef<'py, Self>,
         new_state: &Bound<'py, PyAny>,
     ) -> PyResult<PyRef<'py, Self>> {
-        let t = new_state
-            .cast::<PyTensor>()
-            .map_err(|_| PyTypeError::new_err("expected a torch.ByteTensor"))?;
+        let t = new_state.cast::<PyTensor>().map_err(|_| {
+            let got = new_state
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            PyTypeError::new_err(format!("expected a torch.ByteTensor, but got {got}"))
+        })?;
         let t = &t.get().t;
         if t.dtype() != DType::UInt8 || t.is_cuda() {
             return Err(PyTypeError::new_err("RNG state must be a torch.ByteTensor"));

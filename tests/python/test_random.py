@@ -336,6 +336,15 @@ def test_fork_rng_restores_the_default_generator():
 
 ERRORS = [
     ("torch.manual_seed(2**64)", ValueError, "Overflow when unpacking long long"),
+    ("torch.Generator().manual_seed('a')", RuntimeError, "manual_seed expected a long, but got str"),
+    ("torch.Generator().manual_seed(1.5)", RuntimeError, "manual_seed expected a long, but got float"),
+    ("torch.Generator().set_state(5)", TypeError, "expected a torch.ByteTensor, but got int"),
+    ("torch.multinomial(torch.ones(2), 1, generator=5)", TypeError,
+     "multinomial(): argument 'generator' must be torch.Generator, not int"),
+    ("torch.ones(2).multinomial(1, generator=5)", TypeError,
+     "multinomial(): argument 'generator' must be torch.Generator, not int"),
+    ("torch.rand(2, generator=5)", TypeError, None),
+    ("torch.randperm(3, generator=5)", TypeError, None),
     ("torch.set_rng_state(torch.zeros(10, dtype=torch.uint8))", RuntimeError,
      "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be 10"),
     ("torch.set_rng_state(torch.zeros(5056, dtype=torch.uint8))", RuntimeError, "Invalid mt19937 state"),
