@@ -223,7 +223,7 @@ pub fn backward(
         }
     }
 
-    let _mode = GradModeGuard::new(opts.create_graph);
+    let _mode = GradModeGuard::grad_only(opts.create_graph);
     while let Some((_, id)) = ready.pop() {
         let Some(task) = tasks.remove(&id) else {
             continue;
@@ -621,7 +621,7 @@ pub fn composite(
             saved,
             Box::new(move |s, g| {
                 let create = crate::grad_mode::is_grad_enabled();
-                let ins: Vec<Tensor> = s.iter().map(vjp_input).collect();
+                let ins: Vec<Tensor> = s.iter().map(vjp_input).collect::<Result<_>>()?;
                 let _g = crate::grad_mode::GradModeGuard::new(true);
                 let y = f(&ins)?;
                 if !y.requires_grad() {
@@ -647,7 +647,7 @@ pub fn composite(
                     })
                     .collect())
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -659,7 +659,7 @@ pub fn composite(
 /// it), so the vector-Jacobian product is taken with respect to this use of `t` alone: an op
 /// whose inputs are the same tensor twice (`maximum(c, c)`), or one input and its ancestor
 /// (`maximum(x * 2, x)`), gets each input's own share of the gradient.
-pub fn vjp_input(t: &Tensor) -> Tensor {
+pub fn vjp_input(t: &Tensor) -> Result<Tensor> {
     if crate::grad_mode::is_grad_enabled() && t.requires_grad() {
         let a = t.detached();
         ops::record(
@@ -668,12 +668,12 @@ pub fn vjp_input(t: &Tensor) -> Tensor {
             &[&a],
             vec![],
             Box::new(|_, g| Ok(vec![Some(g[0].clone())])),
-        );
-        return a;
+        )?;
+        return Ok(a);
     }
     let d = t.detached();
     if d.dtype().is_differentiable() {
         d.meta().requires_grad = true;
     }
-    d
+    Ok(d)
 }

@@ -20,19 +20,34 @@ pub fn set_inference_mode(on: bool) {
 }
 
 /// Restores the previous grad mode when dropped.
-pub struct GradModeGuard(bool);
+///
+/// `new(false)` is how ops compute values without recording: forward-mode AD is off inside too
+/// (the op gives its outputs their tangents itself). `grad_only` changes the grad mode alone.
+pub struct GradModeGuard(bool, Option<bool>);
 
 impl GradModeGuard {
     pub fn new(enabled: bool) -> GradModeGuard {
+        let mut g = GradModeGuard::grad_only(enabled);
+        if !enabled {
+            g.1 = Some(crate::forward_ad::is_fwd_grad_enabled());
+            crate::forward_ad::set_fwd_grad_enabled(false);
+        }
+        g
+    }
+
+    pub fn grad_only(enabled: bool) -> GradModeGuard {
         let prev = is_grad_enabled();
         set_grad_enabled(enabled);
-        GradModeGuard(prev)
+        GradModeGuard(prev, None)
     }
 }
 
 impl Drop for GradModeGuard {
     fn drop(&mut self) {
         set_grad_enabled(self.0);
+        if let Some(fwd) = self.1 {
+            crate::forward_ad::set_fwd_grad_enabled(fwd);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! - [`tensor`]: the tensor record and its handle; [`storage`], [`shape`], [`dtype`]: its parts.
 //! - [`graph`]: the node arena (generational ids) and backward nodes.
 //! - [`ops`]: differentiable ops, each forward beside its backward formula.
-//! - [`engine`]: the backward pass; [`grad_mode`]: thread-local grad / inference mode.
+//! - [`engine`]: the backward pass; [`forward_ad`]: tangents (forward-mode AD); [`grad_mode`]: thread-local grad / inference mode.
 //! - [`backend`]: the devices (CPU loops, CUDA kernels, meta) behind one trait.
 //! - `python` (feature `python`): the PyO3 bindings and nothing else.
 //!
@@ -31,6 +31,7 @@ pub mod device;
 pub mod dtype;
 pub mod engine;
 pub mod error;
+pub mod forward_ad;
 pub mod grad_mode;
 pub mod graph;
 pub mod ops;

@@ -97,6 +97,8 @@ pub struct AutogradMeta {
     /// For a view: the version its grad_fn was made for. When the base or another view of it
     /// is written in place, the version moves on and the grad_fn is made again from the base's.
     pub attr_version: u32,
+    /// The tangent at the open forward-AD level (see `forward_ad`).
+    pub fw_grad: Option<Tensor>,
 }
 
 /// How a view was made (PyTorch's CreationMeta). Only `Default` views may be written in place

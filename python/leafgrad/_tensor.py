@@ -71,12 +71,14 @@ def _repr(self, *, tensor_contents=None):
         # a view made under no_grad whose base was written since: its grad_fn is an error to
         # read, and PyTorch prints it as <Invalid>
         gf_name = "Invalid"
+    tangent = _core._fw_grad(self) if _core._current_dual_level() >= 0 else None
     if self.is_meta:
         return _tensor_str.format_meta(
             tuple(self.shape),
             self.dtype._name,
             grad_fn=gf_name,
             requires_grad=self.requires_grad,
+            tangent=tangent,
         )
     return _tensor_str.format_tensor(
         _values(self),
@@ -84,6 +86,7 @@ def _repr(self, *, tensor_contents=None):
         grad_fn=gf_name,
         requires_grad=self.requires_grad,
         device=self._device,
+        tangent=tangent,
     )
 
 

@@ -287,7 +287,7 @@ def _add_suffixes(text, suffixes, indent):
     return "".join(parts)
 
 
-def format_meta(shape, dtype, *, grad_fn=None, requires_grad=False) -> str:
+def format_meta(shape, dtype, *, grad_fn=None, requires_grad=False, tangent=None) -> str:
     """The repr of a meta tensor (no values): its size always, its dtype unless float32.
 
     >>> torch._tensor_str.format_meta((2, 3), "int64")
@@ -300,16 +300,19 @@ def format_meta(shape, dtype, *, grad_fn=None, requires_grad=False) -> str:
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes("tensor(...", suffixes, len("tensor("))
 
 
-def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None) -> str:
+def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None, tangent=None) -> str:
     """Full repr text, e.g. 'tensor([1., 2.], dtype=torch.float64, grad_fn=<MulBackward0>)'.
 
     arr: numpy array with the tensor's values and shape (0-d for a 0-d tensor);
     bfloat16 as float32 holding already-rounded values. dtype: leafgrad dtype name
     ('float32', 'int64', 'complex128', ...). grad_fn: class name or None;
     requires_grad is shown only when grad_fn is None. device: None/'cpu' is not shown.
+    tangent: a forward-AD tangent, shown as ``tangent=`` formatted with ``{}``.
 
     >>> import numpy as np
     >>> torch._tensor_str.format_tensor(np.array([1., 2.]), "float64", grad_fn="MulBackward0")
@@ -341,4 +344,6 @@ def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None)
         suffixes.append(f"grad_fn=<{name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -71,7 +71,7 @@ pub fn leaky_relu(x: &Tensor, slope: f64, inplace: bool) -> Result<Tensor> {
                 let pos = compare(CmpOp::Gt, &s[0], &scalar(0.0))?;
                 grads![where_(&pos, &g[0], &mul_scalar(&g[0], slope)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -93,7 +93,7 @@ pub fn silu(x: &Tensor) -> Result<Tensor> {
                 let inner = add(&mul(x, &rsub(&sig, &scalar(1.0))?)?, &scalar(1.0))?;
                 grads![mul(&g[0], &mul(&sig, &inner)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -126,7 +126,7 @@ pub fn elu(x: &Tensor, alpha: f64, inplace: bool) -> Result<Tensor> {
                 };
                 grads![where_(&neg, &mul(&g[0], &slope)?, &g[0])?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -155,7 +155,7 @@ pub fn hardtanh(x: &Tensor, min_val: f64, max_val: f64) -> Result<Tensor> {
                 )?;
                 grads![where_(&outside, &scalar(0.0), &g[0])?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -181,7 +181,7 @@ pub fn softplus(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
                 let sig = sigmoid(&mul_scalar(x, beta)?)?;
                 grads![where_(&linear(x)?, &g[0], &mul(&g[0], &sig)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -245,7 +245,7 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
                 };
                 grads![mul(&g[0], &d)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -108,7 +108,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
                 };
                 grads![g[0].clone(), gb]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -145,7 +145,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![g[0].clone(), mul_scalar(&g[0], -alpha)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -215,7 +215,7 @@ pub fn div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![div(&g[0], &Tensor::wrapped_scalar(s))?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -232,7 +232,7 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![neg(&g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -241,7 +241,7 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Mul, a, b, false)?;
     if needs_grad(&[a, b])? {
         // Only the inputs that require grad get a gradient computed.
-        let (ra, rb) = (a.requires_grad(), b.requires_grad());
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
         // d(ab) = b da + a db (conjugated for complex: PyTorch's convention)
         record(
             "MulBackward0",
@@ -264,7 +264,7 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     Ok(vec![ga, gb])
                 })
             },
-        );
+        )?;
     }
     Ok(out)
 }
@@ -272,7 +272,7 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = arith(BinOp::Div, a, b, true)?;
     if needs_grad(&[a, b])? {
-        let (ra, rb) = (a.requires_grad(), b.requires_grad());
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
         // d(a/b) = da / b - a db / b²
         record(
             "DivBackward0",
@@ -295,7 +295,7 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     Ok(vec![ga, gb])
                 })
             },
-        );
+        )?;
     }
     Ok(out)
 }
@@ -338,7 +338,7 @@ pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 let d = mul(&pow_scalar(&s[0], &em1)?, &e)?;
                 grads![mul(&g[0], &conj(&d)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -382,7 +382,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     }
                     grads![mul(&g[0], &d)?]
                 }),
-            );
+            )?;
         } else {
             // d(x^e) = e x^(e-1) dx + x^e ln x de
             record(
@@ -419,7 +419,7 @@ pub fn pow(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                     let de = mul(&g[0], &index::where_(&masked, &zero, &de)?)?;
                     grads![dx, de]
                 }),
-            );
+            )?;
         }
     }
     Ok(out)

@@ -47,7 +47,7 @@ fn winner_grad(g: &Tensor, tie: &Tensor, loses: &Tensor) -> Result<Tensor> {
 fn extreme(a: &Tensor, b: &Tensor, is_max: bool) -> Result<Tensor> {
     let out = extreme_value(a, b, is_max)?;
     if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
-        let (ra, rb) = (a.requires_grad(), b.requires_grad());
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
         let name = if is_max {
             "MaximumBackward0"
         } else {
@@ -77,7 +77,7 @@ fn extreme(a: &Tensor, b: &Tensor, is_max: bool) -> Result<Tensor> {
                 };
                 Ok(vec![ga, gb])
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -127,7 +127,7 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
     if !out.dtype().is_differentiable() || !needs_grad(&inputs)? {
         return Ok(out);
     }
-    let needs: Vec<bool> = inputs.iter().map(|t| t.requires_grad()).collect();
+    let needs: Vec<bool> = inputs.iter().map(|t| needs_formula(t)).collect();
     let mut saved = vec![save("self", x)?];
     if let Some(lo) = min {
         saved.push(save("min", lo)?);
@@ -186,7 +186,7 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
                 .map(|(t, &n)| n.then_some(t))
                 .collect())
         }),
-    );
+    )?;
     Ok(out)
 }
 
@@ -270,7 +270,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
                     &Tensor::wrapped_scalar(0.0f64)
                 )?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

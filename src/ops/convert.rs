@@ -24,7 +24,7 @@ fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![to_dtype(&g[0], src)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -54,7 +54,7 @@ fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![g[0].clone()]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -81,7 +81,7 @@ pub fn copy_backwards_clone(x: &Tensor, like: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| Ok(vec![None, Some(g[0].clone())])),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -108,7 +108,7 @@ pub fn to_copy(x: &Tensor, dtype: DType, device: crate::device::Device) -> Resul
             &[&out],
             vec![],
             Box::new(move |_, g| grads![to_copy(&g[0], src_dt, src_dev)?]),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -22,7 +22,7 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     "derivative for aten::floor_divide is not implemented".into(),
                 ))
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -74,7 +74,7 @@ fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
                         "derivative for aten::{what} is not implemented"
                     )))
                 }),
-            );
+            )?;
             return Ok(out);
         }
         // d(a mod b) = da - q db, with q the rounded quotient (floor for remainder, trunc for
@@ -86,7 +86,7 @@ fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
             (false, false) => "FmodBackward1",
         };
         // only the divisor's gradient reads the operands: PyTorch saves them only for it
-        let other_grad = !b_number && b.requires_grad();
+        let other_grad = !b_number && needs_formula(b);
         record(
             name,
             &[a, b],
@@ -107,7 +107,7 @@ fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
                 };
                 grads![g[0].clone(), mul(&neg(&g[0])?, &q)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

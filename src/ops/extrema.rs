@@ -47,7 +47,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
                 let zero = Tensor::wrapped_scalar(0.0f64);
                 grads![index::where_(&mask, &div(&g[0], &count)?, &zero)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -134,7 +134,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
                 &[&v],
                 vec![],
                 Box::new(|_, g| grads![g[0].clone()]),
-            );
+            )?;
         }
         return Ok((v, Tensor::scalar(0i64)));
     }
@@ -219,7 +219,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
                 let count = sum(&mask, Some(&dims), true)?;
                 grads![mul(&expand(&div(&gg, &count)?, &shape)?, &mask)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -249,7 +249,7 @@ pub fn undefined_grad(t: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, _| Ok(vec![None])),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -33,7 +33,7 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
             &[&out],
             saved,
             Box::new(move |_, g| grads![put_add(&xs, &p, &g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -51,7 +51,7 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
             &[&out],
             vec![not_saved("indices")],
             Box::new(move |_, g| grads![take(&g[0], &p, &vs, "IndexBackward0")?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -86,7 +86,7 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
                     ))?
                 ]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -319,7 +319,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
                 )?;
                 grads![mul(&g[0], &keep)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -349,7 +349,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 let gb = where_(&s[0], &zero, &g[0])?;
                 Ok(vec![None, Some(ga), Some(gb)])
             }),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -133,6 +133,9 @@ fn snapshot(t: &Tensor) -> Result<Tensor> {
         m.grad_fn = Some(gf);
         m.output_nr = nr;
     }
+    if let Some(t) = crate::forward_ad::tangent(t) {
+        crate::forward_ad::set_tangent(&s, Some(t));
+    }
     Ok(s)
 }
 
@@ -201,6 +204,9 @@ pub fn apply_inplace(
     let base = target.base();
     backend::copy_into(target, &r)?;
     bump_after_write(target)?;
+    if crate::forward_ad::active() {
+        crate::forward_ad::write_inplace(target, &r)?;
+    }
     let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
     if !recording || !(r.requires_grad() || base_rg) {
         return Ok(());
@@ -449,7 +455,7 @@ pub fn copy_value(like: &Tensor, src: &Tensor) -> Result<Tensor> {
                 };
                 grads![zeros_like_grad(&g[0])?, gs]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -464,7 +470,7 @@ pub fn filled(like: &Tensor, value: num_complex::Complex64, name: &'static str) 
             &[&out],
             vec![],
             Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -490,7 +496,7 @@ pub fn filled_tensor(like: &Tensor, value: &Tensor) -> Result<Tensor> {
                 };
                 grads![zeros_like_grad(&g[0])?, s]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -503,10 +509,18 @@ fn inplace_records(target: &Tensor, others: &[&Tensor]) -> bool {
         && (target.requires_grad() || others.iter().any(|t| t.requires_grad()))
 }
 
+/// Must the write go through `apply_inplace`: autograd records it, or a forward-AD tangent
+/// moves with it?
+fn inplace_tracked(target: &Tensor, others: &[&Tensor]) -> bool {
+    inplace_records(target, others)
+        || crate::forward_ad::has_tangent(target)
+        || others.iter().any(|t| crate::forward_ad::has_tangent(t))
+}
+
 /// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
 pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
     check_inplace(target, &[src])?;
-    if inplace_records(target, &[src]) {
+    if inplace_tracked(target, &[src]) {
         return apply_inplace(target, &[src], |s| copy_value(s, src));
     }
     let shape = target.shape();
@@ -533,7 +547,7 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
     if !outside_inference_mode(target) && inplace_records(target, &[]) {
         check_autograd_inplace(target)?;
     }
-    if inplace_records(target, &[]) {
+    if inplace_tracked(target, &[]) {
         return apply_inplace(target, &[], |s| filled(s, value, name));
     }
     backend::fill(target, value)?;

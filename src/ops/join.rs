@@ -117,7 +117,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                 }
                 Ok(out)
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -162,7 +162,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                     .map(|i| select(&g[0], d as i64, i as i64).map(Some))
                     .collect()
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -211,7 +211,7 @@ pub fn split_sizes(
             &refs,
             vec![],
             Box::new(move |_, g| grads![cat(g, d as i64)?]),
-        );
+        )?;
     }
     Ok(outs)
 }
@@ -301,7 +301,7 @@ pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
             &refs,
             vec![],
             Box::new(move |_, g| grads![stack(g, d as i64)?]),
-        );
+        )?;
     }
     Ok(outs)
 }
@@ -360,7 +360,7 @@ pub fn repeat(x: &Tensor, reps: &[i64]) -> Result<Tensor> {
                 let dims: Vec<i64> = (0..n).map(|i| (2 * i) as i64).collect();
                 grads![reshape(&sum(&gr, Some(&dims), false)?, &xs2)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

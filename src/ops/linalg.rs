@@ -70,7 +70,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     mm(&conj(&t(&s[0])?)?, &g[0])?
                 ]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -120,7 +120,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("self", a)?, save("tensor", b)?],
             Box::new(|s, g| grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -151,7 +151,7 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
                 let ga = mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&conj(&s[1])?, 0)?)?;
                 grads![ga, mv(&conj(&t(&s[0])?)?, &g[0])?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -229,7 +229,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
                 let bt = conj(&transpose(&s[1], 1, 2)?)?;
                 grads![bmm(&g[0], &bt)?, bmm(&at, &g[0])?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -372,7 +372,7 @@ fn squeeze_dim4(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![unsqueeze(&g[0], 0)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -408,7 +408,7 @@ pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
                     mm(&conj(&t(&s[0])?)?, &g[0])?
                 ]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

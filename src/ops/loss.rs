@@ -70,7 +70,7 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
                 let gi = mul(&mul_scalar(&sub(&s[0], &s[1])?, scale)?, &g[0])?;
                 grads![gi.clone(), neg(&gi)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -137,7 +137,7 @@ pub fn binary_cross_entropy(
         if let Some(w) = weight {
             saved.push(save("weight", w)?);
         }
-        let (gp_needed, gy_needed) = (p.requires_grad(), y.requires_grad());
+        let (gp_needed, gy_needed) = (needs_formula(p), needs_formula(y));
         record(
             "BinaryCrossEntropyBackward0",
             &[p, y],
@@ -162,7 +162,7 @@ pub fn binary_cross_entropy(
                 };
                 Ok(vec![gp, gy])
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -213,7 +213,7 @@ pub fn binary_cross_entropy_with_logits(
     let inputs = [x, y];
     if needs_grad(&inputs)? {
         let shape = x.shape();
-        let needs: Vec<bool> = inputs.iter().map(|t| t.requires_grad()).collect();
+        let needs: Vec<bool> = inputs.iter().map(|t| needs_formula(t)).collect();
         let mut saved = vec![save("self", x)?, save("target", y)?];
         saved.extend(pos_weight.map(|t| save("pos_weight", t)).transpose()?);
         saved.extend(weight.map(|t| save("weight", t)).transpose()?);
@@ -249,7 +249,7 @@ pub fn binary_cross_entropy_with_logits(
                 }
                 Ok(grads)
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -365,7 +365,7 @@ pub fn nll_loss(
                 let vals = neg(&mul(&gg, &coef_t)?)?;
                 grads![put_add(&is, &plan, &reshape(&vals, &[-1])?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -53,7 +53,7 @@ fn tri(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![tri(&g[0], diagonal, lower)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -106,7 +106,7 @@ pub fn trace(x: &Tensor) -> Result<Tensor> {
                 let k = plan.len();
                 grads![put_add(&[rows, cols], &plan, &expand(&g[0], &[k])?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -132,7 +132,7 @@ pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
                     &[&out],
                     vec![],
                     Box::new(move |_, g| grads![take(&g[0], &plan, &[k], "DiagonalBackward0")?]),
-                );
+                )?;
             }
             Ok(out)
         }
@@ -152,7 +152,7 @@ pub fn diag(x: &Tensor, diagonal: i64) -> Result<Tensor> {
                     &[&out],
                     vec![],
                     Box::new(move |_, g| grads![put_add(&[rows, cols], &plan, &g[0])?]),
-                );
+                )?;
             }
             Ok(out)
         }
@@ -230,7 +230,7 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![roll(&g[0], &back, &dims)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -303,7 +303,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![flip(&g[0], &dims)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -349,7 +349,7 @@ pub fn complex(real: &Tensor, imag: &Tensor) -> Result<Tensor> {
                 let parts = view_as_real(&g[0])?;
                 grads![select(&parts, -1, 0)?, select(&parts, -1, 1)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

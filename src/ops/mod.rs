@@ -25,6 +25,7 @@ pub mod unary;
 pub mod view;
 
 use crate::error::{Error, Result, INFERENCE_SAVED};
+pub use crate::forward_ad::needs_formula;
 use crate::grad_mode;
 use crate::graph::arena::NodeRef;
 use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, SavedValue, TensorMeta};
@@ -62,6 +63,17 @@ pub use view::*;
 /// no_grad, one of several outputs, ...).
 #[inline]
 pub fn needs_grad(inputs: &[&Tensor]) -> Result<bool> {
+    if needs_backward(inputs)? {
+        return Ok(true);
+    }
+    // forward AD runs the formulas too, in any grad mode (PyTorch)
+    Ok(crate::forward_ad::wanted(inputs))
+}
+
+/// Does an op over these inputs give its outputs a grad_fn (grad mode on and an input requires
+/// grad)?
+#[inline]
+fn needs_backward(inputs: &[&Tensor]) -> Result<bool> {
     if !grad_mode::recording() {
         return Ok(false);
     }
@@ -245,15 +257,32 @@ pub fn record_node(
 }
 
 /// Record `outputs = op(inputs)`: one node with an edge per input; outputs become non-leaves.
+///
+/// Called when `needs_grad(inputs)`: that is also when an input carries a forward-AD tangent, in
+/// any grad mode. The outputs take the node as grad_fn only when autograd records (grad mode on
+/// and an input requires grad); the outputs' tangents are computed from the node's formula.
 pub fn record(
     name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[&Tensor],
     outputs: &[&Tensor],
     saved: Vec<SavedTensor>,
     backward: BackwardFn,
-) {
+) -> Result<()> {
     let output_meta = outputs.iter().map(|t| meta_of(t)).collect();
+    let forward = crate::forward_ad::wanted(inputs);
+    let backward_too = !forward || needs_backward(inputs)?;
     let node = record_node(name, inputs, output_meta, saved, backward);
+    if backward_too {
+        attach(&node, outputs);
+    }
+    if forward {
+        crate::forward_ad::propagate(&node, inputs, outputs, backward_too)?;
+    }
+    Ok(())
+}
+
+/// The outputs become non-leaves with `node` as their grad_fn.
+fn attach(node: &NodeRef, outputs: &[&Tensor]) {
     for (i, o) in outputs.iter().enumerate() {
         if !o.dtype().is_differentiable() {
             continue;

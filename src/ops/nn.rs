@@ -59,7 +59,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
                 let gy = mul(&g[0], y)?;
                 grads![sub(&gy, &mul(y, &sum(&gy, Some(&[d]), true)?)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -93,7 +93,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
                     &mul(&exp(&s[0])?, &sum(&g[0], Some(&[d]), true)?)?
                 )?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -267,7 +267,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
         inputs.push(b);
     }
     if needs_grad(&inputs)? {
-        let (has_bias, need_x, need_w) = (b.is_some(), x4.requires_grad(), w.requires_grad());
+        let (has_bias, need_x, need_w) = (b.is_some(), needs_formula(&x4), needs_formula(w));
         let ws = w.shape();
         record(
             "ConvolutionBackward0",
@@ -300,7 +300,7 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
                 }
                 Ok(out)
             }),
-        );
+        )?;
     }
     if unbatched {
         squeeze_dim(&out, 0)
@@ -458,7 +458,7 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
                 let gxp = put_add(&[n, c, hp, wp], &plan, &gcols)?;
                 grads![unpad2d(&gxp, pad.0, pad.1)?]
             }),
-        );
+        )?;
     }
     if unbatched {
         squeeze_dim(&out, 0)
@@ -586,7 +586,7 @@ pub fn layer_norm(
                 }
                 Ok(out)
             }),
-        );
+        )?;
     }
     Ok(out)
 }

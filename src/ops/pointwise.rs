@@ -130,7 +130,7 @@ macro_rules! define_float_unary {
                         $crate::grads![grad(&s[0], &g[0])?]
                     });
                     let saved = $crate::ops::pointwise::saved!($saves, x, x, &out);
-                    record($node, &[x], &[&out], vec![saved], backward);
+                    record($node, &[x], &[&out], vec![saved], backward)?;
                 }
                 Ok(out)
             }
@@ -178,8 +178,8 @@ pub(crate) fn record_float_binary(
     saved: Vec<SavedTensor>,
     grad_self: BinaryGrad,
     grad_other: BinaryGrad,
-) {
-    let (ra, rb) = (a.requires_grad(), b.requires_grad());
+) -> Result<()> {
+    let (ra, rb) = (needs_formula(a), needs_formula(b));
     record(
         op.node(),
         &[a, b],
@@ -194,7 +194,7 @@ pub(crate) fn record_float_binary(
             };
             Ok(vec![ga, gb])
         }),
-    );
+    )
 }
 
 /// Expands the rows of `float_binary_ops!`, as `define_float_unary!` does for one tensor:
@@ -232,7 +232,7 @@ macro_rules! define_float_binary {
                     ),*];
                     $crate::ops::pointwise::record_float_binary(
                         FloatBinary::$Variant, (a, b, &out), saved, $grad_self, $grad_other,
-                    );
+                    )?;
                 }
                 Ok(out)
             }
@@ -317,7 +317,7 @@ macro_rules! define_rounding {
                         &[&out],
                         vec![],
                         Box::new(|_, g| $crate::grads![zeros_like_grad(&g[0])?]),
-                    );
+                    )?;
                 }
                 Ok(out)
             }

@@ -70,7 +70,7 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
                 };
                 grads![mul(&expand(&g2, &shape)?, &conj(&others)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

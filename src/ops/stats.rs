@@ -93,7 +93,7 @@ pub fn var(
                 };
                 grads![mul(&dev, &scale)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -146,7 +146,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
                 // d lse = softmax(x) · dL
                 grads![mul(&gg, &exp(&sub(&s[0], &r)?)?)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -235,7 +235,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
                 };
                 grads![mul(&gg, &d)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

@@ -84,7 +84,7 @@ pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![expand_back(&g[0], &shape, &rd, keepdim)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -126,7 +126,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
                     &Tensor::wrapped_scalar(n as f64)
                 )?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -202,7 +202,7 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
-        );
+        )?;
     }
     Ok(out)
 }

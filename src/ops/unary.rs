@@ -21,7 +21,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![neg(&g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -42,7 +42,7 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![conj(&g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -71,7 +71,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save_output("result", &out, 0)?],
             Box::new(|s, g| grads![threshold_backward(&g[0], &s[0], 0.0)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -97,7 +97,7 @@ pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tens
                     zeros_like_grad(&gg[0])?
                 ]
             }),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -118,7 +118,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("self", x)?],
             Box::new(|s, g| grads![mul(&g[0], &sgn(&s[0])?)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -150,7 +150,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
                     let at_zero = compare(CmpOp::Eq, &a, &Tensor::wrapped_scalar(0.0f64))?;
                     grads![where_(&at_zero, &Tensor::wrapped_scalar(0.0f64), &d)?]
                 }),
-            );
+            )?;
         } else {
             record(
                 "SignBackward0",
@@ -158,7 +158,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
                 &[&out],
                 vec![],
                 Box::new(|_, g| grads![zeros_like_grad(&g[0])?]),
-            );
+            )?;
         }
     }
     Ok(out)
@@ -201,7 +201,7 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
                 let d = super::where_(&nz, &d, &Tensor::zeros(&[], d.dtype())?)?;
                 grads![mul(&g[0], &d)?]
             }),
-        );
+        )?;
     }
     Ok(out)
 }

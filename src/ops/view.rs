@@ -16,7 +16,7 @@ pub struct Region {
 
 fn record_view(name: &'static str, x: &Tensor, out: &Tensor, backward: BackwardFn) -> Result<()> {
     if needs_grad(&[x])? {
-        record(name, &[x], &[out], vec![], backward);
+        record(name, &[x], &[out], vec![], backward)?;
     }
     Ok(())
 }
@@ -204,7 +204,7 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![reshape_shape(&g[0], &old)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -599,7 +599,7 @@ pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, gg| grads![as_strided(&gg[0], &r)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -622,7 +622,7 @@ pub fn as_strided(x: &Tensor, region: &Region) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(move |_, g| grads![embed(&g[0], &shape, &r)?]),
-        );
+        )?;
     }
     Ok(out)
 }
@@ -767,7 +767,7 @@ pub fn view_as_complex_copy(x: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![],
             Box::new(|_, g| grads![view_as_real(&g[0])?]),
-        );
+        )?;
     }
     Ok(out)
 }

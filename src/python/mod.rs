@@ -6,6 +6,7 @@ mod convert;
 mod cuda;
 mod dlpack;
 mod factory;
+mod forward_ad;
 mod function;
 mod indexing;
 mod internals;
@@ -81,6 +82,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     factory::register(m)?;
     random::register(m)?;
     autograd::register(m)?;
+    forward_ad::register(m)?;
     function::register(m)?;
     saved::register(m)?;
     convert::register(m)?;

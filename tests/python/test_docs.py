@@ -84,7 +84,8 @@ def test_guide_prints_what_it_shows():
 API = GUIDE.parent / "api.md"
 # Public names that are modules or helpers, not API to describe.
 NOT_API = {"autograd", "cuda", "nn", "optim", "viz", "functional", "init", "modules", "parameter",
-           "adam", "sgd", "optimizer", "grad_mode", "graph", "math", "warnings", "no_grad", "Tensor", "utils", "hooks"}
+           "adam", "sgd", "optimizer", "grad_mode", "graph", "math", "warnings", "no_grad", "Tensor", "utils", "hooks",
+           "func", "forward_ad"}
 
 
 def test_api_reference_names_the_public_surface():
@@ -96,7 +97,9 @@ def test_api_reference_names_the_public_surface():
 
         pytest.skip("checks leafgrad's own namespaces")
     import leafgrad
+    import leafgrad.autograd.forward_ad
     import leafgrad.autograd.gradcheck
+    import leafgrad.func
     import leafgrad.nn.functional
     import leafgrad.nn.init
     import leafgrad.utils.checkpoint
@@ -108,7 +111,8 @@ def test_api_reference_names_the_public_surface():
     spaces = [leafgrad, leafgrad.autograd, leafgrad.nn, leafgrad.nn.functional, leafgrad.nn.init,
               leafgrad.optim, leafgrad.viz, leafgrad.Tensor, leafgrad.autograd.graph.Node,
               leafgrad.autograd.graph, leafgrad.autograd.function, leafgrad.autograd.functional,
-              leafgrad.autograd.gradcheck, leafgrad.utils, leafgrad.utils.checkpoint]
+              leafgrad.autograd.gradcheck, leafgrad.utils, leafgrad.utils.checkpoint,
+              leafgrad.autograd.forward_ad, leafgrad.func]
     missing = sorted(
         f"{getattr(space, '__name__', space)}.{name}"
         for space in spaces

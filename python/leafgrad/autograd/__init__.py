@@ -4,7 +4,7 @@ import warnings
 from .. import _core
 from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from . import anomaly_mode, function, functional, grad_mode, graph, variable
+from . import anomaly_mode, forward_ad, function, functional, grad_mode, graph, variable
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function
 from .gradcheck import gradcheck, gradgradcheck

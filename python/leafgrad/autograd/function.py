@@ -139,7 +139,11 @@ class BackwardCFunction(Node, FunctionCtx, _HookMixin):
 
     @property
     def saved_tensors(self):
-        """The tensors given to `save_for_backward`, checked against in-place changes."""
+        """The tensors given to `save_for_backward`, checked against in-place changes (in
+        `jvp`: those given to `save_for_forward`, else to `save_for_backward`)."""
+        in_jvp = self.__dict__.get("_jvp_saved")
+        if in_jvp is not None:
+            return in_jvp
         layout = self.__dict__.get("_saved_layout")
         if layout is None:
             return ()
@@ -300,13 +304,72 @@ class Function(FunctionCtx, _HookMixin, metaclass=FunctionMeta):
             args, kwargs = bound.args, {}
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        with no_grad():
+        tangents = _input_tangents(args)
+        # forward runs on the primal values: forward AD sees the Function through `jvp` only
+        with no_grad(), _fwd_grad_off(tangents is not None):
             if setup:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)
-        return _record(cls, ctx, args, output)
+        if tangents is None:
+            return _record(cls, ctx, args, output)
+        saved = ctx.__dict__.get("saved_for_forward", ctx.__dict__.get("to_save", ()))
+        result = _record(cls, ctx, args, output)
+        _apply_jvp(cls, ctx, tangents, saved, result)
+        return result
+
+
+class _fwd_grad_off:
+    def __init__(self, on):
+        self.on = on
+
+    def __enter__(self):
+        if self.on:
+            self.prev = _core._is_fwd_grad_enabled()
+            _core._set_fwd_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        if self.on:
+            _core._set_fwd_grad_enabled(self.prev)
+
+
+def _input_tangents(args):
+    """The tangents of a Function's arguments (None for non-tensors and tensors without one), or
+    None when forward AD is not at work."""
+    if _core._current_dual_level() < 0:
+        return None
+    tangents = [_core._fw_grad(a) if isinstance(a, Tensor) else None for a in args]
+    return tangents if any(t is not None for t in tangents) else None
+
+
+def _apply_jvp(cls, ctx, tangents, saved, result):
+    """Forward AD through a user Function: its `jvp` gives the outputs' tangents."""
+    ctx._jvp_saved = tuple(saved)
+    try:
+        with _fwd_grad_off(True):
+            out_tangents = cls.jvp(ctx, *tangents)
+    finally:
+        del ctx._jvp_saved
+    outputs = result if isinstance(result, tuple) else (result,)
+    out_tangents = out_tangents if isinstance(out_tangents, tuple) else (out_tangents,)
+    if len(out_tangents) != len(outputs):
+        raise RuntimeError(
+            f"function {cls.__name__}_jvp returned an incorrect number of forward gradients "
+            f"(expected {len(outputs)}, got {len(out_tangents)})"
+        )
+    for o, t in zip(outputs, out_tangents):
+        if not isinstance(o, Tensor) or t is None:
+            continue
+        if not (o.is_floating_point() or o.is_complex()):
+            continue
+        if tuple(t.shape) != tuple(o.shape):
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                f"original Tensor, this is not supported. Tensor is of size {list(o.shape)} while "
+                f"the given forward gradient is of size {list(t.shape)}."
+            )
+        _core._set_tangent(o, t)
 
 
 def _record(cls, ctx, args, output):

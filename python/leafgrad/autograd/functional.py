@@ -18,8 +18,8 @@ tensor([[ 6.,  0.],
         [ 0., 12.]])
 
 `vectorize=True` is accepted and computes the same values one backward pass per output element
-(leafgrad has no vmap yet); `strategy="forward-mode"` needs forward-mode AD, which leafgrad does
-not have yet, and raises NotImplementedError.
+(leafgrad has no vmap yet); `strategy="forward-mode"` (with `vectorize=True`, as PyTorch asks)
+computes the Jacobian with forward-mode AD, one call of the function per input element.
 """
 from .._core import Tensor
 
@@ -284,10 +284,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                 "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                 "only implemented for `vectorize=True`."
             )
-        raise NotImplementedError(
-            'torch.autograd.functional.jacobian: strategy="forward-mode" needs forward-mode AD, '
-            'which leafgrad does not have yet; use strategy="reverse-mode".'
-        )
+        return _jacfwd(func, inputs)
     with torch.enable_grad():
         inputs_tuple, inputs = _tupled(inputs, "inputs", "jacobian")
         inputs = _fresh(inputs, create_graph, need_graph=True)
@@ -325,6 +322,47 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             ))
         jac = _finish(tuple(jac), create_graph)
         return _untupled(jac, (outputs_tuple, inputs_tuple))
+
+
+def _jacfwd(func, inputs):
+    """The Jacobian by forward-mode AD: one call of `func` per input element, with a unit
+    tangent on that element (PyTorch batches these calls with vmap; leafgrad loops)."""
+    torch = _torch()
+    fwAD = torch.autograd.forward_ad
+    inputs_tuple, inputs = _tupled(inputs, "inputs", "jacobian")
+    columns = None  # [output][input] -> list of output-shaped tangents, one per input element
+    outputs_tuple = False
+    outputs = ()
+    with fwAD.dual_level():
+        for j, inp in enumerate(inputs):
+            for k in range(inp.nelement()):
+                duals = []
+                for m, other in enumerate(inputs):
+                    tangent = torch.zeros_like(other)
+                    if m == j:
+                        tangent.view(-1)[k] = 1
+                    duals.append(fwAD.make_dual(other, tangent))
+                outputs_tuple, outputs = _tupled(func(*duals), "outputs of the user-provided function", "jacobian")
+                if columns is None:
+                    columns = [[[] for _ in inputs] for _ in outputs]
+                for i, out in enumerate(outputs):
+                    primal, t = fwAD.unpack_dual(out)
+                    columns[i][j].append(torch.zeros_like(primal) if t is None else t.detach())
+    if columns is None:  # inputs without elements: one call for the outputs' shapes
+        outputs_tuple, outputs = _tupled(func(*inputs), "outputs of the user-provided function", "jacobian")
+        columns = [[[] for _ in inputs] for _ in outputs]
+    jac = []
+    for i, out in enumerate(outputs):
+        per_input = []
+        for j, inp in enumerate(inputs):
+            cols = columns[i][j]
+            shape = tuple(out.shape) + tuple(inp.shape)
+            if cols:
+                per_input.append(torch.stack(cols, -1).reshape(shape))
+            else:
+                per_input.append(torch.zeros(shape, dtype=out.dtype))
+        jac.append(tuple(per_input))
+    return _untupled(tuple(jac), (outputs_tuple, inputs_tuple))
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, outer_jacobian_strategy="reverse-mode"):

@@ -458,18 +458,145 @@ def _check_undefined_grad(func, outputs, inputs):
             check([_undefined_grad(o) if m == k else o for m, o in enumerate(outs)])
 
 
+def _forward_jacobians(func, inputs):
+    """[input][float output] -> (input numel, output numel) Jacobians by forward-mode AD: one
+    call of `func` per input element, with a unit tangent on that element (real inputs)."""
+    torch = _torch()
+    fwAD = torch.autograd.forward_ad
+    diff = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    result = []
+    with fwAD.dual_level():
+        for k in diff:
+            inp = inputs[k]
+            cols = None
+            for d in range(inp.numel()):
+                dual_inputs = list(inputs)
+                for m in diff:
+                    tangent = torch.zeros_like(inputs[m])
+                    if m == k:
+                        tangent.view(-1)[d] = 1
+                    dual_inputs[m] = fwAD.make_dual(inputs[m].detach(), tangent)
+                outs = [o for o in _as_tuple(func(*dual_inputs)) if _is_float_or_complex(o)]
+                if cols is None:
+                    cols = [torch.zeros(inp.numel(), o.numel(), dtype=o.dtype) for o in outs]
+                for m, o in zip(cols, outs):
+                    t = fwAD.unpack_dual(o).tangent
+                    if t is not None:
+                        m[d] = t.reshape(-1).to(o.dtype)
+            result.append(cols if cols is not None else [])
+    return result
+
+
+def _forward_check(func, func_out, inputs, outputs, eps, rtol, atol, complex_inputs=None, imag=False):
+    """Forward-mode Jacobians against central differences (real inputs; complex ones are split
+    into their real and imaginary parts by the caller, as PyTorch does)."""
+    if not outputs:
+        _no_differentiable_outputs(func, inputs, eps)
+        return
+    numerical = _numerical_jacobians(func, inputs, eps)
+    forward = _forward_jacobians(func, inputs)
+    keep = _differentiable_positions(func_out)
+    for i in range(len(outputs)):
+        for j, per_output in enumerate(forward):
+            a, n = per_output[keep[i]], numerical[j][keep[i]]
+            if not _allclose(a, n, rtol, atol):
+                prefix = ""
+                if complex_inputs and j in complex_inputs:
+                    part = "imaginary" if imag else "real"
+                    prefix = f"While considering the {part} part of complex inputs only, "
+                raise GradcheckError(
+                    prefix + f"Jacobian computed with forward mode mismatch for output {i:d} with respect to input {j:d},\n"
+                    f"numerical:{n}\nanalytical:{a}\n"
+                )
+
+
+def _undefined_forward_check(func, inputs):
+    """A zero tangent and no tangent must give the same output tangents (PyTorch's check)."""
+    torch = _torch()
+    fwAD = torch.autograd.forward_ad
+    diff = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    with fwAD.dual_level():
+        duals = list(inputs)
+        for k in diff:
+            duals[k] = fwAD.make_dual(inputs[k].detach(), _random_like(inputs[k]).to(inputs[k].dtype))
+        for k in diff:
+            keep = duals[k]
+            duals[k] = fwAD.make_dual(inputs[k].detach(), torch.zeros_like(inputs[k]))
+            outs1 = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[k] = inputs[k].detach()
+            outs2 = [o for o in _as_tuple(func(*duals)) if _is_float_or_complex(o)]
+            duals[k] = keep
+            for index_o, (o1, o2) in enumerate(zip(outs1, outs2)):
+                r1, r2 = fwAD.unpack_dual(o1).tangent, fwAD.unpack_dual(o2).tangent
+                if r1 is not None and r2 is not None and not torch.allclose(r1, r2):
+                    raise GradcheckError(
+                        "Mismatch in tangent values for output with index: ", index_o,
+                        " when input: ", inputs[k], " has an undefined tangent value. ",
+                        " Got: ", r1, " but expected: ", r2,
+                    )
+
+
+def _real_and_imag_input(fn, complex_indices, inputs):
+    """Functions of the real (or imaginary) parts of the complex inputs, the other part fixed."""
+
+    def apply(part):
+        def wrapped(*args):
+            new = list(args)
+            for k in complex_indices:
+                new[k] = part(new[k], inputs[k])
+            return _as_tuple(fn(*new))
+
+        return wrapped
+
+    return apply(lambda x, orig: x + orig.imag * 1j), apply(lambda x, orig: orig.real + x * 1j)
+
+
+def _check_forward_ad(func, inputs, eps, atol, rtol, check_undefined_grad):
+    complex_inputs = [k for k, t in enumerate(inputs) if isinstance(t, Tensor) and t.is_complex()]
+    if not complex_inputs:
+        func_out = func(*inputs)
+        _forward_check(func, func_out, inputs, _differentiable_outputs(func_out), eps, rtol, atol)
+        if check_undefined_grad:
+            _undefined_forward_check(func, inputs)
+        return
+    real_fn, imag_fn = _real_and_imag_input(func, complex_inputs, inputs)
+
+    def part_inputs(part):
+        out = []
+        for t in inputs:
+            if isinstance(t, Tensor) and t.is_complex():
+                p = part(t).detach().clone()
+                p.requires_grad_(t.requires_grad)
+                out.append(p)
+            else:
+                out.append(t)
+        return tuple(out)
+
+    torch = _torch()
+    for fn, part, imag in ((imag_fn, torch.imag, True), (real_fn, torch.real, False)):
+        part_in = part_inputs(part)
+        out = fn(*part_in)
+        _forward_check(fn, out, part_in, _differentiable_outputs(out), eps, rtol, atol,
+                       complex_inputs=complex_inputs, imag=imag)
+        if check_undefined_grad:
+            _undefined_forward_check(fn, part_in)
+
+
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
                check_batched_grad, check_batched_forward_grad, check_forward_ad, check_backward_ad, fast_mode, masked):
-    if check_forward_ad or check_batched_forward_grad:
-        raise NotImplementedError("gradcheck: check_forward_ad needs forward-mode AD, which leafgrad does not have yet")
+    if check_batched_forward_grad:
+        raise NotImplementedError("gradcheck: check_batched_forward_grad needs vmap, which leafgrad does not have yet")
     if check_batched_grad:
         raise NotImplementedError("gradcheck: check_batched_grad needs vmap (is_grads_batched), which leafgrad does not have yet")
-    if not check_backward_ad:
-        raise ValueError(
+    if not (check_backward_ad or check_forward_ad):
+        raise AssertionError(
             "Expected at least one of check_forward_ad or check_backward_ad to be True"
         )
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
+    if not check_backward_ad:
+        _check_forward_ad(func, inputs, eps, atol, rtol, check_undefined_grad)
+        return True
     func_out = func(*inputs)
     outputs = _differentiable_outputs(func_out)
     check = _fast_check if fast_mode else _slow_check
@@ -490,6 +617,8 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
         _check_backward_multiplies_grad_output(outputs, inputs)
         if check_undefined_grad:
             _check_undefined_grad(func, outputs, inputs)
+    if check_forward_ad:
+        _check_forward_ad(func, inputs, eps, atol, rtol, check_undefined_grad)
     return True
 
 
