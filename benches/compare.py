@@ -218,6 +218,45 @@ def multinomial_1(lib):
     return lambda: lib.multinomial(p, num_samples=1, replacement=True, generator=g).item()
 
 
+def forward_ad_jvp(lib):
+    """Forward-mode AD: one Jacobian-vector product of x * sin(x) on 100 elements."""
+    fwAD = lib.autograd.forward_ad
+    x = lib.linspace(-1, 1, 100)
+    t = lib.ones(100)
+
+    def run():
+        with fwAD.dual_level():
+            d = fwAD.make_dual(x, t)
+            return fwAD.unpack_dual(d * d.sin()).tangent
+
+    return run
+
+
+def _dot_batch(lib):
+    lib.manual_seed(0)
+    return lib.randn(64, 16), lib.randn(64, 16)
+
+
+def vmap_dot(lib):
+    """func.vmap(dot) over a batch of 64 pairs of 16-vectors."""
+    a, b = _dot_batch(lib)
+    f = lib.func.vmap(lib.dot)
+    return lambda: f(a, b)
+
+
+def loop_dot(lib):
+    """The same as a Python loop with stack, for comparison with vmap."""
+    a, b = _dot_batch(lib)
+    return lambda: lib.stack([lib.dot(a[i], b[i]) for i in range(64)])
+
+
+def jacrev_tanh(lib):
+    """func.jacrev of tanh at a 16-element point."""
+    x = lib.linspace(-1, 1, 16)
+    f = lib.func.jacrev(lib.tanh)
+    return lambda: f(x)
+
+
 # name: (factory, iterations, units per iteration, torch threads)
 WORKLOADS = {
     "(a) x*y 1-element, requires_grad": (mul_grad, 20000, 1, 1),
@@ -233,6 +272,10 @@ WORKLOADS = {
     "(h) matmul 1024^3 float32, 2 threads": (matmul_1024, 5, 1, 2),
     "(k) custom Function exp, fwd+bwd 1-element": (custom_function, 5000, 1, 1),
     "(k) built-in exp, fwd+bwd 1-element": (builtin_function, 5000, 1, 1),
+    "(v) forward AD jvp, x*sin(x) 100-element": (forward_ad_jvp, 2000, 1, 1),
+    "(v) func.vmap(dot), 64 x 16": (vmap_dot, 500, 1, 1),
+    "(v) Python loop of dot, 64 x 16": (loop_dot, 500, 1, 1),
+    "(v) func.jacrev(tanh), 16-element": (jacrev_tanh, 500, 1, 1),
     "(r) randn 16M float32": (randn_16m, 5, 1, 1),
     "(r) rand 16M float32": (rand_16m, 5, 1, 1),
     "(r) randint 1M int64": (randint_1m, 20, 1, 1),

@@ -130,6 +130,11 @@ pub fn make_dual(primal: &Tensor, tangent: &Tensor, level: i64) -> Result<Tensor
             "Making a dual Tensor based on a Tensor that already has a forward gradient at the same level {level} is not supported."
         )));
     }
+    if tangent.meta().fw_grad.is_some() {
+        return Err(Error::Runtime(format!(
+            "Setting a forward grad that itself has a forward gradient at the same level{level} is not supported."
+        )));
+    }
     let (ps, ts) = (primal.shape(), tangent.shape());
     if ps != ts {
         return Err(Error::Runtime(format!(
@@ -145,7 +150,9 @@ pub fn make_dual(primal: &Tensor, tangent: &Tensor, level: i64) -> Result<Tensor
             tangent.device()
         )));
     }
-    let tangent = if tangent.data().strides == primal.data().strides {
+    // the tangent is kept as it is when it is laid out as the primal (and has its conj bit)
+    let same_conj = tangent.meta().is_conj == primal.meta().is_conj;
+    let tangent = if same_conj && tangent.data().strides == primal.data().strides {
         tangent.clone()
     } else {
         // the gradient layout (PyTorch copies into the primal's layout, as for `.grad`)

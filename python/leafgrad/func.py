@@ -145,7 +145,11 @@ def _grad_of(output, inputs, grad_output=None):
 # --- grad, grad_and_value, vjp ----------------------------------------------------------------
 
 def grad_and_value(func, argnums=0, has_aux=False):
-    """Like `grad`, returning `(gradient, value)` (`(gradient, (value, aux))` with has_aux)."""
+    """Like `grad`, returning `(gradient, value)` (`(gradient, (value, aux))` with has_aux).
+
+    >>> torch.func.grad_and_value(lambda x: (x ** 2).sum())(torch.tensor([1., 2.]))
+    (tensor([2., 4.]), tensor(5.))
+    """
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):

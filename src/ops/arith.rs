@@ -165,6 +165,11 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => "mul",
         BinOp::Div => "div",
     };
+    if crate::forward_ad::wanted(&[a, b, out]) {
+        return Err(Error::NotImplemented(format!(
+            "Trying to use forward AD with {name}_out (because it is an out= function) that does not support it."
+        )));
+    }
     // PyTorch refuses when the inputs or the output require grad, with grad mode on
     if crate::grad_mode::is_grad_enabled()
         && (a.requires_grad() || b.requires_grad() || out.requires_grad())

@@ -48,6 +48,8 @@ def run_blocks(codes):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always")
+                # PyTorch's forward AD loads its decompositions through torch.jit, which warns
+                warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated")
                 warnings.showwarning = lambda message, category, *_: print(f"{category.__name__}: {message}")
                 exec(compile(code, f"<guide block {i + 1}>", "exec"), namespace)
         except BaseException:  # the guide catches what it means to show; anything else fails

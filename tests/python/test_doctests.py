@@ -28,6 +28,8 @@ MODULES = [
     "leafgrad.autograd",
     "leafgrad.autograd.function",
     "leafgrad.autograd.functional",
+    "leafgrad.autograd.forward_ad",
+    "leafgrad.func",
     "leafgrad.autograd.gradcheck",
     "leafgrad.autograd.graph",
     "leafgrad.autograd.variable",

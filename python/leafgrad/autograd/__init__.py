@@ -129,8 +129,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             FutureWarning,
             stacklevel=2,
         )
-    if is_grads_batched:
-        raise RuntimeError("is_grads_batched=True is not supported by leafgrad")
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
@@ -140,5 +138,31 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _grad_list(grad_outputs, len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unused, materialize_grads)
     return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
                        bool(allow_unused), bool(materialize_grads))
+
+
+def _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unused, materialize_grads):
+    """`grad(..., is_grads_batched=True)`: the first dim of each grad_output is a batch; one
+    backward pass per batch element (PyTorch vmaps the pass), the results stacked."""
+    sizes = {g.shape[0] for g in grads if g is not None and g.dim() > 0}
+    if not sizes:
+        raise RuntimeError("If `is_grads_batched=True`, we interpret the first dimension of each "
+                           "grad_output as the batch dimension. The sizes of the grad_outputs must "
+                           "have at least one dimension.")
+    (n,) = sizes if len(sizes) == 1 else (None,)
+    if n is None:
+        raise RuntimeError("vmap: Expected all tensors to have the same size in the mapped dimension")
+    per_input = [[] for _ in inputs]
+    for i in range(n):
+        gi = [None if g is None else g[i] for g in grads]
+        keep = True if i < n - 1 else retain_graph
+        res = _core._grad(list(outputs), gi, list(inputs), bool(keep), bool(create_graph),
+                          bool(allow_unused), bool(materialize_grads))
+        for acc, r in zip(per_input, res):
+            acc.append(r)
+    from .. import stack
+
+    return tuple(None if any(r is None for r in rs) else stack(rs) for rs in per_input)

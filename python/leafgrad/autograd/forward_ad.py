@@ -27,7 +27,13 @@ _current_level = -1
 
 
 def enter_dual_level():
-    """Enter a new forward grad level (PyTorch supports one at a time) and return it."""
+    """Enter a new forward grad level (PyTorch supports one at a time) and return it.
+
+    >>> import leafgrad.autograd.forward_ad as fwAD
+    >>> fwAD.enter_dual_level()
+    0
+    >>> fwAD.exit_dual_level()
+    """
     global _current_level
     new_level = _core._enter_dual_level()
     if new_level != _current_level + 1:
@@ -40,7 +46,15 @@ def enter_dual_level():
 
 
 def exit_dual_level(*, level=None):
-    """Exit the forward grad level: every tangent made in it is dropped."""
+    """Exit the forward grad level: every tangent made in it is dropped.
+
+    >>> import leafgrad.autograd.forward_ad as fwAD
+    >>> level = fwAD.enter_dual_level()
+    >>> x = fwAD.make_dual(torch.tensor([1.]), torch.tensor([2.]))
+    >>> fwAD.exit_dual_level(level=level)
+    >>> x
+    tensor([1.])
+    """
     global _current_level
     if level is None:
         level = _current_level
@@ -79,7 +93,13 @@ def make_dual(tensor, tangent, *, level=None):
 
 class UnpackedDualTensor(NamedTuple):
     """Namedtuple returned by :func:`unpack_dual` containing the primal and tangent components of
-    the dual tensor."""
+    the dual tensor.
+
+    >>> import leafgrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     print(fwAD.unpack_dual(fwAD.make_dual(torch.tensor([1.]), torch.tensor([2.]))))
+    UnpackedDualTensor(primal=tensor([1.]), tangent=tensor([2.]))
+    """
 
     primal: Tensor
     tangent: Optional[Tensor]
@@ -87,7 +107,15 @@ class UnpackedDualTensor(NamedTuple):
 
 def unpack_dual(tensor, *, level=None):
     """`(primal, tangent)` of a dual tensor: `primal` a view of `tensor` without the tangent,
-    `tangent` as it is (None when `tensor` carries none)."""
+    `tangent` as it is (None when `tensor` carries none).
+
+    >>> import leafgrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     y = fwAD.make_dual(torch.tensor([3.]), torch.tensor([1.])) ** 2
+    ...     primal, tangent = fwAD.unpack_dual(y)
+    >>> primal, tangent
+    (tensor([9.]), tensor([6.]))
+    """
     if level is None:
         level = _current_level
     if level < 0:
@@ -98,7 +126,13 @@ def unpack_dual(tensor, *, level=None):
 
 class dual_level(_DecoratorContextManager):
     """Context manager for forward AD: enters a level on entry (returned by `with`), exits it
-    (dropping every tangent) on exit."""
+    (dropping every tangent) on exit.
+
+    >>> import leafgrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level() as level:
+    ...     print(level)
+    0
+    """
 
     def __enter__(self):
         return enter_dual_level()

@@ -315,8 +315,10 @@ class Function(FunctionCtx, _HookMixin, metaclass=FunctionMeta):
         if tangents is None:
             return _record(cls, ctx, args, output)
         saved = ctx.__dict__.get("saved_for_forward", ctx.__dict__.get("to_save", ()))
+        dirty = ctx.__dict__.get("dirty_tensors", ())
+        non_diff = ctx.__dict__.get("non_differentiable", ())
         result = _record(cls, ctx, args, output)
-        _apply_jvp(cls, ctx, tangents, saved, result)
+        _apply_jvp(cls, ctx, args, tangents, saved, output, result, dirty, non_diff)
         return result
 
 
@@ -343,25 +345,52 @@ def _input_tangents(args):
     return tangents if any(t is not None for t in tangents) else None
 
 
-def _apply_jvp(cls, ctx, tangents, saved, result):
-    """Forward AD through a user Function: its `jvp` gives the outputs' tangents."""
+def _jvp_inputs(ctx, args, tangents):
+    """What `jvp` receives: each tensor argument's tangent, zeros for a float tensor without one
+    (unless `set_materialize_grads(False)`), None for the rest."""
+    out = []
+    for a, t in zip(args, tangents):
+        if t is None and isinstance(a, Tensor) and ctx.materialize_grads and (a.is_floating_point() or a.is_complex()):
+            t = _torch().zeros_like(a)
+        out.append(t)
+    return out
+
+
+def _torch():
+    import leafgrad
+
+    return leafgrad
+
+
+def _apply_jvp(cls, ctx, args, tangents, saved, raw, result, dirty, non_diff):
+    """Forward AD through a user Function: its `jvp` gives the outputs' tangents, checked as
+    PyTorch checks them (non-differentiable outputs, in-place and view outputs)."""
     ctx._jvp_saved = tuple(saved)
+    versions = [None if t is None else t._version for t in tangents]
     try:
         with _fwd_grad_off(True):
-            out_tangents = cls.jvp(ctx, *tangents)
+            out_tangents = cls.jvp(ctx, *_jvp_inputs(ctx, args, tangents))
     finally:
         del ctx._jvp_saved
     outputs = result if isinstance(result, tuple) else (result,)
+    raw = raw if isinstance(raw, tuple) else (raw,)
     out_tangents = out_tangents if isinstance(out_tangents, tuple) else (out_tangents,)
     if len(out_tangents) != len(outputs):
         raise RuntimeError(
-            f"function {cls.__name__}_jvp returned an incorrect number of forward gradients "
-            f"(expected {len(outputs)}, got {len(out_tangents)})"
+            f"Function's jvp returned an invalid number of forward gradients (expected {len(outputs)} "
+            f"but got {len(out_tangents)})"
         )
-    for o, t in zip(outputs, out_tangents):
-        if not isinstance(o, Tensor) or t is None:
+    for i, (o, r, t) in enumerate(zip(outputs, raw, out_tangents)):
+        differentiable = (isinstance(o, Tensor) and not any(r is n for n in non_diff)
+                          and (o.is_floating_point() or o.is_complex()))
+        if not differentiable:
+            if t is not None:
+                raise RuntimeError(
+                    f"Function's jvp returned a gradient at position {i}, but  the corresponding forward "
+                    "output is not a differentiable Tensor.You should return None at that position instead."
+                )
             continue
-        if not (o.is_floating_point() or o.is_complex()):
+        if t is None:
             continue
         if tuple(t.shape) != tuple(o.shape):
             raise RuntimeError(
@@ -369,6 +398,49 @@ def _apply_jvp(cls, ctx, tangents, saved, result):
                 f"original Tensor, this is not supported. Tensor is of size {list(o.shape)} while "
                 f"the given forward gradient is of size {list(t.shape)}."
             )
+        k = next((k for k, a in enumerate(args) if r is a), None)
+        if any(r is d for d in dirty):
+            if k is None:
+                raise RuntimeError(_MARK_DIRTY_NOT_INPUT)
+            if tangents[k] is not None:
+                if t._version == versions[k]:
+                    raise RuntimeError(
+                        "An inplace custom Function is not modifying the forward mode gradients inplace. "
+                        "If the forward is modifying an input inplace, then the jvp function must modify "
+                        "the corresponding gradient inplace."
+                    )
+                if t is not tangents[k]:
+                    raise RuntimeError(
+                        "An inplace custom Function is not returning the forward mode gradients as-is. "
+                        "If the forward is modifying an input inplace, then the jvp function must modify "
+                        "the gradient inplace and return it as-is."
+                    )
+                continue
+            _core._set_tangent(o, t)
+            continue
+        base = o._base
+        m = None
+        if base is not None:
+            m = next((m for m, a in enumerate(args)
+                      if isinstance(a, Tensor) and (a is base or a._base is base)), None)
+        if m is not None and tangents[m] is not None:
+            grad_in = tangents[m]
+            if t._base is None:
+                raise RuntimeError(
+                    "A custom Function's forward is returning a view (or an input as-is) but the jvp is "
+                    "not returning a view."
+                )
+            if grad_in._base is not None:
+                if grad_in._base is not t._base:
+                    raise RuntimeError(
+                        "A custom Function is returning a view but the jvp is not returning a view of the "
+                        "same base as the given grad input."
+                    )
+            elif grad_in is not t._base:
+                raise RuntimeError(
+                    "A custom Function is returning a view but the jvp is not returning a view of the "
+                    "given grad input."
+                )
         _core._set_tangent(o, t)
 
 
