@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::grad_mode::GradModeGuard;
 use crate::graph::anomaly;
 use crate::graph::arena::{NodeId, NodeRef};
-use crate::graph::node::{lock, Node, NodeKind};
+use crate::graph::node::{lock, Edge, Node, NodeKind};
 use crate::ops;
 use crate::shape::fmt_shape;
 use crate::tensor::Tensor;
@@ -142,6 +142,22 @@ pub fn backward(
     inputs: Option<&[Tensor]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
+    match inputs {
+        None => backward_to(roots, None, opts),
+        Some(inputs) => {
+            let edges: Vec<Edge> = inputs.iter().map(ops::gradient_edge).collect();
+            backward_to(roots, Some(&edges), opts)
+        }
+    }
+}
+
+/// `backward` with the inputs given as gradient edges (PyTorch's `GradientEdge`: a node and one
+/// of its inputs): the gradient captured, or accumulated, is what flows into that edge.
+pub fn backward_to(
+    roots: &[(Tensor, Tensor)],
+    inputs: Option<&[Edge]>,
+    opts: BackwardOptions,
+) -> Result<Vec<Option<Tensor>>> {
     let _task = TaskScope::enter(opts.accumulate && inputs.is_none(), opts.accumulate);
     let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let mut root_edges = Vec::with_capacity(roots.len());
@@ -186,8 +202,7 @@ pub fn backward(
     let mut captured: Vec<Option<Tensor>> = Vec::new();
     let mut targets: HashSet<NodeId> = HashSet::default();
     if let Some(inputs) = inputs {
-        for t in inputs {
-            let e = ops::gradient_edge(t);
+        for e in inputs {
             let c = e.node.as_ref().map(|n| (n.id(), e.input_nr));
             if let Some((id, _)) = c {
                 targets.insert(id);

@@ -65,6 +65,7 @@ __all__ = [
     "_is_fwd_grad_enabled",
     "_set_fwd_grad_enabled",
     "_set_tangent",
+    "_set_mutation_hook",
     "_is_checkpoint_valid",
     "set_anomaly_enabled",
     "is_anomaly_enabled",
@@ -689,12 +690,12 @@ def _backward(
     grads: list[Tensor | None],
     retain_graph: builtins.bool,
     create_graph: builtins.bool,
-    inputs: list[Tensor] | None = None,
+    inputs: list[Tensor | tuple[Node, builtins.int]] | None = None,
 ) -> None: ...
 def _grad(
     outputs: list[Tensor],
     grads: list[Tensor | None],
-    inputs: list[Tensor],
+    inputs: list[Tensor | tuple[Node, builtins.int]],
     retain_graph: builtins.bool,
     create_graph: builtins.bool,
     allow_unused: builtins.bool,
@@ -733,6 +734,7 @@ def _fw_grad(tensor: Tensor) -> Tensor | None: ...
 def _is_fwd_grad_enabled() -> builtins.bool: ...
 def _set_fwd_grad_enabled(mode: builtins.bool) -> None: ...
 def _set_tangent(tensor: Tensor, tangent: Tensor | None) -> None: ...
+def _set_mutation_hook(hook: Callable[[Tensor], object] | None) -> None: ...
 def _is_checkpoint_valid() -> builtins.bool: ...
 def set_anomaly_enabled(enabled: builtins.bool, check_nan: builtins.bool = True) -> None: ...
 def is_anomaly_enabled() -> builtins.bool: ...

@@ -165,6 +165,7 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => "mul",
         BinOp::Div => "div",
     };
+    super::inplace::before_write(out)?;
     if crate::forward_ad::wanted(&[a, b, out]) {
         return Err(Error::NotImplemented(format!(
             "Trying to use forward AD with {name}_out (because it is an out= function) that does not support it."

@@ -34,8 +34,38 @@ pub fn can_cast(from: DType, to: DType) -> bool {
         || f != Bool && t == Bool)
 }
 
+/// Called with every tensor about to be written in place, while set
+/// (`autograd.graph.allow_mutation_on_saved_tensors` clones saved values before they change).
+pub type MutationHook = std::sync::Arc<dyn Fn(&Tensor) -> Result<()> + Send + Sync>;
+
+static MUTATION_HOOK: std::sync::RwLock<Option<MutationHook>> = std::sync::RwLock::new(None);
+static MUTATION_HOOK_SET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Set (or clear) the hook called before each in-place write.
+pub fn set_mutation_hook(hook: Option<MutationHook>) {
+    MUTATION_HOOK_SET.store(hook.is_some(), std::sync::atomic::Ordering::SeqCst);
+    *MUTATION_HOOK.write().unwrap_or_else(|e| e.into_inner()) = hook;
+}
+
+/// Tell the mutation hook, if any, that `target` is about to be written.
+#[inline]
+pub fn before_write(target: &Tensor) -> Result<()> {
+    if !MUTATION_HOOK_SET.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(());
+    }
+    let hook = MUTATION_HOOK
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    match hook {
+        Some(h) => h(target),
+        None => Ok(()),
+    }
+}
+
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
+    before_write(target)?;
     // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses
     // at the version bump, `bump_after_write`), then the kernel's
     if !outside_inference_mode(target) && inplace_records(target, others) {
@@ -542,6 +572,7 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
 
 /// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
 pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<()> {
+    before_write(target)?;
     // PyTorch's fill_ writes an expanded tensor (no overlap check) and, for an inference
     // tensor, is refused only after writing
     if !outside_inference_mode(target) && inplace_records(target, &[]) {

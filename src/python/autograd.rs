@@ -73,6 +73,33 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
     Ok(roots)
 }
 
+/// An input of `grad`/`backward`: a tensor, or a `GradientEdge` (node, input number), given by
+/// Python as a `(node, int)` tuple.
+enum GradInput {
+    Tensor(Tensor),
+    Edge(crate::graph::node::Edge),
+}
+
+impl GradInput {
+    fn extract(obj: &Bound<'_, PyAny>) -> PyResult<GradInput> {
+        if let Ok(t) = obj.cast::<PyTensor>() {
+            return Ok(GradInput::Tensor(t.borrow().t.clone()));
+        }
+        let (node, nr): (PyRef<'_, super::node::PyNode>, u32) = obj.extract()?;
+        Ok(GradInput::Edge(crate::graph::node::Edge {
+            node: Some(node.node()?),
+            input_nr: nr,
+        }))
+    }
+
+    fn edge(&self) -> crate::graph::node::Edge {
+        match self {
+            GradInput::Tensor(t) => crate::ops::gradient_edge(t),
+            GradInput::Edge(e) => e.clone(),
+        }
+    }
+}
+
 fn tensors(v: &[PyRef<'_, PyTensor>]) -> Vec<Tensor> {
     v.iter().map(|t| t.t.clone()).collect()
 }
@@ -85,7 +112,7 @@ fn _backward(
     grads: Vec<Option<PyRef<'_, PyTensor>>>,
     retain_graph: bool,
     create_graph: bool,
-    inputs: Option<Vec<PyRef<'_, PyTensor>>>,
+    inputs: Option<Vec<Bound<'_, PyAny>>>,
 ) -> PyResult<()> {
     let outs = tensors(&outputs);
     let roots = make_grads(
@@ -95,9 +122,16 @@ fn _backward(
             .map(|g| g.as_ref().map(|g| g.t.clone()))
             .collect(),
     )?;
-    let inputs = inputs.map(|v| tensors(&v));
+    let inputs = inputs
+        .map(|v| {
+            v.iter()
+                .map(GradInput::extract)
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .transpose()?;
     if let Some(inp) = &inputs {
-        for t in inp {
+        for i in inp {
+            let GradInput::Tensor(t) = i else { continue };
             if !t.requires_grad() {
                 return Err(PyRuntimeError::new_err(
                     "can't retain_grad on Tensor that has requires_grad=False",
@@ -113,7 +147,8 @@ fn _backward(
         create_graph,
         accumulate: true,
     };
-    engine::backward(&roots, inputs.as_deref(), opts).py()?;
+    let edges = inputs.map(|v| v.iter().map(GradInput::edge).collect::<Vec<_>>());
+    engine::backward_to(&roots, edges.as_deref(), opts).py()?;
     Ok(())
 }
 
@@ -125,19 +160,25 @@ fn _grad<'py>(
     py: Python<'py>,
     outputs: Vec<PyRef<'py, PyTensor>>,
     grads: Vec<Option<PyRef<'py, PyTensor>>>,
-    inputs: Vec<PyRef<'py, PyTensor>>,
+    inputs: Vec<Bound<'py, PyAny>>,
     retain_graph: bool,
     create_graph: bool,
     allow_unused: bool,
     materialize: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let outs = tensors(&outputs);
-    let inps = tensors(&inputs);
-    for t in &inps {
-        if !t.requires_grad() {
-            return Err(PyRuntimeError::new_err(
-                "One of the differentiated Tensors does not require grad",
-            ));
+    let inps = inputs
+        .iter()
+        .map(GradInput::extract)
+        .collect::<PyResult<Vec<_>>>()?;
+    for i in &inps {
+        match i {
+            GradInput::Tensor(t) if !t.requires_grad() => {
+                return Err(PyRuntimeError::new_err(
+                    "One of the differentiated Tensors does not require grad",
+                ))
+            }
+            _ => {}
         }
     }
     let roots = make_grads(
@@ -152,19 +193,26 @@ fn _grad<'py>(
         create_graph,
         accumulate: false,
     };
-    let res = engine::backward(&roots, Some(&inps), opts).py()?;
+    let edges: Vec<_> = inps.iter().map(GradInput::edge).collect();
+    let res = engine::backward_to(&roots, Some(&edges), opts).py()?;
     let mut items = Vec::with_capacity(res.len());
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
-        let g = match g {
-            Some(g) => Some(g),
-            None if materialize => {
+        let g = match (g, inp) {
+            (Some(g), _) => Some(g),
+            (None, GradInput::Tensor(inp)) if materialize => {
                 // a leaf that requires grad under create_graph, as PyTorch's zeros_like(..., requires_grad=create_graph)
                 let z = Tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device()).py()?;
                 z.meta().requires_grad = create_graph;
                 Some(z)
             }
-            None if allow_unused => None,
-            None => {
+            (None, GradInput::Edge(_)) if materialize => {
+                // an edge has no shape to make zeros of (PyTorch's error, for an unused edge)
+                return Err(PyRuntimeError::new_err(
+                    "materialize_grads cannot be used when the given input is a GradientEdge",
+                ));
+            }
+            (None, _) if allow_unused => None,
+            (None, _) => {
                 return Err(PyRuntimeError::new_err(format!(
                     "The differentiated Tensor at index {} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.",
                     i

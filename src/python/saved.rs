@@ -191,7 +191,21 @@ pub fn _saved_tensors_hooks_get_disabled_error_message() -> Option<String> {
     saved::disabled_message()
 }
 
+/// `hook(tensor)` before every in-place write (None clears it): what
+/// `autograd.graph.allow_mutation_on_saved_tensors` rests on.
+#[pyfunction]
+fn _set_mutation_hook(hook: Option<Py<PyAny>>) {
+    let hook = hook.map(|h| {
+        let f: crate::ops::inplace::MutationHook = Arc::new(move |t: &Tensor| {
+            Python::attach(|py| h.call1(py, (wrap(py, t.clone())?,)).map(|_| ())).map_err(stash)
+        });
+        f
+    });
+    crate::ops::inplace::set_mutation_hook(hook);
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_set_mutation_hook, m)?)?;
     m.add_class::<PySavedTensor>()?;
     m.add_function(wrap_pyfunction!(_raw_saved_all, m)?)?;
     m.add_function(wrap_pyfunction!(_push_saved_tensors_default_hooks, m)?)?;

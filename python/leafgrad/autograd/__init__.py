@@ -56,6 +56,23 @@ def _check_tensors(seq, what):
             raise TypeError(f"{what} must be Tensors, but got {type(t).__name__}")
 
 
+def _inputs_tuple(inputs):
+    """`inputs` of grad/backward: a tensor, a GradientEdge, or a sequence of them."""
+    if isinstance(inputs, (Tensor, graph.GradientEdge)):
+        return (inputs,)
+    return tuple(inputs)
+
+
+def _check_inputs(seq):
+    for t in seq:
+        if not isinstance(t, (Tensor, graph.GradientEdge)):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
+
+
+def _core_inputs(seq):
+    return [t if isinstance(t, Tensor) else (t.node, t.output_nr) for t in seq]
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulate the gradients of `tensors` into the `.grad` of the leaves (or of `inputs`).
 
@@ -75,10 +92,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     tensors = _as_tuple(tensors)
     _check_tensors(tensors, "tensors")
     if inputs is not None:
-        inputs = _as_tuple(inputs)
+        inputs = _inputs_tuple(inputs)
         if len(inputs) == 0:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        _check_tensors(inputs, "inputs")
+        _check_inputs(inputs)
     grads = _grad_list(grad_tensors, len(tensors))
     if retain_graph is None:
         retain_graph = create_graph
@@ -86,7 +103,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         _warned_create_graph = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
-                    None if inputs is None else list(inputs))
+                    None if inputs is None else _core_inputs(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
@@ -130,17 +147,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             stacklevel=2,
         )
     outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    inputs = _inputs_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     _check_tensors(outputs, "outputs")
-    _check_tensors(inputs, "inputs")
+    _check_inputs(inputs)
     grads = _grad_list(grad_outputs, len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:
         return _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unused, materialize_grads)
-    return _core._grad(list(outputs), grads, list(inputs), bool(retain_graph), bool(create_graph),
+    return _core._grad(list(outputs), grads, _core_inputs(inputs), bool(retain_graph), bool(create_graph),
                        bool(allow_unused), bool(materialize_grads))
 
 
@@ -152,6 +169,15 @@ def _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unus
         raise RuntimeError("If `is_grads_batched=True`, we interpret the first dimension of each "
                            "grad_output as the batch dimension. The sizes of the grad_outputs must "
                            "have at least one dimension.")
+    for i, (g, o) in enumerate(zip(grads, outputs)):
+        if g is not None and (g.dim() == 0 or tuple(g.shape[1:]) != tuple(o.shape)):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
+                "the batch dimension. The sizes of the remaining dimensions are expected to match the "
+                "shape of corresponding output, but a mismatch was detected: grad_output["
+                f"{i}] has a shape of {g.shape[1:]} and output[{i}] has a shape of {o.shape}. If you "
+                "only want some tensors in `grad_output` to be considered batched, consider using vmap."
+            )
     (n,) = sizes if len(sizes) == 1 else (None,)
     if n is None:
         raise RuntimeError("vmap: Expected all tensors to have the same size in the mapped dimension")
@@ -159,7 +185,7 @@ def _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unus
     for i in range(n):
         gi = [None if g is None else g[i] for g in grads]
         keep = True if i < n - 1 else retain_graph
-        res = _core._grad(list(outputs), gi, list(inputs), bool(keep), bool(create_graph),
+        res = _core._grad(list(outputs), gi, _core_inputs(inputs), bool(keep), bool(create_graph),
                           bool(allow_unused), bool(materialize_grads))
         for acc, r in zip(per_input, res):
             acc.append(r)

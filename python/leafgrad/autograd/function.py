@@ -140,7 +140,7 @@ class BackwardCFunction(Node, FunctionCtx, _HookMixin):
     @property
     def saved_tensors(self):
         """The tensors given to `save_for_backward`, checked against in-place changes (in
-        `jvp`: those given to `save_for_forward`, else to `save_for_backward`)."""
+        `jvp`: those given to `save_for_forward`)."""
         in_jvp = self.__dict__.get("_jvp_saved")
         if in_jvp is not None:
             return in_jvp
@@ -314,7 +314,7 @@ class Function(FunctionCtx, _HookMixin, metaclass=FunctionMeta):
                 output = cls.forward(ctx, *args, **kwargs)
         if tangents is None:
             return _record(cls, ctx, args, output)
-        saved = ctx.__dict__.get("saved_for_forward", ctx.__dict__.get("to_save", ()))
+        saved = ctx.__dict__.get("saved_for_forward", ())
         dirty = ctx.__dict__.get("dirty_tensors", ())
         non_diff = ctx.__dict__.get("non_differentiable", ())
         result = _record(cls, ctx, args, output)

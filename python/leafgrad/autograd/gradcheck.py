@@ -616,7 +616,7 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
         if check_undefined_grad:
             _check_undefined_grad(func, outputs, inputs)
         if check_batched_grad:
-            for i, o in enumerate(outputs):
+            for i, o in enumerate(_differentiable_outputs(func(*inputs))):
                 _check_batched_grad(inputs, o, i)
     if check_forward_ad:
         _check_forward_ad(func, inputs, eps, atol, rtol, check_undefined_grad)
@@ -681,7 +681,8 @@ def _check_batched_forward_grad(func, inputs):
 
         def jvp(tangent, k=k, inp=inp):
             with fwAD.dual_level():
-                args = list(inputs)
+                # the function sees no input requiring grad under forward AD (as PyTorch's)
+                args = [a.detach() if isinstance(a, Tensor) else a for a in inputs]
                 args[k] = fwAD.make_dual(inp.detach(), tangent)
                 outs = [o for o in _as_tuple(func(*args)) if _is_float_or_complex(o)]
                 return tuple(

@@ -20,12 +20,14 @@ tensor([2., 4.])
 import contextlib
 import functools
 import threading
+from typing import NamedTuple
 
 from .. import _core
 from .._core import Node
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "register_multi_grad_hook"]
+           "register_multi_grad_hook", "GradientEdge", "get_gradient_edge",
+           "allow_mutation_on_saved_tensors"]
 
 
 class saved_tensors_hooks:
@@ -123,6 +125,152 @@ def _grad_node(t):
     if t.grad_fn is not None:
         return t.grad_fn
     return t.view_as(t).grad_fn.next_functions[0][0]
+
+
+def _get_tid(tensor):
+    return (id(tensor), tensor.data_ptr(), tensor._version)
+
+
+def _get_sid(tensor):
+    return (tensor.data_ptr(), tensor._version)
+
+
+class _Handle:
+    pass
+
+
+class _AllowMutationOnSavedContext:
+    """The state of an `allow_mutation_on_saved_tensors` block: the saved tensors (`original`),
+    the clones made before a mutation (`cloned`), and the maps from tensor and storage identity
+    (id, data pointer, version) to them, as PyTorch keeps them. Cleared on exit."""
+
+    def __init__(self):
+        import weakref
+        from collections import defaultdict
+
+        self.cloned = weakref.WeakKeyDictionary()
+        self.original = weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle = weakref.WeakValueDictionary()
+        self.sid_to_tid = defaultdict(set)
+
+    def clear(self):
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
+
+
+_allow_mutation_on_saved_tensors_enabled = False
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Inside it, a tensor saved for backward may be modified in place: it is cloned just
+    before the write, and backward uses the clone. Run forward and backward inside the same
+    block.
+
+    >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+    ...     a = torch.ones(2, requires_grad=True)
+    ...     b = a.clone()
+    ...     out = (b ** 2).sum()
+    ...     _ = b.sin_()
+    ...     out.backward()
+    ...     print(a.grad)
+    tensor([2., 2.])
+    """
+    global _allow_mutation_on_saved_tensors_enabled
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack_hook(tensor):
+        tid = _get_tid(tensor)
+        sid = _get_sid(tensor)
+        ctx.sid_to_tid[sid].add(tid)
+        # the same tensor (at the same version) may be saved several times
+        if tid not in ctx.tid_to_weakhandle:
+            handle = _Handle()
+            ctx.tid_to_weakhandle[tid] = handle
+            ctx.original[handle] = tensor
+        else:
+            handle = ctx.tid_to_weakhandle[tid]
+        return handle
+
+    def unpack_hook(handle):
+        error_msg = (
+            "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+            "in which the graph was originally recorded."
+        )
+        if not _allow_mutation_on_saved_tensors_enabled:
+            raise AssertionError(error_msg)
+        if handle in ctx.cloned:
+            return ctx.cloned[handle]
+        if handle not in ctx.original:
+            raise AssertionError(error_msg)
+        return ctx.original[handle]
+
+    def before_mutation(t):
+        sid = _get_sid(t)
+        if sid not in ctx.sid_to_tid:
+            return
+        for tid in ctx.sid_to_tid[sid]:
+            if tid not in ctx.tid_to_weakhandle:
+                # saved once, but freed by a backward pass since
+                continue
+            handle = ctx.tid_to_weakhandle[tid]
+            if handle in ctx.cloned:
+                continue
+            _core._set_mutation_hook(None)
+            try:
+                ctx.cloned[handle] = ctx.original[handle].detach().clone()
+            finally:
+                _core._set_mutation_hook(before_mutation)
+            del ctx.original[handle]
+
+    with saved_tensors_hooks(pack_hook, unpack_hook):
+        try:
+            if _allow_mutation_on_saved_tensors_enabled:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _allow_mutation_on_saved_tensors_enabled = True
+            _core._set_mutation_hook(before_mutation)
+            yield ctx
+        finally:
+            ctx.clear()
+            _core._set_mutation_hook(None)
+            _allow_mutation_on_saved_tensors_enabled = False
+
+
+class GradientEdge(NamedTuple):
+    """One input of a node: where a tensor's gradient flows (`get_gradient_edge`). Accepted
+    by `autograd.grad` and `backward` as an input, to get the gradient flowing into that edge
+    even after the tensor itself has moved on (an in-place write, `set_`).
+
+    >>> x = torch.tensor([1., 2.], requires_grad=True).clone()
+    >>> edge = torch.autograd.graph.get_gradient_edge(x)
+    >>> x *= 3
+    >>> torch.autograd.grad(x.sum(), edge)
+    (tensor([3., 3.]),)
+    """
+
+    node: Node
+    output_nr: int
+
+
+def get_gradient_edge(tensor):
+    """The `GradientEdge` of a tensor that requires grad: its grad_fn (or, for a leaf, its
+    AccumulateGrad node) and its output number.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> torch.autograd.graph.get_gradient_edge(x).node.name()
+    'torch::autograd::AccumulateGrad'
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError(
+            "It is not possible to get the gradient edge for a Tensor that does not require gradients"
+        )
+    from .._grad_mode import enable_grad
+
+    with enable_grad():
+        node = _grad_node(tensor)
+    return GradientEdge(node, tensor.output_nr)
 
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
