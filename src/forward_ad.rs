@@ -27,6 +27,8 @@ use std::sync::{Mutex, Weak};
 static LEVEL: AtomicI64 = AtomicI64::new(-1);
 /// The tensors given a tangent at the open level, so that leaving it can drop them.
 static DUALS: Mutex<Vec<Weak<TensorImpl>>> = Mutex::new(Vec::new());
+/// The registry's length at which dead entries are dropped next.
+static PRUNE_AT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1024);
 
 thread_local! {
     /// PyTorch's `_set_fwd_grad_enabled`: off, ops compute no tangent.
@@ -201,10 +203,13 @@ pub fn set_tangent(t: &Tensor, tangent: Option<Tensor>) {
         had
     };
     if tangent.is_some() && !had {
-        DUALS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(std::sync::Arc::downgrade(&t.0));
+        let mut duals = DUALS.lock().unwrap_or_else(|e| e.into_inner());
+        duals.push(std::sync::Arc::downgrade(&t.0));
+        // a long computation inside one level: forget the tensors that are gone, now and then
+        if duals.len() >= PRUNE_AT.load(Ordering::Relaxed) {
+            duals.retain(|w| w.strong_count() > 0);
+            PRUNE_AT.store((2 * duals.len()).max(1024), Ordering::Relaxed);
+        }
     }
 }
 

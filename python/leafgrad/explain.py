@@ -3,8 +3,9 @@
 This module owns the diagnosis of why a `.grad` is (or will be) None: leaf or not and why, the
 chain of operations that made the tensor, whether backward() will fill its `.grad` (and, if
 not, the cause and the fix), and whether backward through it can still run (graph freed by an
-earlier backward, a saved tensor modified in place). It only reads the graph: it never runs
-backward, never changes a flag, and never warns.
+earlier backward, a saved tensor modified in place). Nodes made under `detect_anomaly` also say
+where in the user's code they were made (anomaly mode's record of the forward call). It only
+reads the graph: it never runs backward, never changes a flag, and never warns.
 """
 import sys
 import textwrap
@@ -57,6 +58,9 @@ def explain(t, names=None):
     sections = [("leaf", _leaf(t))]
     if t.grad_fn is not None:
         sections.append(("made by", "\n".join(_equations(t, namer))))
+        where = _made_at(t.grad_fn)
+        if where:
+            sections.append(("made at", where))
     sections.append((".grad", _grad_verdict(t, me, namer)))
     sections += [("graph", text) for text in _graph_problems(t, namer)]
     return "\n".join([head] + [_section(label, text) for label, text in sections])
@@ -293,14 +297,33 @@ def _graph_problems(t, namer):
         what = namer.of(s) or shape_dtype(s)
         versions = f" (version {was} -> {now})" if was is not None else ""
         slots = " and ".join(f"'{slot}'" for slot in slots)
+        where = _made_at(node)
+        where = f" (the {type(node).__name__} made at {where})" if where else ""
         problems.append(
             f"backward() will fail: {what}, saved by {type(node).__name__} as {slots}, was "
-            f"modified in place after it was saved{versions}; backward() raises "
+            f"modified in place after it was saved{versions}{where}; backward() raises "
             f"'{INPLACE_ERROR}'.\n"
             "Fix: use the out-of-place op (y = y * 2 rather than y.mul_(2)), or .clone() the "
             "tensor before changing it."
         )
     return problems
+
+
+def _made_at(node):
+    """Where the forward call that made `node` was, from anomaly mode's record (None when the
+    node was made outside `detect_anomaly`): 'file:line, in function: code'."""
+    frames = node.metadata.get("traceback_") if hasattr(node, "metadata") else None
+    if not frames:
+        return None
+    lines = frames[-1].strip().splitlines()
+    head = lines[0]
+    # '  File "x.py", line 4, in <module>' -> 'x.py:4, in <module>'
+    if head.startswith('File "') and '", line ' in head:
+        path, rest = head[len('File "'):].split('", line ', 1)
+        number, _, func = rest.partition(", in ")
+        head = f"{path}:{number}" + (f", in {func}" if func else "")
+    code = lines[1].strip() if len(lines) > 1 else ""
+    return f"{head}: {code}" if code else head
 
 
 def _reachable(root):

@@ -185,7 +185,21 @@ impl PyNode {
         if let Ok(m) = d.get_item("_metadata") {
             return Ok(m);
         }
-        let m = PyDict::new(slf.py()).into_any();
+        let m = PyDict::new(slf.py());
+        // anomaly mode: the forward call's stack, one entry per frame (PyTorch's traceback_)
+        if let Ok(node) = slf.get().node() {
+            if let Some(trace) = &node.trace {
+                let mut frames: Vec<String> = Vec::new();
+                for line in trace.split_inclusive('\n') {
+                    match frames.last_mut() {
+                        Some(f) if !line.starts_with("  File ") => f.push_str(line),
+                        _ => frames.push(line.to_string()),
+                    }
+                }
+                m.set_item("traceback_", frames)?;
+            }
+        }
+        let m = m.into_any();
         d.set_item("_metadata", &m)?;
         Ok(m)
     }

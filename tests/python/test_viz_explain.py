@@ -479,3 +479,24 @@ def test_explain_and_viz_never_warn():
             explain(v, names=t)
         viz.make_dot(t["loss"], params=t, show_saved=True)
         viz.print_graph(t["loss"], params=t, file=io.StringIO())
+
+
+def test_made_at_from_anomaly_mode():
+    """Nodes made under detect_anomaly carry the forward call's stack (PyTorch's
+    grad_fn.metadata['traceback_']); explain() says where they were made."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.autograd.detect_anomaly():
+            x = torch.ones(2, requires_grad=True)
+            y = x.exp()
+            z = (y * 2).sum()
+            y.add_(1)
+    frames = z.grad_fn.metadata["traceback_"]
+    assert isinstance(frames, list) and frames[-1].startswith('  File "') and "z = (y * 2).sum()" in frames[-1]
+    text = flat(explain(z, {"x": x, "y": y, "z": z}))
+    here = Path(__file__).name
+    assert re.search(rf"made at: \S*{re.escape(here)}:\d+, in test_made_at_from_anomaly_mode: z = \(y \* 2\)\.sum\(\)", text)
+    assert re.search(r"\(the ExpBackward0 made at \S*:\d+, in test_made_at_from_anomaly_mode: y = x\.exp\(\)\)", text)
+    # outside anomaly mode nothing is recorded
+    w = (x * 3).sum()
+    assert w.grad_fn.metadata == {} and "made at" not in explain(w, {"x": x, "w": w})
