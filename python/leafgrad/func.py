@@ -564,7 +564,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 ]))
             results.append(func(*call_args, **kwargs))
         first_leaves, out_rebuild = _flatten(results[0])
-        per_leaf = [[_flatten(r)[0][k] for r in results] for k in range(len(first_leaves))]
+        flat = [first_leaves] + [_flatten(r)[0] for r in results[1:]]
+        per_leaf = [[leaves[k] for leaves in flat] for k in range(len(first_leaves))]
         if isinstance(out_dims, int) or out_dims is None:
             odims = [out_dims] * len(first_leaves)
         else:

@@ -619,3 +619,18 @@ def test_viz_and_explain_show_the_function_node():
     leafgrad.viz.print_graph(y, file=out)
     assert "ExpBackward" in out.getvalue()
     assert str(leafgrad.explain(x))
+
+
+def test_node_class_repr_names_torch_autograd_function():
+    # PyTorch prints a Function's node as <torch.autograd.function.<Name>Backward object at 0x...>
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    y = Twice.apply(torch.ones(1, requires_grad=True))
+    assert repr(y.grad_fn).startswith("<torch.autograd.function.TwiceBackward object at 0x")

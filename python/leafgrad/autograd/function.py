@@ -207,7 +207,8 @@ class FunctionMeta(type):
         backward_cls = type(
             node_name.rsplit("::", 1)[-1],
             (BackwardCFunction,),
-            {"_forward_cls": cls, "_node_name": node_name},
+            # PyTorch's node classes print as <torch.autograd.function.XBackward object at ...>
+            {"_forward_cls": cls, "_node_name": node_name, "__module__": "torch.autograd.function"},
         )
         backward_cls._autograd_function_id = next(_function_ids)
         cls._backward_cls = backward_cls
