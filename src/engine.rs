@@ -158,10 +158,8 @@ pub fn backward_to(
     inputs: Option<&[Edge]>,
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
-    let _task = TaskScope::enter(opts.accumulate && inputs.is_none(), opts.accumulate);
-    let mut tasks: HashMap<NodeId, Task> = HashMap::default();
-    let mut root_edges = Vec::with_capacity(roots.len());
-    for (i, (t, _)) in roots.iter().enumerate() {
+    let mut edges = Vec::with_capacity(roots.len());
+    for (i, (t, g)) in roots.iter().enumerate() {
         let e = ops::gradient_edge(t);
         if e.node.is_none() {
             return Err(Error::Runtime(format!(
@@ -169,8 +167,21 @@ pub fn backward_to(
                 i
             )));
         }
-        root_edges.push(e);
+        edges.push((e, g.clone()));
     }
+    backward_edges(&edges, inputs, opts)
+}
+
+/// The backward pass from gradient edges (a `GradientEdge` as an output: the gradient given is
+/// what flows into that node's input), to `inputs` (edges) or to every leaf.
+pub fn backward_edges(
+    roots: &[(Edge, Tensor)],
+    inputs: Option<&[Edge]>,
+    opts: BackwardOptions,
+) -> Result<Vec<Option<Tensor>>> {
+    let _task = TaskScope::enter(opts.accumulate && inputs.is_none(), opts.accumulate);
+    let mut tasks: HashMap<NodeId, Task> = HashMap::default();
+    let root_edges: Vec<Edge> = roots.iter().map(|(e, _)| e.clone()).collect();
 
     // Discover the graph and count, for each node, the edges that reach it.
     let mut stack: Vec<NodeRef> = Vec::new();

@@ -19,20 +19,34 @@ fn size_text(s: &[usize]) -> String {
     )
 }
 
-/// PyTorch's `_make_grads`: check given gradients, create the implicit ones.
-fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(Tensor, Tensor)>> {
+/// PyTorch's `_make_grads`: check given gradients, create the implicit ones. Each output is a
+/// tensor or a `GradientEdge` (then the node's metadata for that output says its shape).
+fn make_grads(
+    outputs: &[GradInput],
+    grads: Vec<Option<Tensor>>,
+) -> PyResult<Vec<(crate::graph::node::Edge, Tensor)>> {
     let mut roots = Vec::with_capacity(outputs.len());
     for (i, (out, g)) in outputs.iter().zip(grads).enumerate() {
+        let (os, od, dev, requires_grad) = match out {
+            GradInput::Tensor(t) => (t.shape(), t.dtype(), t.device(), t.requires_grad()),
+            GradInput::Edge(e) => {
+                let node = e.node.as_ref().expect("an edge from Python has a node");
+                let m = node.output_meta.get(e.input_nr as usize).ok_or_else(|| {
+                    PyRuntimeError::new_err("invalid gradient edge: no such output")
+                })?;
+                (m.shape.clone(), m.dtype, m.device, true)
+            }
+        };
         let g = match g {
             Some(g) => {
-                let (gs, os) = (g.shape(), out.shape());
+                let gs = g.shape();
                 if gs != os {
                     return Err(PyRuntimeError::new_err(format!(
                         "Mismatch in shape: grad_output[{}] has a shape of {} and output[{}] has a shape of {}.",
                         i, size_text(&gs), i, size_text(&os)
                     )));
                 }
-                let (gd, od) = (g.dtype(), out.dtype());
+                let gd = g.dtype();
                 if gd.is_complex() != od.is_complex() {
                     return Err(PyRuntimeError::new_err(format!(
                         "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: grad_output[{}] has a dtype of torch.{} and output[{}] has a dtype of torch.{}.",
@@ -46,31 +60,36 @@ fn make_grads(outputs: &[Tensor], grads: Vec<Option<Tensor>>) -> PyResult<Vec<(T
                 }
             }
             None => {
-                if out.requires_grad() {
-                    if out.numel() != 1 {
+                if requires_grad {
+                    if os.iter().product::<usize>() != 1 {
                         return Err(PyRuntimeError::new_err(
                             "grad can be implicitly created only for scalar outputs",
                         ));
                     }
-                    if out.dtype().is_complex() {
+                    if od.is_complex() {
                         return Err(PyRuntimeError::new_err(format!(
                             "grad can be implicitly created only for real scalar outputs but got torch.{}",
-                            out.dtype().name()
+                            od.name()
                         )));
                     }
                 }
-                Tensor::full_on(
-                    &out.shape(),
-                    Complex64::new(1.0, 0.0),
-                    out.dtype(),
-                    out.device(),
-                )
-                .py()?
+                Tensor::full_on(&os, Complex64::new(1.0, 0.0), od, dev).py()?
             }
         };
-        roots.push((out.clone(), g));
+        roots.push(g);
     }
-    Ok(roots)
+    // then the engine's check (after every gradient was checked, as in PyTorch)
+    let mut out = Vec::with_capacity(roots.len());
+    for (i, (o, g)) in outputs.iter().zip(roots).enumerate() {
+        let edge = o.edge();
+        if edge.node.is_none() {
+            return Err(PyRuntimeError::new_err(format!(
+                "element {i} of tensors does not require grad and does not have a grad_fn"
+            )));
+        }
+        out.push((edge, g));
+    }
+    Ok(out)
 }
 
 /// An input of `grad`/`backward`: a tensor, or a `GradientEdge` (node, input number), given by
@@ -100,21 +119,20 @@ impl GradInput {
     }
 }
 
-fn tensors(v: &[PyRef<'_, PyTensor>]) -> Vec<Tensor> {
-    v.iter().map(|t| t.t.clone()).collect()
-}
-
 /// `backward` for already-validated Python arguments (see leafgrad/autograd.py).
 #[pyfunction]
 #[pyo3(signature = (outputs, grads, retain_graph, create_graph, inputs = None))]
 fn _backward(
-    outputs: Vec<PyRef<'_, PyTensor>>,
+    outputs: Vec<Bound<'_, PyAny>>,
     grads: Vec<Option<PyRef<'_, PyTensor>>>,
     retain_graph: bool,
     create_graph: bool,
     inputs: Option<Vec<Bound<'_, PyAny>>>,
 ) -> PyResult<()> {
-    let outs = tensors(&outputs);
+    let outs = outputs
+        .iter()
+        .map(GradInput::extract)
+        .collect::<PyResult<Vec<_>>>()?;
     let roots = make_grads(
         &outs,
         grads
@@ -148,7 +166,7 @@ fn _backward(
         accumulate: true,
     };
     let edges = inputs.map(|v| v.iter().map(GradInput::edge).collect::<Vec<_>>());
-    engine::backward_to(&roots, edges.as_deref(), opts).py()?;
+    engine::backward_edges(&roots, edges.as_deref(), opts).py()?;
     Ok(())
 }
 
@@ -158,7 +176,7 @@ fn _backward(
 #[allow(clippy::too_many_arguments)]
 fn _grad<'py>(
     py: Python<'py>,
-    outputs: Vec<PyRef<'py, PyTensor>>,
+    outputs: Vec<Bound<'py, PyAny>>,
     grads: Vec<Option<PyRef<'py, PyTensor>>>,
     inputs: Vec<Bound<'py, PyAny>>,
     retain_graph: bool,
@@ -166,7 +184,10 @@ fn _grad<'py>(
     allow_unused: bool,
     materialize: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let outs = tensors(&outputs);
+    let outs = outputs
+        .iter()
+        .map(GradInput::extract)
+        .collect::<PyResult<Vec<_>>>()?;
     let inps = inputs
         .iter()
         .map(GradInput::extract)
@@ -194,7 +215,7 @@ fn _grad<'py>(
         accumulate: false,
     };
     let edges: Vec<_> = inps.iter().map(GradInput::edge).collect();
-    let res = engine::backward_to(&roots, Some(&edges), opts).py()?;
+    let res = engine::backward_edges(&roots, Some(&edges), opts).py()?;
     let mut items = Vec::with_capacity(res.len());
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {
         let g = match (g, inp) {

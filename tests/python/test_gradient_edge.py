@@ -87,3 +87,36 @@ def test_backward_outside_the_block_fails():
         out = (a.clone() ** 2).sum()
     with pytest.raises(AssertionError, match="Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"):
         out.backward()
+
+
+def test_edges_as_outputs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    def fn(x, reduce=True):
+        tmp = x.sin().cos()
+        if reduce:
+            tmp = tmp.sum()
+        out = tmp.exp().clone().sin().sum()
+        return out, torch.autograd.graph.get_gradient_edge(tmp)
+
+    # backward in two steps through the edge equals one pass
+    out, edge = fn(x)
+    (tmp_grad,) = torch.autograd.grad(out, (edge,))
+    (x_grad,) = torch.autograd.grad(edge, (x,), grad_outputs=(tmp_grad,))
+    out, _ = fn(x)
+    assert torch.allclose(x_grad, torch.autograd.grad(out, (x,))[0])
+    _, edge = fn(x, reduce=False)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar output"):
+        torch.autograd.grad(edge, (x,))
+    _, edge = fn(x)
+    torch.autograd.grad(edge, (x,))  # a scalar edge: the implicit gradient 1
+    _, edge = fn(x)
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        torch.autograd.grad(edge, (x,), grad_outputs=torch.tensor([1.0, 2.0, 3.0, 4.0]))
+    # backward() from an edge, twice (clone saves nothing), after its tensor is gone
+    inp = torch.rand(1, requires_grad=True).clone()
+    out = inp.clone()
+    edge = torch.autograd.graph.get_gradient_edge(out)
+    torch.autograd.backward(edge)
+    del out
+    torch.autograd.backward(edge)

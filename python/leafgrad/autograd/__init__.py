@@ -69,6 +69,14 @@ def _check_inputs(seq):
             raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
 
 
+def _check_outputs(seq, what):
+    """Outputs of grad/backward: tensors, or GradientEdges (the gradient given flows into the
+    edge's node)."""
+    for t in seq:
+        if not isinstance(t, (Tensor, graph.GradientEdge)):
+            raise TypeError(f"{what} must be Tensors, but got {type(t).__name__}")
+
+
 def _core_inputs(seq):
     return [t if isinstance(t, Tensor) else (t.node, t.output_nr) for t in seq]
 
@@ -89,8 +97,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     global _warned_create_graph
     if grad_variables is not None:
         grad_tensors = grad_variables
-    tensors = _as_tuple(tensors)
-    _check_tensors(tensors, "tensors")
+    tensors = _inputs_tuple(tensors)
+    _check_outputs(tensors, "tensors")
     if inputs is not None:
         inputs = _inputs_tuple(inputs)
         if len(inputs) == 0:
@@ -102,7 +110,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph and not _warned_create_graph:
         _warned_create_graph = True
         warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
-    _core._backward(list(tensors), grads, bool(retain_graph), bool(create_graph),
+    _core._backward(_core_inputs(tensors), grads, bool(retain_graph), bool(create_graph),
                     None if inputs is None else _core_inputs(inputs))
 
 
@@ -146,18 +154,18 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             FutureWarning,
             stacklevel=2,
         )
-    outputs = _as_tuple(outputs)
+    outputs = _inputs_tuple(outputs)
     inputs = _inputs_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    _check_tensors(outputs, "outputs")
+    _check_outputs(outputs, "outputs")
     _check_inputs(inputs)
     grads = _grad_list(grad_outputs, len(outputs))
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:
         return _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unused, materialize_grads)
-    return _core._grad(list(outputs), grads, _core_inputs(inputs), bool(retain_graph), bool(create_graph),
+    return _core._grad(_core_inputs(outputs), grads, _core_inputs(inputs), bool(retain_graph), bool(create_graph),
                        bool(allow_unused), bool(materialize_grads))
 
 
@@ -170,7 +178,7 @@ def _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unus
                            "grad_output as the batch dimension. The sizes of the grad_outputs must "
                            "have at least one dimension.")
     for i, (g, o) in enumerate(zip(grads, outputs)):
-        if g is not None and (g.dim() == 0 or tuple(g.shape[1:]) != tuple(o.shape)):
+        if g is not None and isinstance(o, Tensor) and (g.dim() == 0 or tuple(g.shape[1:]) != tuple(o.shape)):
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
                 "the batch dimension. The sizes of the remaining dimensions are expected to match the "
@@ -185,7 +193,7 @@ def _batched_grad(outputs, grads, inputs, retain_graph, create_graph, allow_unus
     for i in range(n):
         gi = [None if g is None else g[i] for g in grads]
         keep = True if i < n - 1 else retain_graph
-        res = _core._grad(list(outputs), gi, _core_inputs(inputs), bool(keep), bool(create_graph),
+        res = _core._grad(_core_inputs(outputs), gi, _core_inputs(inputs), bool(keep), bool(create_graph),
                           bool(allow_unused), bool(materialize_grads))
         for acc, r in zip(per_input, res):
             acc.append(r)
