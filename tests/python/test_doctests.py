@@ -39,6 +39,7 @@ MODULES = [
     "leafgrad.viz",
     "leafgrad.explain",
     "leafgrad.nn.modules.module",
+    "leafgrad.nn.modules.hooks",
     "leafgrad.nn.modules.container",
     "leafgrad.nn.modules.layers",
     "leafgrad.nn.modules.loss",

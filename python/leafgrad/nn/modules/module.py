@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from ..._core import Tensor
 from ..._grad_mode import no_grad
 from ..parameter import Parameter
+from .hooks import RemovableHandle, _ModuleHooks
 
 __all__ = ["Module"]
 
@@ -53,33 +54,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-class RemovableHandle:
-    """Handle returned by the hook registration methods; `remove()` unregisters the hook."""
-
-    _next_id = 0
-
-    def __init__(self, hooks_dict, *, extra_dict=None):
-        self._hooks = hooks_dict
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-        if extra_dict is None:
-            extra_dict = ()
-        elif not isinstance(extra_dict, (list, tuple)):
-            extra_dict = (extra_dict,)
-        self._extra = tuple(extra_dict)
-
-    def remove(self):
-        self._hooks.pop(self.id, None)
-        for d in self._extra:
-            d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
 def _forward_unimplemented(self, *input):
     raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
@@ -114,7 +88,7 @@ def _parse_to(*args, **kwargs):
     return device, dtype, non_blocking
 
 
-class Module:
+class Module(_ModuleHooks):
     """Base class for all neural network modules (see torch.nn.Module). Parameters, buffers and
     submodules assigned as attributes are registered; `forward` says what a call computes.
 
@@ -166,155 +140,6 @@ class Module:
             super().__init__(*args, **kwargs)
 
     forward = _forward_unimplemented
-
-    # ------------------------------------------------------------------ calling and hooks
-    def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
-            return self.forward(*args, **kwargs)
-        return self._call_with_hooks(args, kwargs)
-
-    def _call_with_hooks(self, args, kwargs):
-        """PyTorch's `_call_impl` with hooks: forward pre-hooks, the backward-hook wrapping of
-        the inputs, forward, forward hooks, the wrapping of the outputs (always_call hooks run
-        even when forward raises)."""
-        called_always = set()
-        try:
-            for hook_id, hook in list(self._forward_pre_hooks.items()):
-                if hook_id in self._forward_pre_hooks_with_kwargs:
-                    res = hook(self, args, kwargs)
-                    if res is not None:
-                        if isinstance(res, tuple) and len(res) == 2:
-                            args, kwargs = res
-                        else:
-                            raise RuntimeError(
-                                "forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
-                                f"but got {res}."
-                            )
-                else:
-                    res = hook(self, args)
-                    if res is not None:
-                        args = res if isinstance(res, tuple) else (res,)
-            bw_hook = None
-            if self._backward_hooks or self._backward_pre_hooks:
-                from ...utils.hooks import BackwardHook
-
-                bw_hook = BackwardHook(self, list(self._backward_hooks.values()),
-                                       list(self._backward_pre_hooks.values()))
-                args = bw_hook.setup_input_hook(args)
-            result = self.forward(*args, **kwargs)
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called:
-                    called_always.add(hook_id)
-                if hook_id in self._forward_hooks_with_kwargs:
-                    res = hook(self, args, kwargs, result)
-                else:
-                    res = hook(self, args, result)
-                if res is not None:
-                    result = res
-            if bw_hook is not None:
-                if not isinstance(result, (Tensor, tuple)):
-                    import warnings
-
-                    warnings.warn(
-                        "For backward hooks to be called, module output should be a Tensor or a tuple of "
-                        f"Tensors but received {type(result)}",
-                        stacklevel=3,
-                    )
-                result = bw_hook.setup_output_hook(result)
-            return result
-        except Exception:
-            for hook_id, hook in list(self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called and hook_id not in called_always:
-                    try:
-                        if hook_id in self._forward_hooks_with_kwargs:
-                            hook(self, args, kwargs, None)
-                        else:
-                            hook(self, args, None)
-                    except Exception as e:
-                        import warnings
-
-                        warnings.warn(
-                            "global module forward hook with ``always_call=True`` raised an exception "
-                            f"that was silenced as another error was raised in forward: {str(e)}",
-                            stacklevel=3,
-                        )
-            raise
-
-    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        """Call `hook(module, args)` before each forward; a non-None result replaces the args
-        (`with_kwargs=True`: `hook(module, args, kwargs)` returning None or `(args, kwargs)`).
-
-        >>> relu = torch.nn.ReLU()
-        >>> handle = relu.register_forward_pre_hook(lambda module, args: (-args[0],))
-        >>> relu(torch.tensor([-1., 2.]))
-        tensor([1., 0.])
-        >>> handle.remove()
-        """
-        handle = RemovableHandle(self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs)
-        self._forward_pre_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        """Call `hook(module, args, output)` after each forward; a non-None result replaces
-        the output (`with_kwargs=True`: `hook(module, args, kwargs, output)`; `always_call=True`:
-        also called, with output None, when forward raises).
-
-        >>> relu = torch.nn.ReLU()
-        >>> handle = relu.register_forward_hook(lambda module, args, output: output * 10)
-        >>> relu(torch.tensor([-1., 2.]))
-        tensor([ 0., 20.])
-        >>> handle.remove()
-        """
-        handle = RemovableHandle(
-            self._forward_hooks,
-            extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
-        )
-        self._forward_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_hooks_with_kwargs[handle.id] = True
-        if always_call:
-            self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_full_backward_hook(self, hook, prepend=False):
-        """Call `hook(module, grad_input, grad_output)` when the gradients with respect to the
-        module's inputs are computed; a non-None result replaces `grad_input`. `grad_input`
-        holds None for inputs that are not tensors requiring grad.
-
-        >>> lin = torch.nn.Linear(2, 1)
-        >>> h = lin.register_full_backward_hook(lambda m, gin, gout: print(gout[0].shape))
-        >>> lin(torch.ones(3, 2, requires_grad=True)).sum().backward()
-        torch.Size([3, 1])
-        """
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
-
-    def register_full_backward_pre_hook(self, hook, prepend=False):
-        """Call `hook(module, grad_output)` when the gradients with respect to the module's
-        outputs are computed, before the inputs'; a non-None result replaces `grad_output`.
-
-        >>> lin = torch.nn.Linear(2, 1)
-        >>> h = lin.register_full_backward_pre_hook(lambda m, gout: (gout[0] * 0,))
-        >>> x = torch.ones(1, 2, requires_grad=True)
-        >>> lin(x).sum().backward()
-        >>> x.grad
-        tensor([[0., 0.]])
-        """
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
 
     # ------------------------------------------------------------------ registration
     def register_buffer(self, name, tensor, persistent=True):
