@@ -30,41 +30,13 @@ static DUALS: Mutex<Vec<Weak<TensorImpl>>> = Mutex::new(Vec::new());
 /// The registry's length at which dead entries are dropped next.
 static PRUNE_AT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1024);
 
-thread_local! {
-    /// PyTorch's `_set_fwd_grad_enabled`: off, ops compute no tangent.
-    static ENABLED: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-}
+pub use crate::grad_mode::{is_fwd_grad_enabled, set_fwd_grad_enabled, FwdGradGuard};
 
 /// Is a dual level open (and forward grads enabled on this thread)? One atomic load first: ops
 /// ask it on every call.
 #[inline]
 pub fn active() -> bool {
-    LEVEL.load(Ordering::Relaxed) >= 0 && ENABLED.with(|e| e.get())
-}
-
-pub fn is_fwd_grad_enabled() -> bool {
-    ENABLED.with(|e| e.get())
-}
-
-pub fn set_fwd_grad_enabled(on: bool) {
-    ENABLED.with(|e| e.set(on));
-}
-
-/// Forward grads off for a scope (restored on drop).
-pub struct FwdGradGuard(bool);
-
-impl FwdGradGuard {
-    pub fn new(on: bool) -> FwdGradGuard {
-        let prev = is_fwd_grad_enabled();
-        set_fwd_grad_enabled(on);
-        FwdGradGuard(prev)
-    }
-}
-
-impl Drop for FwdGradGuard {
-    fn drop(&mut self) {
-        set_fwd_grad_enabled(self.0);
-    }
+    LEVEL.load(Ordering::Relaxed) >= 0 && is_fwd_grad_enabled()
 }
 
 /// The open level, or -1.

@@ -4,6 +4,33 @@ use std::cell::Cell;
 thread_local! {
     static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
     static INFERENCE: Cell<bool> = const { Cell::new(false) };
+    /// PyTorch's `_set_fwd_grad_enabled`: off, ops compute no forward-AD tangent.
+    static FWD_GRAD: Cell<bool> = const { Cell::new(true) };
+}
+
+pub fn is_fwd_grad_enabled() -> bool {
+    FWD_GRAD.with(|e| e.get())
+}
+
+pub fn set_fwd_grad_enabled(on: bool) {
+    FWD_GRAD.with(|e| e.set(on));
+}
+
+/// Forward grads on or off for a scope (restored on drop).
+pub struct FwdGradGuard(bool);
+
+impl FwdGradGuard {
+    pub fn new(on: bool) -> FwdGradGuard {
+        let prev = is_fwd_grad_enabled();
+        set_fwd_grad_enabled(on);
+        FwdGradGuard(prev)
+    }
+}
+
+impl Drop for FwdGradGuard {
+    fn drop(&mut self) {
+        set_fwd_grad_enabled(self.0);
+    }
 }
 
 pub fn is_grad_enabled() -> bool {
@@ -29,8 +56,8 @@ impl GradModeGuard {
     pub fn new(enabled: bool) -> GradModeGuard {
         let mut g = GradModeGuard::grad_only(enabled);
         if !enabled {
-            g.1 = Some(crate::forward_ad::is_fwd_grad_enabled());
-            crate::forward_ad::set_fwd_grad_enabled(false);
+            g.1 = Some(is_fwd_grad_enabled());
+            set_fwd_grad_enabled(false);
         }
         g
     }
@@ -46,7 +73,7 @@ impl Drop for GradModeGuard {
     fn drop(&mut self) {
         set_grad_enabled(self.0);
         if let Some(fwd) = self.1 {
-            crate::forward_ad::set_fwd_grad_enabled(fwd);
+            set_fwd_grad_enabled(fwd);
         }
     }
 }

@@ -41,6 +41,19 @@ class RemovableHandle:
         self.remove()
 
 
+def _register(hooks, hook, prepend, flags=()):
+    """Add `hook` to `hooks` (first with `prepend`), marked in each flag dict of `flags`
+    ((dict, on) pairs) that is on; the handle removes it from all of them."""
+    handle = RemovableHandle(hooks, extra_dict=[d for d, _ in flags])
+    hooks[handle.id] = hook
+    for flag_dict, on in flags:
+        if on:
+            flag_dict[handle.id] = True
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
 class _ModuleHooks:
     """The calling part of `nn.Module` (see the module docstring)."""
 
@@ -127,13 +140,8 @@ class _ModuleHooks:
         tensor([1., 0.])
         >>> handle.remove()
         """
-        handle = RemovableHandle(self._forward_pre_hooks, extra_dict=self._forward_pre_hooks_with_kwargs)
-        self._forward_pre_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_pre_hooks_with_kwargs[handle.id] = True
-        if prepend:
-            self._forward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _register(self._forward_pre_hooks, hook, prepend,
+                         [(self._forward_pre_hooks_with_kwargs, with_kwargs)])
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
         """Call `hook(module, args, output)` after each forward; a non-None result replaces
@@ -146,18 +154,9 @@ class _ModuleHooks:
         tensor([ 0., 20.])
         >>> handle.remove()
         """
-        handle = RemovableHandle(
-            self._forward_hooks,
-            extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called],
-        )
-        self._forward_hooks[handle.id] = hook
-        if with_kwargs:
-            self._forward_hooks_with_kwargs[handle.id] = True
-        if always_call:
-            self._forward_hooks_always_called[handle.id] = True
-        if prepend:
-            self._forward_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _register(self._forward_hooks, hook, prepend,
+                         [(self._forward_hooks_with_kwargs, with_kwargs),
+                          (self._forward_hooks_always_called, always_call)])
 
     def register_full_backward_hook(self, hook, prepend=False):
         """Call `hook(module, grad_input, grad_output)` when the gradients with respect to the
@@ -169,11 +168,7 @@ class _ModuleHooks:
         >>> lin(torch.ones(3, 2, requires_grad=True)).sum().backward()
         torch.Size([3, 1])
         """
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        if prepend:
-            self._backward_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _register(self._backward_hooks, hook, prepend)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         """Call `hook(module, grad_output)` when the gradients with respect to the module's
@@ -186,8 +181,4 @@ class _ModuleHooks:
         >>> x.grad
         tensor([[0., 0.]])
         """
-        handle = RemovableHandle(self._backward_pre_hooks)
-        self._backward_pre_hooks[handle.id] = hook
-        if prepend:
-            self._backward_pre_hooks.move_to_end(handle.id, last=False)
-        return handle
+        return _register(self._backward_pre_hooks, hook, prepend)
