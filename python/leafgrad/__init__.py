@@ -67,6 +67,23 @@ from .random import (  # noqa: E402
     set_rng_state,
 )
 from .explain import explain  # noqa: E402
+from ._warn import is_warn_always_enabled, set_warn_always  # noqa: E402
+from ._layout import (  # noqa: E402
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
+import math as _math  # noqa: E402
+
+inf = _math.inf
+nan = _math.nan
+e = _math.e
+pi = _math.pi
+del _math
 
 float = float32
 double = float64
@@ -122,6 +139,60 @@ def get_default_dtype():
     torch.float32
     """
     return float32
+
+
+def is_conj(input):
+    """Is the conjugate bit set? (`conj()` of a complex tensor sets it; leafgrad computes the
+    conjugate at once but keeps the bit's rules.)
+
+    >>> torch.is_conj(torch.tensor([1 + 1j]).conj())
+    True
+    """
+    return input.is_conj()
+
+
+def is_neg(input):
+    """Is the negative bit set? Always False: leafgrad's views never defer a negation (see
+    docs/differences.md).
+
+    >>> torch.is_neg(torch.tensor([1.]))
+    False
+    """
+    return input.is_neg()
+
+
+def resolve_conj(input):
+    """The tensor with its conjugate bit cleared (a copy when it was set).
+
+    >>> torch.resolve_conj(torch.tensor([1 + 1j]).conj()).is_conj()
+    False
+    """
+    return input.resolve_conj()
+
+
+def resolve_neg(input):
+    """The tensor with its negative bit resolved: the tensor itself in leafgrad.
+
+    >>> torch.resolve_neg(torch.tensor([1.]))
+    tensor([1.])
+    """
+    return input.resolve_neg()
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """A tensor of the given sizes and strides over fresh memory (zero-filled in leafgrad;
+    PyTorch leaves it uninitialised).
+
+    >>> torch.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    import builtins
+
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    extent = 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride)) if 0 not in size else 0
+    return zeros(extent, dtype=dtype, device=device).as_strided(size, stride).detach().requires_grad_(requires_grad)
 
 
 def _make_legacy(name, dt, example):

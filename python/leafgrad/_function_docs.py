@@ -268,4 +268,41 @@ DOCS = {
     >>> torch.cumsum(torch.tensor([1., 2., 3.]), 0)
     tensor([1., 3., 6.])
     """,
+    "as_strided": """A view of the input's memory with the given sizes, strides and storage offset
+    (by default the input's own); its gradient adds back at each memory position.
+
+    >>> torch.as_strided(torch.arange(9.), (2, 2), (3, 1), 1)
+    tensor([[1., 2.],
+            [4., 5.]])
+    """,
+    "diagonal": """The diagonal `offset` of the plane (`dim1`, `dim2`) as a view, as the last dim.
+
+    >>> torch.diagonal(torch.arange(12.).view(3, 4), -1)
+    tensor([4., 9.])
+    """,
+    "swapaxes": """An alias of `transpose`.
+
+    >>> torch.swapaxes(torch.ones(2, 3), 0, 1).shape
+    torch.Size([3, 2])
+    """,
+    "swapdims": """An alias of `transpose`.
+
+    >>> torch.swapdims(torch.ones(2, 3), 0, 1).shape
+    torch.Size([3, 2])
+    """,
+    "split_with_sizes": """`split` with a list of sizes.
+
+    >>> torch.split_with_sizes(torch.arange(5.), [2, 3])
+    (tensor([0., 1.]), tensor([2., 3., 4.]))
+    """,
+    "unsafe_split": """`split` whose pieces are not views for autograd (see `Tensor.unsafe_split`).
+
+    >>> torch.unsafe_split(torch.arange(5.), 2)
+    (tensor([0., 1.]), tensor([2., 3.]), tensor([4.]))
+    """,
+    "unsafe_chunk": """`chunk` whose pieces are not views for autograd.
+
+    >>> torch.unsafe_chunk(torch.arange(5.), 2)
+    (tensor([0., 1., 2.]), tensor([3., 4.]))
+    """,
 }

@@ -16,6 +16,8 @@ __all__ = [
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
+    "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
+    "unsafe_split", "unsafe_chunk",
 ]
 
 
@@ -87,7 +89,8 @@ def _unary(name):
 
 
 for _n in ["matmul", "mm", "bmm", "dot", "mv", "relu", "abs", "neg", "sum", "mean", "transpose",
-           "permute", "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "sign", "square", "argmax", "argmin", "max", "min", "conj"]:
+           "permute", "reshape", "unsqueeze", "squeeze", "t", "clone", "flatten", "sign", "square", "argmax", "argmin", "max", "min", "conj",
+           "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes", "unsafe_split", "unsafe_chunk"]:
     globals()[_n] = _unary(_n)
 del _n
 
@@ -503,3 +506,41 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if out is not None:
         return out.copy_(r)
     return r
+
+
+def _var_mean(input, dim, unbiased, keepdim, correction, keepdims, is_std):
+    from ._tensor import _check_dof, _correction
+
+    if not isinstance(input, Tensor):
+        name = "std_mean" if is_std else "var_mean"
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    keepdim = keepdim if keepdims is None else keepdims
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    out = input._var_mean(dim, _correction(unbiased, correction), bool(keepdim), is_std)
+    _check_dof("std_mean" if is_std else "var_mean", input, dim, _correction(unbiased, correction), 4)
+    return out
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+    """The variance and the mean over `dim` (all dims by default), as a tuple computed by one
+    node (`VarMeanBackward0`); Bessel's correction unless `correction=0` or `unbiased=False`.
+
+    >>> x = torch.tensor([[1., 2., 4.], [3., 5., 9.]])
+    >>> torch.var_mean(x, dim=1)
+    (tensor([2.3333, 9.3333]), tensor([2.3333, 5.6667]))
+    >>> torch.var_mean(x, unbiased=False)
+    (tensor(6.6667), tensor(4.))
+    """
+    return _var_mean(input, dim, unbiased, keepdim, correction, keepdims, False)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+    """The standard deviation and the mean over `dim`, as a tuple computed by one node
+    (`StdMeanBackward0`); see `var_mean`.
+
+    >>> x = torch.tensor([[1., 2., 4.], [3., 5., 9.]])
+    >>> torch.std_mean(x, 0, keepdim=True)
+    (tensor([[1.4142, 2.1213, 3.5355]]), tensor([[2.0000, 3.5000, 6.5000]]))
+    """
+    return _var_mean(input, dim, unbiased, keepdim, correction, keepdims, True)

@@ -198,3 +198,46 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+_multithreading = [True]
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Let backward run its work on worker threads (the default) or only on the calling
+    thread, within the `with` block. leafgrad's engine always runs on the calling thread, as
+    PyTorch's does for CPU-only graphs; the flag is kept for code that sets or reads it.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> with torch.autograd.set_multithreading_enabled(False):
+    ...     x.sum().backward()
+    >>> x.grad
+    tensor([1., 1.])
+    """
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(
+                f"set_multithreading_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}"
+            )
+        self.prev = _multithreading[0]
+        self.mode = mode
+        _multithreading[0] = mode
+
+    def __call__(self, func):
+        _multithreading[0] = self.prev
+        return super().__call__(func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self.prev
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+def _is_multithreading_enabled():
+    """Is backward allowed to use worker threads? (see `set_multithreading_enabled`)"""
+    return _multithreading[0]

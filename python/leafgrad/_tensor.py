@@ -209,18 +209,41 @@ def _correction(unbiased, correction):
     return 1.0 if unbiased in (None, True) else 0.0
 
 
+def _check_dof(name, t, dim, correction, stacklevel=3):
+    """PyTorch's warning when `correction` leaves no degrees of freedom."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        n = t.numel()
+    else:
+        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+        n = 1
+        for d in dims:  # already checked by the op
+            n *= t.shape[d] if t.dim() > 0 else 1
+    if n - correction <= 0:
+        import warnings
+
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1927.)",
+            UserWarning, stacklevel=stacklevel)
+
+
 def _var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
     keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    return self._var(dim, _correction(unbiased, correction), keepdim, False)
+    out = self._var(dim, _correction(unbiased, correction), keepdim, False)
+    _check_dof("var", self, dim, _correction(unbiased, correction))
+    return out
 
 
 def _std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
     keepdim = keepdim if keepdims is None else keepdims
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    return self._var(dim, _correction(unbiased, correction), keepdim, True)
+    out = self._var(dim, _correction(unbiased, correction), keepdim, True)
+    _check_dof("std", self, dim, _correction(unbiased, correction))
+    return out
 
 
 def _norm(self, p="fro", dim=None, keepdim=False, dtype=None):
@@ -259,6 +282,47 @@ def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     from ._factories import tensor
 
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+
+def _legacy_new(self, *args, device=None):
+    """The legacy constructor (`x.new(...)`): sizes give a tensor of self's dtype (zero-filled
+    in leafgrad, uninitialised in PyTorch), a list or tuple of numbers gives those values in
+    self's dtype, a tensor gives itself without history, nothing an empty tensor.
+
+    >>> x = torch.tensor([1, 2])
+    >>> x.new(2, 3).shape, x.new([5, 6])
+    (torch.Size([2, 3]), tensor([5, 6]))
+    """
+    from ._factories import tensor, zeros
+    from ._size import Size
+
+    dev = self.device if device is None else device
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        other = args[0]
+        if other.dtype != self.dtype:
+            raise TypeError(f"expected {_LEGACY_TYPE(self)} (got {_LEGACY_TYPE(other)})")
+        return other.detach()
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=self.dtype, device=dev)
+    if not args:
+        args = (0,)
+    elif len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    return zeros(args, dtype=self.dtype, device=dev)
+
+
+def _LEGACY_TYPE(t):
+    prefix = "torch.cuda." if t.is_cuda else "torch."
+    return prefix + _LEGACY[t.dtype._name]
+
+
+def _type_as(self, other):
+    """Self in `other`'s dtype and on its device (self when already so).
+
+    >>> torch.tensor([1.5]).type_as(torch.tensor([1]))
+    tensor([1])
+    """
+    return self.to(device=other.device, dtype=other.dtype)
 
 
 def _strides(self):
@@ -413,6 +477,10 @@ def _install():
     T.new_empty = _new(0)
     T.new_full = _new_full
     T.new_tensor = _new_tensor
+    T.new = _legacy_new
+    T.type_as = _type_as
+    T.is_neg = lambda self: False
+    T.resolve_neg = lambda self: self
     T.half = lambda self: self._to_dtype(_core.float16)
     T.bfloat16 = lambda self: self._to_dtype(_core.bfloat16)
     T.cpu = _cpu

@@ -316,6 +316,11 @@ pub fn kernel_mul_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
     arith(BinOp::Mul, x, &Tensor::wrapped_scalar(s), false)
 }
 
+/// Unrecorded `x / s`.
+pub fn kernel_div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    arith(BinOp::Div, x, &Tensor::wrapped_scalar(s), false)
+}
+
 /// `x ** e` for a Python number e (PowBackward0).
 pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     let out = pow_scalar_kernel(x, e)?;
@@ -539,6 +544,49 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     backend::binary(BinaryKernel::Cmp(op), &a, &b, dt)
+}
+
+/// `target.eq_(other)` and the other in-place comparisons: the comparison written into `target`
+/// in its own dtype. When autograd records, the node (`EqBackward0` for a Python number,
+/// `EqBackward1` for a tensor, as PyTorch names them) passes zero gradients to both inputs.
+pub fn compare_(op: CmpOp, target: &Tensor, other: &Tensor) -> Result<()> {
+    apply_inplace(target, &[other], |s| {
+        let r = {
+            let _g = crate::grad_mode::GradModeGuard::new(false);
+            cast_to(&compare(op, s, other)?, s.dtype())?
+        };
+        if needs_grad(&[s, other])? {
+            let stem = match op {
+                CmpOp::Eq => "Eq",
+                CmpOp::Ne => "Ne",
+                CmpOp::Lt => "Lt",
+                CmpOp::Le => "Le",
+                CmpOp::Gt => "Gt",
+                CmpOp::Ge => "Ge",
+            };
+            let number = other.data().wrapped_number;
+            let name = format!("{stem}Backward{}", if number { 0 } else { 1 });
+            let (s_meta, o_meta) = ((s.shape(), s.dtype()), (other.shape(), other.dtype()));
+            record(
+                name,
+                &[s, other],
+                &[&r],
+                Vec::new(),
+                Box::new(move |_, g| {
+                    let dev = g[0].device();
+                    Ok(vec![
+                        Some(Tensor::zeros_on(&s_meta.0, s_meta.1, dev)?),
+                        if number {
+                            None
+                        } else {
+                            Some(Tensor::zeros_on(&o_meta.0, o_meta.1, dev)?)
+                        },
+                    ])
+                }),
+            )?;
+        }
+        Ok(r)
+    })
 }
 
 pub fn ne(a: &Tensor, b: &Tensor) -> Result<Tensor> {

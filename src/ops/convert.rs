@@ -46,6 +46,33 @@ pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
     clone_impl(out, x)
 }
 
+/// A copy laid out with its dims in memory in `order` (outermost first), as
+/// `contiguous(memory_format=torch.channels_last)` is for `[0, 2, 3, 1]` (CloneBackward0).
+pub fn clone_in_order(x: &Tensor, order: &[usize]) -> Result<Tensor> {
+    let nd = x.ndim();
+    let mut seen = vec![false; nd];
+    if order.len() != nd
+        || order
+            .iter()
+            .any(|&d| d >= nd || std::mem::replace(&mut seen[d], true))
+    {
+        return Err(Error::Runtime(format!(
+            "a memory order needs each of the {nd} dims once"
+        )));
+    }
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let forward: Vec<i64> = order.iter().map(|&d| d as i64).collect();
+        let mut back = vec![0i64; nd];
+        for (i, &d) in order.iter().enumerate() {
+            back[d] = i as i64;
+        }
+        let packed = backend::contiguous(&permute(&x.detached(), &forward)?)?;
+        permute(&packed, &back)?.detached()
+    };
+    clone_impl(out, x)
+}
+
 fn clone_impl(out: Tensor, x: &Tensor) -> Result<Tensor> {
     if needs_grad(&[x])? {
         record(

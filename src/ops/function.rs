@@ -126,6 +126,11 @@ pub fn record_function(
                     if !is_input {
                         return Err(Error::Runtime(DIRTY_NOT_INPUT.into()));
                     }
+                    // PyTorch's check_inplace: how the view was made first, then its base
+                    let creation = var.meta().view_creation;
+                    if creation != CreationMeta::Default {
+                        return Err(crate::ops::view_rebase_error(var, creation, false));
+                    }
                     if base.is_leaf() && base.requires_grad() {
                         return Err(Error::Runtime(crate::error::LEAF_VIEW_INPLACE.into()));
                     }

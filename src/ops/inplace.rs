@@ -584,3 +584,56 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
     backend::fill(target, value)?;
     bump_after_write(target)
 }
+
+/// An in-place view op (`transpose_`, `t_`, `squeeze_`, `unsqueeze_`, `as_strided_`): `target`
+/// takes the layout of `view(target)` (computed without recording) and, when autograd records,
+/// a node `name` over its previous history (PyTorch's `TransposeBackward1`, ...). The checks
+/// are those of any in-place op except the refusal of overlapping memory (no element is
+/// written), and the version counter moves.
+pub fn view_inplace(
+    target: &Tensor,
+    name: &'static str,
+    view: impl Fn(&Tensor) -> Result<Tensor>,
+    backward: BackwardFn,
+) -> Result<()> {
+    let records = inplace_records(target, &[]);
+    if records {
+        check_autograd_inplace(target)?;
+    }
+    let v = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        view(&target.detached())?
+    };
+    let tangent = crate::forward_ad::tangent(target)
+        .map(|t| {
+            let _g = crate::grad_mode::GradModeGuard::new(false);
+            view(&t)
+        })
+        .transpose()?;
+    bump_after_write(target)?;
+    let history = records.then(|| {
+        record_node(
+            name,
+            &[target],
+            smallvec::smallvec![meta_of(&v)],
+            vec![],
+            backward,
+        )
+    });
+    {
+        let layout = v.data();
+        let mut d = target.data().clone();
+        d.shape = layout.shape.clone();
+        d.strides = layout.strides.clone();
+        d.offset = layout.offset;
+        drop(layout);
+        target.set_data(d);
+    }
+    if let Some(node) = history {
+        set_history(target, Some(node), 0);
+    }
+    if let Some(t) = tangent {
+        crate::forward_ad::set_tangent(target, Some(t));
+    }
+    Ok(())
+}

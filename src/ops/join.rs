@@ -175,49 +175,23 @@ pub fn split_sizes(
     dim: i64,
     name: &'static str,
 ) -> Result<Vec<Tensor>> {
-    let nd = x.ndim();
-    if nd == 0 {
-        return Err(Error::Runtime(
-            "split expects at least a 1-dimensional tensor".into(),
-        ));
-    }
-    let d = wrap_dim(dim, nd)?;
-    let total = x.shape()[d];
-    if sizes.iter().sum::<usize>() != total {
-        return Err(Error::Runtime(format!(
-            "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes=[{}]",
-            total,
-            d,
-            sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-        )));
-    }
-    let outs: Vec<Tensor> = {
-        let _g = crate::grad_mode::GradModeGuard::new(false);
-        let mut start = 0i64;
-        let mut v = Vec::with_capacity(sizes.len());
-        for &n in sizes {
-            let piece = slice(x, d as i64, Some(start), Some(start + n as i64), 1)?;
-            v.push(piece);
-            start += n as i64;
-        }
-        v
-    };
-    let refs: Vec<&Tensor> = outs.iter().collect();
-    mark_views(x, &refs, crate::tensor::CreationMeta::MultiOutputNode);
-    if needs_grad(&[x])? {
-        record(
-            name,
-            &[x],
-            &refs,
-            vec![],
-            Box::new(move |_, g| grads![cat(g, d as i64)?]),
-        )?;
-    }
-    Ok(outs)
+    split_pieces(x, sizes, dim, name, true)
 }
 
-/// Pieces of `size` along `dim` (the last one shorter), as views (SplitBackward0).
-pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
+/// `unsafe_split`/`unsafe_chunk`: the pieces share `x`'s memory but autograd does not see them
+/// as views (no `_base`, each its own version counter), so in-place writes into them are not
+/// checked against `x` (UnsafeSplitBackward0 / UnsafeSplitWithSizesBackward0).
+pub fn unsafe_split_sizes(
+    x: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    name: &'static str,
+) -> Result<Vec<Tensor>> {
+    split_pieces(x, sizes, dim, name, false)
+}
+
+/// The sizes of `split(x, size, dim)`'s pieces.
+pub fn split_size_list(x: &Tensor, size: i64, dim: i64) -> Result<Vec<usize>> {
     if size < 0 {
         return Err(Error::Runtime(format!(
             "split expects split_size be non-negative, but got split_size={}",
@@ -248,7 +222,72 @@ pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
     if sizes.is_empty() {
         sizes.push(0);
     }
-    split_sizes(x, &sizes, dim, "SplitBackward0")
+    Ok(sizes)
+}
+
+fn split_pieces(
+    x: &Tensor,
+    sizes: &[usize],
+    dim: i64,
+    name: &'static str,
+    views: bool,
+) -> Result<Vec<Tensor>> {
+    let nd = x.ndim();
+    if nd == 0 {
+        return Err(Error::Runtime(
+            "split expects at least a 1-dimensional tensor".into(),
+        ));
+    }
+    let d = wrap_dim(dim, nd)?;
+    let total = x.shape()[d];
+    if sizes.iter().sum::<usize>() != total {
+        return Err(Error::Runtime(format!(
+            "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes=[{}]",
+            total,
+            d,
+            sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let outs: Vec<Tensor> = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let mut start = 0i64;
+        let mut v = Vec::with_capacity(sizes.len());
+        for &n in sizes {
+            let piece = slice(x, d as i64, Some(start), Some(start + n as i64), 1)?;
+            v.push(piece);
+            start += n as i64;
+        }
+        if views {
+            v
+        } else {
+            v.iter()
+                .map(|p| {
+                    let t = p.data_alias();
+                    t.meta().origin = crate::tensor::Origin::Other;
+                    t
+                })
+                .collect()
+        }
+    };
+    let refs: Vec<&Tensor> = outs.iter().collect();
+    if views {
+        mark_views(x, &refs, crate::tensor::CreationMeta::MultiOutputNode);
+    }
+    if needs_grad(&[x])? {
+        record(
+            name,
+            &[x],
+            &refs,
+            vec![],
+            Box::new(move |_, g| grads![cat(g, d as i64)?]),
+        )?;
+    }
+    Ok(outs)
+}
+
+/// Pieces of `size` along `dim` (the last one shorter), as views (SplitBackward0).
+pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    split_sizes(x, &split_size_list(x, size, dim)?, dim, "SplitBackward0")
 }
 
 /// `chunks` pieces along `dim` of equal size (the last one smaller), as views.

@@ -12,17 +12,107 @@ pub fn var(
     keepdim: bool,
     is_std: bool,
 ) -> Result<Tensor> {
-    if !x.dtype().is_differentiable() {
-        return Err(Error::NotImplemented(
-            "std and var only support floating point and complex dtypes".into(),
-        ));
+    let v = VarPlan::new("std and var", x, dims, correction, keepdim, is_std)?;
+    let out = v.value(x)?;
+    if needs_grad(&[x])? {
+        let name = if is_std {
+            "StdBackward0"
+        } else {
+            "VarBackward0"
+        };
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
+            Box::new(move |s, g| grads![v.backward(&s[0], &s[1], &g[0])?]),
+        )?;
     }
-    let rd = reduce_dims(x.ndim(), dims)?;
-    let shape = x.shape();
-    let n: usize = rd.iter().map(|&d| shape[d]).product();
-    let dims_i: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
-    let x_dtype_real = x.dtype().to_real();
-    let out = {
+    Ok(out)
+}
+
+/// `(var, mean)` or `(std, mean)` over the same dims, one node for both (VarMeanBackward0,
+/// StdMeanBackward0), as `torch.var_mean`/`torch.std_mean`.
+pub fn var_mean(
+    x: &Tensor,
+    dims: Option<&[i64]>,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+) -> Result<(Tensor, Tensor)> {
+    let what = if is_std { "std_mean" } else { "var_mean" };
+    let v = VarPlan::new(what, x, dims, correction, keepdim, is_std)?;
+    let out = v.value(x)?;
+    let m = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        mean(x, Some(&v.dims), keepdim)?
+    }
+    .detached();
+    if needs_grad(&[x])? {
+        let name = if is_std {
+            "StdMeanBackward0"
+        } else {
+            "VarMeanBackward0"
+        };
+        let shape = x.shape();
+        record(
+            name,
+            &[x],
+            &[&out, &m],
+            // std's gradient reads the result; var's does not (PyTorch saves it for std_mean only)
+            if is_std {
+                vec![save("self", x)?, save_output("result0", &out, 0)?]
+            } else {
+                vec![save("self", x)?]
+            },
+            Box::new(move |s, g| {
+                let dv = v.backward(&s[0], s.get(1).unwrap_or(&s[0]), &g[0])?;
+                // d mean = dL / N, spread over the reduced dims
+                let gm = v.unreduce(&g[1])?;
+                let dm = div(&expand(&gm, &shape)?, &Tensor::wrapped_scalar(v.n as f64))?;
+                grads![add(&dv, &dm)?]
+            }),
+        )?;
+    }
+    Ok((out, m))
+}
+
+/// What var/std reduce over, and their value and gradient.
+struct VarPlan {
+    dims: Vec<i64>,
+    n: usize,
+    correction: f64,
+    keepdim: bool,
+    is_std: bool,
+}
+
+impl VarPlan {
+    fn new(
+        what: &str,
+        x: &Tensor,
+        dims: Option<&[i64]>,
+        correction: f64,
+        keepdim: bool,
+        is_std: bool,
+    ) -> Result<VarPlan> {
+        if !x.dtype().is_differentiable() {
+            return Err(Error::NotImplemented(format!(
+                "{what} only support floating point and complex dtypes"
+            )));
+        }
+        let rd = reduce_dims(x.ndim(), dims)?;
+        let shape = x.shape();
+        Ok(VarPlan {
+            n: rd.iter().map(|&d| shape[d]).product(),
+            dims: rd.iter().map(|&d| d as i64).collect(),
+            correction,
+            keepdim,
+            is_std,
+        })
+    }
+
+    /// The variance (or std) of `x`, recording nothing.
+    fn value(&self, x: &Tensor) -> Result<Tensor> {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         // Single-precision inputs accumulate in double, as PyTorch's CPU kernels do (so the std
         // of values near float32's limit does not overflow in the squares).
@@ -36,66 +126,60 @@ pub fn var(
         } else {
             backend::cast(x, wide)?
         };
+        let x_real = x.dtype().to_real();
         let x = &xw;
-        let m = mean(x, Some(&dims_i), true)?;
+        let dims = &self.dims[..];
+        let m = mean(x, Some(dims), true)?;
         let dev = sub(x, &m)?;
         let sq = mul(&dev, &conj(&dev)?)?;
-        let s = sum(&sq, Some(&dims_i), keepdim)?;
+        let s = sum(&sq, Some(dims), self.keepdim)?;
         let v = div(
             &s,
-            &Tensor::wrapped_scalar((n as f64 - correction).max(0.0)),
+            &Tensor::wrapped_scalar((self.n as f64 - self.correction).max(0.0)),
         )?;
         let v = if x.dtype().is_complex() {
             backend::cast(&v, x.dtype().to_real())?
         } else {
             v
         };
-        let r = if is_std { sqrt(&v)? } else { v };
-        let target = x_dtype_real;
-        if r.dtype() == target {
+        let r = if self.is_std { sqrt(&v)? } else { v };
+        let r = if r.dtype() == x_real {
             r
         } else {
-            backend::cast(&r, target)?
-        }
-    };
-    let out = out.detached();
-    if needs_grad(&[x])? {
-        let name = if is_std {
-            "StdBackward0"
-        } else {
-            "VarBackward0"
+            backend::cast(&r, x_real)?
         };
-        record(
-            name,
-            &[x],
-            &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)?],
-            Box::new(move |s, g| {
-                let m = mean(&s[0], Some(&dims_i), true)?;
-                let dev = sub(&s[0], &m)?;
-                let mut gg = g[0].clone();
-                let mut r = s[1].clone();
-                if !keepdim {
-                    for &d in &dims_i {
-                        gg = unsqueeze(&gg, d)?;
-                        r = unsqueeze(&r, d)?;
-                    }
-                }
-                let denom = (n as f64 - correction).max(0.0);
-                // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
-                let scale = if is_std {
-                    // Where std == 0 the gradient is 0 (PyTorch masks the 0/0).
-                    let s = div(&gg, &mul_scalar(&r, denom)?)?;
-                    let zero = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(0.0f64))?;
-                    where_(&zero, &Tensor::wrapped_scalar(0.0f64), &s)?
-                } else {
-                    mul_scalar(&gg, 2.0 / denom)?
-                };
-                grads![mul(&dev, &scale)?]
-            }),
-        )?;
+        Ok(r.detached())
     }
-    Ok(out)
+
+    /// A reduced tensor with the reduced dims put back (size 1) when they were dropped.
+    fn unreduce(&self, t: &Tensor) -> Result<Tensor> {
+        let mut t = t.clone();
+        if !self.keepdim {
+            for &d in &self.dims {
+                t = unsqueeze(&t, d)?;
+            }
+        }
+        Ok(t)
+    }
+
+    /// The gradient for `x` of the var/std output `r` receiving `g`.
+    fn backward(&self, x: &Tensor, r: &Tensor, g: &Tensor) -> Result<Tensor> {
+        let m = mean(x, Some(&self.dims), true)?;
+        let dev = sub(x, &m)?;
+        let gg = self.unreduce(g)?;
+        let denom = (self.n as f64 - self.correction).max(0.0);
+        // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
+        let scale = if self.is_std {
+            let r = self.unreduce(r)?;
+            // Where std == 0 the gradient is 0 (PyTorch masks the 0/0).
+            let s = div(&gg, &mul_scalar(&r, denom)?)?;
+            let zero = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(0.0f64))?;
+            where_(&zero, &Tensor::wrapped_scalar(0.0f64), &s)?
+        } else {
+            mul_scalar(&gg, 2.0 / denom)?
+        };
+        mul(&dev, &scale)
+    }
 }
 
 /// log Σ exp(x) over dims, computed stably (LogsumexpBackward0).

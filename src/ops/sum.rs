@@ -101,7 +101,16 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
     let s = sum_kernel(x, &rd, keepdim)?;
-    let out = backend::cast(&super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?, dt)?;
+    // float32/float64 on the CPU: the sum divided by n, as PyTorch's CPU mean
+    // (`sum(...).div_(n)`), which rounds differently from a product with 1/n; elsewhere the sum
+    // is scaled by 1/n, as PyTorch's other mean kernels
+    let on_cpu = !x.is_cuda();
+    let scaled = if on_cpu && matches!(dt, DType::Float32 | DType::Float64) && s.dtype() == dt {
+        super::arith::kernel_div_scalar(&s, n as f64)?
+    } else {
+        super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?
+    };
+    let out = backend::cast(&scaled, dt)?;
     let out = if n == 0 {
         Tensor::full_on(&out.shape(), Complex64::new(f64::NAN, 0.0), dt, x.device())?
     } else {

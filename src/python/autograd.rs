@@ -315,6 +315,15 @@ fn install_anomaly_hooks() {
     );
 }
 
+/// Move `t`'s version counter on, as an in-place write would (nothing for an inference
+/// tensor, which has none).
+#[pyfunction]
+fn _increment_version(t: PyRef<'_, PyTensor>) {
+    if !t.t.is_inference() {
+        t.t.bump_version();
+    }
+}
+
 /// False inside `autograd.grad` / `backward(inputs=...)` (the reentrant checkpoint's check).
 #[pyfunction]
 fn _is_checkpoint_valid() -> bool {
@@ -368,6 +377,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
     m.add_function(wrap_pyfunction!(_track_exec_info, m)?)?;
     m.add_function(wrap_pyfunction!(_is_checkpoint_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
     m.add_function(wrap_pyfunction!(set_anomaly_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(is_anomaly_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(is_anomaly_check_nan_enabled, m)?)?;

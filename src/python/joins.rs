@@ -7,7 +7,7 @@ use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::ops;
 use crate::tensor::Tensor;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -178,6 +178,78 @@ impl PyTensor {
             let n: i64 = split_size_or_sections.extract()?;
             ops::split(&self.t, n, dim)
         };
+        tuple_of(py, r.py()?)
+    }
+    /// `split` with a list of sizes.
+    ///
+    /// >>> torch.arange(6.).split_with_sizes([2, 4])
+    /// (tensor([0., 1.]), tensor([2., 3., 4., 5.]))
+    #[pyo3(signature = (split_sizes, dim = 0))]
+    fn split_with_sizes<'py>(
+        &self,
+        py: Python<'py>,
+        split_sizes: Vec<usize>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        tuple_of(
+            py,
+            ops::split_sizes(&self.t, &split_sizes, dim, "SplitWithSizesBackward0").py()?,
+        )
+    }
+    /// `split` whose pieces share self's memory without being views for autograd (no `_base`,
+    /// their own version counters): in-place writes into them are not checked.
+    ///
+    /// >>> torch.arange(6.).unsafe_split(4)
+    /// (tensor([0., 1., 2., 3.]), tensor([4., 5.]))
+    #[pyo3(signature = (split_size, dim = 0))]
+    fn unsafe_split<'py>(
+        &self,
+        py: Python<'py>,
+        split_size: &Bound<'py, PyAny>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let Ok(n) = split_size.extract::<i64>() else {
+            return Err(PyTypeError::new_err(format!(
+                "unsafe_split(): argument 'split_size' (position 1) must be int, not {}",
+                split_size.get_type().name()?
+            )));
+        };
+        let r = ops::split_size_list(&self.t, n, dim)
+            .and_then(|s| ops::unsafe_split_sizes(&self.t, &s, dim, "UnsafeSplitBackward0"));
+        tuple_of(py, r.py()?)
+    }
+    /// `unsafe_split` with a list of sizes.
+    #[pyo3(signature = (split_sizes, dim = 0))]
+    fn unsafe_split_with_sizes<'py>(
+        &self,
+        py: Python<'py>,
+        split_sizes: Vec<usize>,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let r =
+            ops::unsafe_split_sizes(&self.t, &split_sizes, dim, "UnsafeSplitWithSizesBackward0");
+        tuple_of(py, r.py()?)
+    }
+    /// `chunk` whose pieces are not views for autograd (see `unsafe_split`).
+    #[pyo3(signature = (chunks, dim = 0))]
+    fn unsafe_chunk<'py>(
+        &self,
+        py: Python<'py>,
+        chunks: i64,
+        dim: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if chunks <= 0 {
+            return Err(PyRuntimeError::new_err(format!(
+                "chunk expects `chunks` to be greater than 0, got: {chunks}"
+            )));
+        }
+        let total = match self.t.ndim() {
+            0 => 0,
+            nd => self.t.shape()[crate::shape::wrap_dim(dim, nd).py()?],
+        };
+        let size = total.div_ceil(chunks as usize).max(1) as i64;
+        let r = ops::split_size_list(&self.t, size, dim)
+            .and_then(|s| ops::unsafe_split_sizes(&self.t, &s, dim, "UnsafeSplitBackward0"));
         tuple_of(py, r.py()?)
     }
     #[pyo3(signature = (chunks, dim = 0))]

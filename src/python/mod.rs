@@ -20,6 +20,7 @@ mod random;
 mod reductions;
 mod saved;
 mod tensor;
+mod views;
 
 use crate::error::Error;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};

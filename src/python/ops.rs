@@ -692,6 +692,46 @@ impl PyTensor {
             inplace(slf, &[&o], |s| ops::pow(s, &o))
         }
     }
+    /// `self == other` written into self in self's dtype (1 where true, 0 where false).
+    ///
+    /// >>> x = torch.tensor([1., 2., 3.])
+    /// >>> x.eq_(2)
+    /// tensor([0., 1., 0.])
+    fn eq_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "eq_", "other")?;
+        ops::compare_(CmpOp::Eq, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
+    /// `ne(other)` written into self in self's dtype (see `eq_`).
+    fn ne_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "ne_", "other")?;
+        ops::compare_(CmpOp::Ne, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
+    /// `lt(other)` written into self in self's dtype (see `eq_`).
+    fn lt_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "lt_", "other")?;
+        ops::compare_(CmpOp::Lt, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
+    /// `le(other)` written into self in self's dtype (see `eq_`).
+    fn le_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "le_", "other")?;
+        ops::compare_(CmpOp::Le, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
+    /// `gt(other)` written into self in self's dtype (see `eq_`).
+    fn gt_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "gt_", "other")?;
+        ops::compare_(CmpOp::Gt, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
+    /// `ge(other)` written into self in self's dtype (see `eq_`).
+    fn ge_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = operand_or_type_error(other, "ge_", "other")?;
+        ops::compare_(CmpOp::Ge, &slf.get().t, &o).py()?;
+        Ok(slf.clone())
+    }
     fn neg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         inplace(slf, &[], ops::neg)
     }

@@ -80,6 +80,18 @@ impl PyTensor {
             ops::var(&self.t, d.as_deref(), correction, keepdim, is_std),
         )
     }
+    fn _var_mean<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        correction: f64,
+        keepdim: bool,
+        is_std: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let d = dims_arg(dim)?;
+        let (v, m) = ops::var_mean(&self.t, d.as_deref(), correction, keepdim, is_std).py()?;
+        Ok((out(py, Ok(v))?, out(py, Ok(m))?))
+    }
     #[pyo3(signature = (dim, keepdim = false, *, keepdims = None))]
     fn logsumexp<'py>(
         &self,

@@ -552,15 +552,24 @@ impl PyTensor {
 
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let v = self.t.item().py()?;
+        if matches!(self.t.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+            // exactly: an int64 beyond 2**53 does not survive the trip through a float
+            return Ok(exact_int(&self.t)?.into_pyobject(py)?.into_any());
+        }
         scalar_to_py(py, v, self.t.dtype())
     }
     fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
         self.scalar_for_conversion(py)?;
         Ok(self.t.item().py()?.re)
     }
-    fn __int__(&self, py: Python<'_>) -> PyResult<i64> {
+    fn __int__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.scalar_for_conversion(py)?;
-        Ok(self.t.item().py()?.re as i64)
+        if !self.t.dtype().is_differentiable() {
+            return Ok(exact_int(&self.t)?.into_pyobject(py)?.into_any());
+        }
+        // Python's float -> int: ValueError for NaN, OverflowError for infinities, any size
+        let v = self.t.item().py()?.re;
+        pyo3::types::PyFloat::new(py, v).call_method0("__int__")
     }
     fn __index__(&self) -> PyResult<i64> {
         if self.t.dtype().is_differentiable() || self.t.numel() != 1 {
@@ -568,7 +577,7 @@ impl PyTensor {
                 "only integer tensors of a single element can be converted to an index",
             ));
         }
-        Ok(self.t.item().py()?.re as i64)
+        exact_int(&self.t)
     }
     fn __complex__(&self) -> PyResult<num_complex::Complex64> {
         if self.t.numel() != 1 {
@@ -606,6 +615,12 @@ impl PyTensor {
         }
         Ok(())
     }
+}
+
+/// The one element of an integer or bool tensor, exactly.
+fn exact_int(t: &Tensor) -> PyResult<i64> {
+    t.item().py()?; // its checks (one element, data present)
+    Ok(t.try_to_vec::<i64>().py()?[0])
 }
 
 pub fn scalar_to_py(

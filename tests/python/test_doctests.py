@@ -52,11 +52,12 @@ MODULES = [
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
-# (leafgrad also exports them at the top level); format_tensor is leafgrad's own.
+# (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
 LEAFGRAD_ONLY = (
     "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
     "leafgrad._tensor_str.format_tensor",
+    "leafgrad._tensor_str.format_meta",
 )
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 

@@ -1,16 +1,17 @@
 """`torch.autograd`: backward() and grad() over the core engine, plus the grad-mode classes."""
 import warnings
 
-from .. import _core
+from .. import _core, _warn
 from .._core import Tensor
-from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled
 from . import anomaly_mode, forward_ad, function, functional, grad_mode, graph, variable
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
 from .variable import Variable
 
-__all__ = ["Function", "Variable", "detect_anomaly", "set_detect_anomaly", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode"]
+__all__ = ["Function", "Variable", "detect_anomaly", "set_detect_anomaly", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "set_multithreading_enabled"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
@@ -19,7 +20,6 @@ _CREATE_GRAPH_WARNING = (
     "of your parameters to None after use to break the cycle and avoid the leak. (Triggered "
     "internally at /__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1445.)"
 )
-_warned_create_graph = False
 
 
 def _is_checkpoint_valid():
@@ -94,7 +94,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     >>> x.grad
     tensor([4., 6., 8.])
     """
-    global _warned_create_graph
     if grad_variables is not None:
         grad_tensors = grad_variables
     tensors = _inputs_tuple(tensors)
@@ -107,9 +106,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _grad_list(grad_tensors, len(tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph and not _warned_create_graph:
-        _warned_create_graph = True
-        warnings.warn(_CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    if create_graph:
+        _warn.warn_once("backward(create_graph=True)", _CREATE_GRAPH_WARNING, stacklevel=3)
     _core._backward(_core_inputs(tensors), grads, bool(retain_graph), bool(create_graph),
                     None if inputs is None else _core_inputs(inputs))
 

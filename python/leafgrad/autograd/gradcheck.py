@@ -159,12 +159,14 @@ def _differences(before, after, eps, idx=None):
     return cols
 
 
-def _numerical_jacobians(func, inputs, eps):
-    """[input][output] -> (input numel, output numel) matrices, by central differences."""
+def _numerical_jacobians(func, inputs, eps, target=None):
+    """[input][output] -> (input numel, output numel) matrices, by central differences (with
+    respect to the tensors of `target` instead, when given: their values are perturbed in
+    place, so `func` must read them)."""
     torch = _torch()
     result = []
     outputs = _float_outputs(func, inputs)
-    for i, inp in enumerate(inputs):
+    for i, inp in enumerate(inputs if target is None else target):
         if not (isinstance(inp, Tensor) and inp.requires_grad):
             continue
         jac = [
@@ -191,9 +193,10 @@ def _complex_of(dtype):
     return torch.complex64 if dtype in (torch.float32, torch.complex64) else torch.complex128
 
 
-def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes, grad_out=None):
+def _analytical_parts(inputs, output, nondet_tol, grad_out=None):
     """[input] -> (input numel, output numel) Jacobians of one output by backward passes (or,
-    with `grad_out`, the one vector-Jacobian product), computed twice to check reentrancy."""
+    with `grad_out`, the one vector-Jacobian product), computed twice: (Jacobians, reentrant,
+    sizes_ok, types_ok)."""
     torch = _torch()
     diff = _diff_inputs(inputs)
 
@@ -236,6 +239,13 @@ def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes, grad_out
     reentrant = all(
         a.numel() == 0 or not (a - b).abs().max().item() > nondet_tol for a, b in zip(first, second)
     )
+    return first, reentrant, sizes_ok, types_ok
+
+
+def _analytical_jacobian(inputs, output, nondet_tol, check_grad_dtypes, grad_out=None):
+    """The Jacobians of `_analytical_parts`, with gradcheck's errors for wrong sizes or
+    dtypes and for a backward that is not reentrant."""
+    first, reentrant, sizes_ok, types_ok = _analytical_parts(inputs, output, nondet_tol, grad_out)
     if not types_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
     if not sizes_ok:
@@ -483,7 +493,11 @@ def _forward_jacobians(func, inputs):
                     t = fwAD.unpack_dual(o).tangent
                     if t is not None:
                         m[d] = t.reshape(-1).to(o.dtype)
-            result.append(cols if cols is not None else [])
+            if cols is None:
+                # an empty input: empty Jacobians, one per output
+                outs = [o for o in _as_tuple(func(*inputs)) if _is_float_or_complex(o)]
+                cols = [torch.zeros(0, o.numel(), dtype=o.dtype) for o in outs]
+            result.append(cols)
     return result
 
 
@@ -768,3 +782,62 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
                      check_batched_grad=check_batched_grad, fast_mode=fast_mode,
                      check_forward_ad=check_fwd_over_rev, check_backward_ad=check_rev_over_rev, masked=masked)
+
+
+_DEPRECATED = (
+    "`{}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it "
+    "and it will be removed in a future version of PyTorch. If you have a specific use for this "
+    "or feature request for this to be a stable API, please file us an issue at "
+    "https://github.com/pytorch/pytorch/issues/new"
+)
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated (as in PyTorch): the Jacobians of `fn(inputs)`'s first output with respect to
+    each input (or each tensor of `target`), by central differences.
+
+    >>> import warnings
+    >>> from leafgrad.autograd.gradcheck import get_numerical_jacobian
+    >>> a = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+    >>> with warnings.catch_warnings(record=True):
+    ...     (j,) = get_numerical_jacobian(lambda inp: inp[0] ** 2, (a,), eps=1e-6)
+    >>> torch.allclose(j, torch.tensor([[2., 0.], [0., 4.]], dtype=torch.float64))
+    True
+    """
+    warnings.warn(_DEPRECATED.format("get_numerical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError(
+            "Expected grad_out to be 1.0. get_numerical_jacobian no longer supports values of "
+            "grad_out != 1.0."
+        )
+    inputs = _as_tuple(inputs)
+    wrt = None if target is None else _as_tuple(target)
+    jacobians = _numerical_jacobians(lambda *inps: fn(inps), inputs, eps, wrt)
+    return tuple(j[0] for j in jacobians)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated (as in PyTorch): `(jacobians, reentrant, sizes_ok, types_ok)` of `output`
+    with respect to each input, by backward passes run twice.
+
+    >>> import warnings
+    >>> from leafgrad.autograd.gradcheck import get_analytical_jacobian
+    >>> a = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)
+    >>> with warnings.catch_warnings(record=True):
+    ...     jacobians, reentrant, sizes_ok, types_ok = get_analytical_jacobian((a,), a * 3)
+    >>> jacobians[0]
+    tensor([[3., 0.],
+            [0., 3.]], dtype=torch.float64)
+    """
+    warnings.warn(_DEPRECATED.format("get_analytical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError(
+            "Expected grad_out to be 1.0. get_analytical_jacobian no longer supports values of "
+            "grad_out != 1.0."
+        )
+    if output.is_complex():
+        raise ValueError(
+            "Expected output to be non-complex. get_analytical_jacobian no longer supports "
+            "functions that return complex outputs."
+        )
+    return _analytical_parts(_as_tuple(inputs), output, nondet_tol)

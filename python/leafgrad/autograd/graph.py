@@ -27,7 +27,7 @@ from .._core import Node
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
            "register_multi_grad_hook", "GradientEdge", "get_gradient_edge",
-           "allow_mutation_on_saved_tensors"]
+           "allow_mutation_on_saved_tensors", "increment_version"]
 
 
 class saved_tensors_hooks:
@@ -331,3 +331,17 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
         handles = tuple(t.register_hook(once) for t in tensors if t.requires_grad)
     return _MultiHandle(handles)
+
+
+def increment_version(tensor):
+    """Move the version counter of `tensor` (or of each tensor of an iterable) on, as an
+    in-place write would: saved copies of it then fail their version check. Nothing happens to
+    an inference tensor, which has no counter.
+
+    >>> x = torch.ones(2)
+    >>> torch.autograd.graph.increment_version(x)
+    >>> x._version
+    1
+    """
+    for t in (tensor,) if isinstance(tensor, _core.Tensor) else tensor:
+        _core._increment_version(t)
