@@ -124,13 +124,36 @@ pub fn make_dual(primal: &Tensor, tangent: &Tensor, level: i64) -> Result<Tensor
             tangent.device()
         )));
     }
-    // the tangent is kept as it is when it is laid out as the primal (and has its conj bit)
+    // the tangent is kept as it is when it is laid out as the primal (strides, offset and
+    // storage size, as PyTorch's metadata check) and has its conj bit; otherwise it is copied
+    // into memory laid out as the primal's
     let same_conj = tangent.meta().is_conj == primal.meta().is_conj;
-    let tangent = if same_conj && tangent.data().strides == primal.data().strides {
+    let (same_layout, storage_len, offset, strides) = {
+        let (t, p) = (tangent.data(), primal.data());
+        let len = |d: &crate::tensor::TensorData| d.storage.nbytes() / d.dtype.size();
+        // strides of size-1 dims do not matter, nor anything for an empty tensor
+        let strides_match = p
+            .shape
+            .iter()
+            .zip(t.strides.iter().zip(&p.strides))
+            .all(|(&n, (a, b))| n <= 1 || a == b);
+        let empty = p.shape.contains(&0);
+        (
+            empty || (strides_match && t.offset == p.offset && len(&t) == len(&p)),
+            len(&p),
+            p.offset,
+            p.strides.clone(),
+        )
+    };
+    let tangent = if same_conj && same_layout {
         tangent.clone()
-    } else {
-        // the gradient layout (PyTorch copies into the primal's layout, as for `.grad`)
+    } else if primal.numel() == 0 || primal.device().is_meta() {
         crate::backend::grad_copy(tangent, primal)?
+    } else {
+        let memory = Tensor::zeros_on(&[storage_len], tangent.dtype(), tangent.device())?;
+        let copy = memory.restrided(&ps, &strides, offset);
+        crate::backend::copy_into(&copy, tangent)?;
+        copy
     };
     let dual = {
         let _off = FwdGradGuard::new(false);

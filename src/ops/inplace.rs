@@ -637,3 +637,105 @@ pub fn view_inplace(
     }
     Ok(())
 }
+
+/// `t.set_(src)`: `t` takes `src`'s memory and layout (its own version counter moves on). A
+/// leaf's gradient accumulator is renewed, so graphs recorded before do not reach it; when
+/// autograd records (`t` or `src` requires grad), the node is PyTorch's `NotImplemented`,
+/// which refuses backward.
+pub fn set_(t: &Tensor, src: &Tensor) -> Result<()> {
+    if t.dtype() != src.dtype() {
+        return Err(Error::Runtime(format!(
+            "Could not set tensor of type {} to a tensor of type {}",
+            src.dtype().cpp_name(),
+            t.dtype().cpp_name()
+        )));
+    }
+    if t.device() != src.device() {
+        return Err(Error::Runtime(format!(
+            "Attempted to set the storage of a tensor on device \"{}\" to a storage on different device \"{}\".  This is no longer allowed; the devices must match.",
+            t.device(),
+            src.device()
+        )));
+    }
+    let records = inplace_records(t, &[src]);
+    if records {
+        check_autograd_inplace(t)?;
+    }
+    bump_after_write(t)?;
+    {
+        let s = src.data();
+        let mut d = t.data().clone();
+        // the version counter stays (it lives in the storage unless the tensor has its own)
+        d.version = Some(
+            d.version
+                .clone()
+                .unwrap_or_else(|| d.storage.version.clone()),
+        );
+        d.storage = s.storage.clone();
+        d.shape = s.shape.clone();
+        d.strides = s.strides.clone();
+        d.offset = s.offset;
+        drop(s);
+        t.set_data(d);
+    }
+    if t.is_leaf() {
+        t.meta().grad_acc = None;
+    }
+    if records {
+        let node = record_node(
+            "NotImplemented",
+            &[t, src],
+            smallvec::smallvec![meta_of(t)],
+            vec![],
+            Box::new(|_, _| {
+                Err(Error::Runtime(
+                    "derivative for set_ is not implemented".into(),
+                ))
+            }),
+        );
+        set_history(t, Some(node), 0);
+    }
+    Ok(())
+}
+
+/// `t.resize_(shape)`: row-major strides from `t`'s offset; memory grows (zero-filled, with the
+/// old contents kept) when the storage is too small. The new memory is this tensor's own: other
+/// tensors over the old storage keep it (PyTorch grows the shared storage in place).
+pub fn resize_(t: &Tensor, shape: &[usize]) -> Result<()> {
+    // autograd's check (not made in inference mode, which bypasses autograd)
+    if t.requires_grad() && !crate::grad_mode::is_inference_mode() {
+        return Err(Error::Runtime(
+            "cannot resize variables that require grad".into(),
+        ));
+    }
+    if t.shape().as_slice() == shape {
+        return Ok(()); // a no-op: no version bump
+    }
+    bump_after_write(t)?;
+    let n: usize = shape.iter().product();
+    let (offset, itemsize, nbytes) = {
+        let d = t.data();
+        (d.offset, d.dtype.size(), d.storage.nbytes())
+    };
+    let needed = (offset + n) * itemsize;
+    let mut d = t.data().clone();
+    if needed > nbytes && !t.device().is_meta() {
+        let grown = Tensor::zeros_on(&[(offset + n).max(1)], d.dtype, t.device())?;
+        let old = nbytes / itemsize;
+        if old > 0 {
+            let old_flat = t.restrided(&[old], &[1], 0);
+            let prefix = grown.restrided(&[old], &[1], 0);
+            backend::copy_into(&prefix, &old_flat)?;
+        }
+        d.version = Some(
+            d.version
+                .clone()
+                .unwrap_or_else(|| d.storage.version.clone()),
+        );
+        d.storage = grown.data().storage.clone();
+    }
+    d.shape = shape.into();
+    d.strides = crate::shape::contiguous_strides(shape);
+    t.set_data(d);
+    Ok(())
+}

@@ -55,8 +55,9 @@ impl PyDType {
     fn to_complex(&self, py: Python<'_>) -> Py<PyDType> {
         dtype_obj(py, self.d.to_complex())
     }
-    fn __reduce__(&self) -> (String,) {
-        (self.d.name().to_string(),)
+    /// Pickled by name (the module attribute `float32`, ...), as PyTorch's dtypes.
+    fn __reduce__(&self) -> String {
+        self.d.name().to_string()
     }
 }
 

@@ -100,11 +100,38 @@ fn _layout_order(t: PyRef<'_, PyTensor>) -> Option<Vec<usize>> {
     Some(crate::backend::cpu::layout::dims_by_stride(&d.shape, &st))
 }
 
+/// The whole memory under `t` as a 1-D tensor of `dtype` (the storage objects read and write
+/// through it): offset 0, `nbytes / itemsize` elements, no autograd history, its own version
+/// counter (writes through a storage are not seen by autograd, as in PyTorch).
+#[pyfunction]
+fn _storage_view<'py>(
+    py: Python<'py>,
+    t: PyRef<'py, PyTensor>,
+    dtype: &Bound<'py, PyAny>,
+) -> R<'py> {
+    let dtype = super::convert::extract_dtype(dtype)?;
+    let d = t.t.data();
+    let n = d.storage.nbytes() / dtype.size();
+    let data = crate::tensor::TensorData {
+        storage: d.storage.clone(),
+        shape: smallvec::smallvec![n],
+        strides: smallvec::smallvec![1],
+        offset: 0,
+        dtype,
+        version: Some(std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0))),
+        base: None,
+        wrapped_number: false,
+    };
+    drop(d);
+    wrap(py, Tensor::from_data(data))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;
     m.add_function(wrap_pyfunction!(_number, m)?)?;
+    m.add_function(wrap_pyfunction!(_storage_view, m)?)?;
     Ok(())
 }

@@ -402,6 +402,8 @@ impl PyTensor {
             m.grad_fn.take()
         };
         drop(old);
+        // forward-mode AD is cut too (PyTorch's detach_ drops the tangent)
+        crate::forward_ad::set_tangent(t, None);
         Ok(slf.clone())
     }
 

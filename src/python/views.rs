@@ -119,4 +119,12 @@ impl PyTensor {
     fn _clone_in_order<'py>(&self, py: Python<'py>, order: Vec<usize>) -> R<'py> {
         out(py, ops::clone_in_order(&self.t, &order))
     }
+    /// `set_(source)` for a tensor source (the Python method also takes a storage).
+    fn _set_(&self, source: PyRef<'_, PyTensor>) -> PyResult<()> {
+        ops::set_(&self.t, &source.t).py()
+    }
+    /// `resize_` to a shape already parsed.
+    fn _resize_(&self, shape: Vec<usize>) -> PyResult<()> {
+        ops::resize_(&self.t, &shape).py()
+    }
 }

@@ -25,6 +25,7 @@ MODULES = [
     "leafgrad._functions",
     "leafgrad._size",
     "leafgrad._device",
+    "leafgrad.storage",
     "leafgrad.autograd",
     "leafgrad.autograd.function",
     "leafgrad.autograd.functional",

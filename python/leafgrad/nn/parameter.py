@@ -31,11 +31,21 @@ class Parameter(Tensor):
 
     __str__ = __repr__
 
-    def __reduce__(self):
-        return (Parameter, (self.detach(), self.requires_grad))
+    def __reduce_ex__(self, proto):
+        return (_rebuild_parameter, (self.detach(), self.requires_grad))
+
+    @classmethod
+    def _from_rebuilt(cls, data, requires_grad):
+        """A Parameter over `data` (how `copy.deepcopy` rebuilds one)."""
+        return cls(data, requires_grad)
 
 
 Parameter.__module__ = "torch.nn.parameter"
+
+
+def _rebuild_parameter(data, requires_grad):
+    """A Parameter again (how pickles name it: this module, not the class's printed one)."""
+    return Parameter(data, requires_grad)
 
 # doctest skips classes whose __module__ is not this module's name; list Parameter explicitly.
 __test__ = {"Parameter": Parameter}
