@@ -345,18 +345,18 @@ pub fn backward_edges(
 /// Run a node's backward; in anomaly mode, NaN gradients fail (PyTorch's check) and a failing
 /// node is reported with where it was made.
 fn anomaly_checked(
-    node: &Node,
+    node: &NodeRef,
     run: impl FnOnce() -> Result<Vec<Option<Tensor>>>,
 ) -> Result<Vec<Option<Tensor>>> {
     if !anomaly::is_enabled() {
         return run();
     }
-    let r = run().and_then(|out| {
+    let r = anomaly::running(node, run).and_then(|out| {
         anomaly::check_gradients(&node.name, &out)?;
         Ok(out)
     });
     if r.is_err() {
-        anomaly::report(&node.name, node.trace.as_deref());
+        anomaly::report(node);
     }
     r
 }

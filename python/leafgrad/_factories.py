@@ -165,6 +165,14 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
                      or (type(v).__module__ == "numpy" and hasattr(v, "__index__"))
                      for v in (start, end, step))
         dtype = _core.int64 if is_int else _core.float32
+    ints = [v for v in (start, end, step) if isinstance(v, builtins.int) and not isinstance(v, builtins.bool)]
+    if dtype is _core.int64 and len(ints) == 3 and builtins.max(builtins.abs(v) for v in ints) > 2**53:
+        # exactly: a float holds integers exactly only up to 2**53
+        if step == 0:
+            raise RuntimeError("step must be nonzero")
+        n = len(range(start, end, step))
+        t = _core._arange(0.0, builtins.float(n), 1.0, dtype) * step + start
+        return _finish(t, requires_grad, device)
     return _finish(_core._arange(builtins.float(start), builtins.float(end), builtins.float(step), dtype),
                    requires_grad, device)
 

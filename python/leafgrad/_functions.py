@@ -17,7 +17,8 @@ __all__ = [
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
-    "unsafe_split", "unsafe_chunk",
+    "unsafe_split", "unsafe_chunk", "greater", "greater_equal", "less", "less_equal", "not_equal",
+    "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor",
 ]
 
 
@@ -544,3 +545,142 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, 
     (tensor([[1.4142, 2.1213, 3.5355]]), tensor([[2.0000, 3.5000, 6.5000]]))
     """
     return _var_mean(input, dim, unbiased, keepdim, correction, keepdims, True)
+
+
+def greater(input, other):
+    """An alias of `gt`.
+
+    >>> torch.greater(torch.tensor([1, 2]), 1)
+    tensor([False,  True])
+    """
+    return input > other
+
+
+def greater_equal(input, other):
+    """An alias of `ge`.
+
+    >>> torch.greater_equal(torch.tensor([1, 2]), 2)
+    tensor([False,  True])
+    """
+    return input >= other
+
+
+def less(input, other):
+    """An alias of `lt`.
+
+    >>> torch.less(torch.tensor([1, 2]), 2)
+    tensor([ True, False])
+    """
+    return input < other
+
+
+def less_equal(input, other):
+    """An alias of `le`.
+
+    >>> torch.less_equal(torch.tensor([1, 2]), 1)
+    tensor([ True, False])
+    """
+    return input <= other
+
+
+def not_equal(input, other):
+    """An alias of `ne`.
+
+    >>> torch.not_equal(torch.tensor([1, 2]), 1)
+    tensor([False,  True])
+    """
+    return input != other
+
+
+def isinf(input):
+    """Elementwise: is the value +inf or -inf (either part, for complex)?
+
+    >>> torch.isinf(torch.tensor([1., float("inf"), float("-inf"), float("nan")]))
+    tensor([False,  True,  True, False])
+    """
+    _check_tensor("isinf", "input", 1, input)
+    if input.is_complex():
+        return isinf(input.real) | isinf(input.imag)
+    if not input.is_floating_point():
+        return _core._full(tuple(input.shape), False, _core.bool).to(input.device)
+    return input.abs() == float("inf")
+
+
+def isfinite(input):
+    """Elementwise: is the value neither infinite nor NaN?
+
+    >>> torch.isfinite(torch.tensor([1., float("inf"), float("nan")]))
+    tensor([ True, False, False])
+    """
+    _check_tensor("isfinite", "input", 1, input)
+    if input.is_complex():
+        return isfinite(input.real) & isfinite(input.imag)
+    if not input.is_floating_point():
+        return _core._full(tuple(input.shape), True, _core.bool).to(input.device)
+    return (input == input) & (input.abs() != float("inf"))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise `|input - other| <= atol + rtol * |other|` (equal infinities are close; NaN
+    only with `equal_nan`), computed in the inputs' dtype, which must match.
+
+    >>> torch.isclose(torch.tensor([1., 2.]), torch.tensor([1., 2.1]))
+    tensor([ True, False])
+    """
+    _check_tensor("isclose", "input", 1, input)
+    _check_tensor("isclose", "other", 2, other)
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"{_SCALAR_NAMES[input.dtype._name]} did not match {_SCALAR_NAMES[other.dtype._name]}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {_num(rtol)}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {_num(atol)}")
+    close = input == other
+    if equal_nan and (input.is_floating_point() or input.is_complex()):
+        close = close | (isnan(input) & isnan(other))
+    if not (input.is_floating_point() or input.is_complex()):
+        a, b = input.double(), other.double()
+        return close | ((a - b).abs() <= atol + rtol * b.abs())
+    finite = isfinite(input) & isfinite(other)
+    return close | (finite & ((input - other).abs() <= atol + rtol * other.abs()))
+
+
+_SCALAR_NAMES = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+    "int32": "Int", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+
+
+def _num(v):
+    return int(v) if float(v).is_integer() else v
+
+
+def _truth(t):
+    return t if t.dtype is _core.bool else t != 0
+
+
+def logical_and(input, other):
+    """Elementwise `input and other` (non-zero is True), as bools.
+
+    >>> torch.logical_and(torch.tensor([1, 0, 2]), torch.tensor([1., 1., 0.]))
+    tensor([ True, False, False])
+    """
+    return _truth(input) & _truth(other)
+
+
+def logical_or(input, other):
+    """Elementwise `input or other` (non-zero is True), as bools.
+
+    >>> torch.logical_or(torch.tensor([0., 1.]), torch.tensor([0, 0]))
+    tensor([False,  True])
+    """
+    return _truth(input) | _truth(other)
+
+
+def logical_xor(input, other):
+    """Elementwise `input xor other` (non-zero is True), as bools.
+
+    >>> torch.logical_xor(torch.tensor([True, False]), torch.tensor([True, True]))
+    tensor([False,  True])
+    """
+    return _truth(input) ^ _truth(other)

@@ -491,6 +491,13 @@ def _install():
     T.bernoulli_ = _bernoulli_
     T.bernoulli = _bernoulli
     T.exponential_ = _exponential_
+    from . import _functions as F
+
+    for name in ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+                 "not_equal", "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor",
+                 "equal", "allclose", "isnan"):
+        if not hasattr(T, name):
+            setattr(T, name, getattr(F, name))
     from ._functions import multinomial
 
     T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(

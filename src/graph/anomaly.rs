@@ -3,6 +3,8 @@
 //! stack), the engine reports a failing node with that description, and, with `check_nan`, a
 //! node whose gradients contain NaN fails. Off (the default), it costs one atomic load per node.
 use crate::error::{Error, Result};
+use crate::graph::arena::NodeRef;
+use crate::graph::node::Node;
 use crate::tensor::Tensor;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -12,8 +14,36 @@ static CHECK_NAN: AtomicBool = AtomicBool::new(true);
 
 /// Where a node was made (the binding layer's description of the current call stack).
 pub type TraceSource = Box<dyn Fn() -> Option<String> + Send + Sync>;
-/// How a failing node is reported (the binding layer issues PyTorch's warning).
-pub type Reporter = Box<dyn Fn(&str, Option<&str>) + Send + Sync>;
+/// How a failing node is reported (the binding layer issues PyTorch's warnings): its name,
+/// where it was made, and the same for each node whose backward induced it, innermost first.
+pub type Reporter = Box<dyn Fn(&str, Option<&str>, &[(String, Option<String>)]) + Send + Sync>;
+
+thread_local! {
+    /// The node whose backward runs now on this thread (anomaly mode only).
+    static RUNNING: std::cell::RefCell<Option<NodeRef>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The node whose backward is running (the parent of nodes made now), in anomaly mode.
+pub fn parent() -> Option<NodeRef> {
+    if !is_enabled() {
+        return None;
+    }
+    RUNNING.with(|r| r.borrow().clone())
+}
+
+/// Run `f` as the backward of `node`: nodes it makes get `node` as their parent.
+pub fn running<T>(node: &NodeRef, f: impl FnOnce() -> T) -> T {
+    let prev = RUNNING.with(|r| r.replace(Some(node.clone())));
+    struct Restore(Option<NodeRef>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            RUNNING.with(|r| *r.borrow_mut() = prev);
+        }
+    }
+    let _restore = Restore(prev);
+    f()
+}
 
 static TRACE: OnceLock<TraceSource> = OnceLock::new();
 static REPORT: OnceLock<Reporter> = OnceLock::new();
@@ -46,10 +76,17 @@ pub fn trace() -> Option<String> {
     TRACE.get().and_then(|f| f())
 }
 
-/// Report that the node `name`, made at `trace` (None: made outside anomaly mode), failed.
-pub fn report(name: &str, trace: Option<&str>) {
+/// Report that `node` failed: where it was made (None: outside anomaly mode) and the chain of
+/// nodes whose backward made it.
+pub fn report(node: &Node) {
     if let Some(r) = REPORT.get() {
-        r(name, trace)
+        let mut parents = Vec::new();
+        let mut p = node.parent.clone();
+        while let Some(n) = p {
+            parents.push((n.name.to_string(), n.trace.clone()));
+            p = n.parent.clone();
+        }
+        r(&node.name, node.trace.as_deref(), &parents)
     }
 }
 

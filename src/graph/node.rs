@@ -134,6 +134,11 @@ pub struct Node {
     pub binding: AtomicUsize,
     /// Where the node was made, recorded in anomaly mode only.
     pub trace: Option<String>,
+    /// In anomaly mode, the node whose backward made this one (PyTorch's `parent_`): a failing
+    /// node reports the chain of calculations that induced it.
+    pub parent: Option<super::arena::NodeRef>,
+    /// State the binding layer keeps for the node's lifetime (its `metadata` dict).
+    pub binding_state: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -174,6 +179,8 @@ impl Node {
             has_hooks: std::sync::atomic::AtomicBool::new(false),
             binding: AtomicUsize::new(0),
             trace: super::anomaly::trace(),
+            parent: super::anomaly::parent(),
+            binding_state: std::sync::OnceLock::new(),
         }
     }
     pub(crate) fn set_id(&self, id: NodeId) {

@@ -305,13 +305,15 @@ fn install_anomaly_hooks() {
                     .ok()
             })
         }),
-        Box::new(|name: &str, trace: Option<&str>| {
-            Python::attach(|py| {
-                let _ = py
-                    .import("leafgrad.autograd.anomaly_mode")
-                    .and_then(|m| m.getattr("_report")?.call1((name, trace)));
-            })
-        }),
+        Box::new(
+            |name: &str, trace: Option<&str>, parents: &[(String, Option<String>)]| {
+                Python::attach(|py| {
+                    let _ = py
+                        .import("leafgrad.autograd.anomaly_mode")
+                        .and_then(|m| m.getattr("_report")?.call1((name, trace, parents.to_vec())));
+                })
+            },
+        ),
     );
 }
 

@@ -24,6 +24,9 @@ enum Kind {
 struct Parsed {
     shape: Vec<usize>,
     values: Vec<Complex64>,
+    /// Each value as an exact integer where it is one (Python ints, integer tensors): int64
+    /// results take these, since a float holds integers exactly only up to 2**53.
+    exact: Vec<Option<i64>>,
     kind: Option<Kind>,
     /// dtype of tensors found inside the data, which wins over Python-number kinds.
     tensor_dtype: Option<DType>,
@@ -78,10 +81,14 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
             p.shape[depth], depth
         )));
     }
+    let mut exact = None;
     let (v, k) = if o.is_instance_of::<PyBool>() {
+        exact = Some(o.is_truthy()? as i64);
         (Complex64::new(o.is_truthy()? as u8 as f64, 0.0), Kind::Bool)
     } else if o.is_instance_of::<PyInt>() {
-        (Complex64::new(o.extract::<i64>()? as f64, 0.0), Kind::Int)
+        let i = o.extract::<i64>()?;
+        exact = Some(i);
+        (Complex64::new(i as f64, 0.0), Kind::Int)
     } else if o.is_instance_of::<PyFloat>() {
         (Complex64::new(o.extract::<f64>()?, 0.0), Kind::Float)
     } else if let Ok(c) = o.cast::<PyComplex>() {
@@ -93,7 +100,11 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
             None => d,
             Some(o) => crate::dtype::promote(o, d),
         });
-        (t.item().py()?, Kind::Bool)
+        let v = t.item().py()?;
+        if !d.is_differentiable() {
+            exact = Some(t.try_to_vec::<i64>().py()?[0]);
+        }
+        (v, Kind::Bool)
     } else if o.hasattr("__float__")? {
         (
             Complex64::new(o.call_method0("__float__")?.extract::<f64>()?, 0.0),
@@ -110,6 +121,7 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
         _ => k,
     });
     p.values.push(v);
+    p.exact.push(exact);
     Ok(())
 }
 
@@ -118,6 +130,7 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
     let mut p = Parsed {
         shape: vec![],
         values: vec![],
+        exact: vec![],
         kind: None,
         tensor_dtype: None,
     };
@@ -131,6 +144,16 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
     };
     let dt = dtype.unwrap_or(inferred);
     let t = Tensor::zeros(&p.shape, dt).py()?;
+    if dt == DType::Int64 {
+        let d = t.data();
+        // SAFETY: an int64 tensor just made, holding exactly values.len() elements.
+        let s = unsafe { d.storage.slice_mut::<i64>() };
+        for ((dst, v), e) in s.iter_mut().zip(p.values.iter()).zip(p.exact.iter()) {
+            *dst = e.unwrap_or_else(|| <i64 as crate::dtype::Element>::from_c64(*v));
+        }
+        drop(d);
+        return Ok(t);
+    }
     {
         let d = t.data();
         crate::with_dtype!(dt, T, {
@@ -316,7 +339,15 @@ fn _full<'py>(
     let v = number(value)?;
     let dt = extract_dtype(dtype)?;
     crate::dtype::check_fill_value(v, dt).py()?;
-    wrap(py, Tensor::full(&s, v, dt).py()?)
+    let t = Tensor::full(&s, v, dt).py()?;
+    if dt == DType::Int64 && value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        // exactly (a float holds integers exactly only up to 2**53)
+        let i = value.extract::<i64>()?;
+        let d = t.data();
+        // SAFETY: an int64 tensor just made, contiguous.
+        unsafe { d.storage.slice_mut::<i64>() }.fill(i);
+    }
+    wrap(py, t)
 }
 
 #[pyfunction]

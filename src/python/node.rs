@@ -179,29 +179,43 @@ impl PyNode {
         }
     }
 
+    /// A dict kept with the node for its whole life (not only while this Python object
+    /// lives); in anomaly mode it holds `traceback_` and `parent_`, as PyTorch's.
     #[getter]
     fn metadata<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let d = slf.getattr("__dict__")?;
-        if let Ok(m) = d.get_item("_metadata") {
+        let py = slf.py();
+        let Ok(node) = slf.get().node() else {
+            // a context without a node yet: a dict of its own
+            let d = slf.getattr("__dict__")?;
+            if let Ok(m) = d.get_item("_metadata") {
+                return Ok(m);
+            }
+            let m = PyDict::new(py).into_any();
+            d.set_item("_metadata", &m)?;
             return Ok(m);
-        }
-        let m = PyDict::new(slf.py());
-        // anomaly mode: the forward call's stack, one entry per frame (PyTorch's traceback_)
-        if let Ok(node) = slf.get().node() {
-            if let Some(trace) = &node.trace {
-                let mut frames: Vec<String> = Vec::new();
-                for line in trace.split_inclusive('\n') {
-                    match frames.last_mut() {
-                        Some(f) if !line.starts_with("  File ") => f.push_str(line),
-                        _ => frames.push(line.to_string()),
-                    }
-                }
-                m.set_item("traceback_", frames)?;
+        };
+        if let Some(state) = node.binding_state.get() {
+            if let Some(m) = state.downcast_ref::<Py<PyDict>>() {
+                return Ok(m.bind(py).clone().into_any());
             }
         }
-        let m = m.into_any();
-        d.set_item("_metadata", &m)?;
-        Ok(m)
+        let m = PyDict::new(py);
+        // anomaly mode: the forward call's stack, one entry per frame (PyTorch's traceback_)
+        if let Some(trace) = &node.trace {
+            let mut frames: Vec<String> = Vec::new();
+            for line in trace.split_inclusive('\n') {
+                match frames.last_mut() {
+                    Some(f) if !line.starts_with("  File ") => f.push_str(line),
+                    _ => frames.push(line.to_string()),
+                }
+            }
+            m.set_item("traceback_", frames)?;
+        }
+        if let Some(parent) = &node.parent {
+            m.set_item("parent_", node_to_py(py, parent.clone())?)?;
+        }
+        let _ = node.binding_state.set(Box::new(m.clone().unbind()));
+        Ok(m.into_any())
     }
 
     /// Saved tensors by name (`_saved_self`, `_saved_other`, `_saved_result`, ...).

@@ -760,7 +760,17 @@ impl PyTensor {
         }
         let v = number(value)?;
         crate::dtype::check_fill_value(v, slf.get().t.dtype()).py()?;
-        ops::fill_(&slf.get().t, v, "FillBackward2").py()?;
+        let t = &slf.get().t;
+        if t.dtype() == DType::Int64 && value.is_exact_instance_of::<pyo3::types::PyInt>() {
+            // exactly: a float holds integers exactly only up to 2**53
+            if let Ok(i) = value.extract::<i64>() {
+                if i.unsigned_abs() > 1 << 53 {
+                    ops::copy_(t, &Tensor::wrapped_scalar(i)).py()?;
+                    return Ok(slf.clone());
+                }
+            }
+        }
+        ops::fill_(t, v, "FillBackward2").py()?;
         Ok(slf.clone())
     }
     #[pyo3(signature = (src, non_blocking = false))]

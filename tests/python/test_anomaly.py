@@ -97,3 +97,74 @@ def test_report_goes_to_stderr_when_warnings_are_errors(capsys):
                 d1 += 1
                 torch.autograd.grad(d2.sum(), a)
     assert "Error detected in PowBackward0" in capsys.readouterr().err
+
+
+class _Inner(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a * 2.0 + b
+
+    @staticmethod
+    def backward(ctx, g):
+        g1, g2 = g.clone(), g.clone()
+        g2[0] = g2[0] / 0 * 0  # NaN in the second output
+        return g1, g2
+
+
+class _Outer(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.sum(0, keepdim=True)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return _Inner.apply(g.expand(3), x)  # the line that makes _InnerBackward
+
+
+def test_a_failure_in_a_double_backward_names_the_calculation_that_induced_it():
+    x = torch.rand(3, requires_grad=True)
+    with record_warnings() as caught:
+        with pytest.raises(RuntimeError, match="Function '_InnerBackward' returned nan values in its 1th output."):
+            with torch.autograd.detect_anomaly():
+                out = _Outer.apply(x)  # the line that makes _OuterBackward
+                (g,) = torch.autograd.grad(out, (x,), create_graph=True)
+                g.sum().backward()
+    texts = warning_texts(caught, UserWarning)[1:]
+    assert len(texts) == 2
+    assert texts[0].startswith("Error detected in _InnerBackward. Traceback of forward call that caused the error:")
+    assert "_Inner.apply(g.expand(3), x)" in texts[0]
+    assert texts[1].startswith(
+        "\n\nPrevious calculation was induced by _OuterBackward. Traceback of forward call that induced "
+        "the previous calculation:")
+    assert "out = _Outer.apply(x)" in texts[1]
+
+
+def test_metadata_lives_with_the_node_and_holds_the_parent():
+    import gc
+    import weakref
+
+    class Foo:
+        pass
+
+    def make():
+        x = torch.randn(2, 2, requires_grad=True)
+        t = x.exp()
+        with record_warnings():
+            with torch.autograd.detect_anomaly():
+                (grad,) = torch.autograd.grad(t, x, torch.ones_like(t), create_graph=True)
+        assert type(grad.grad_fn.metadata["parent_"]).__name__ == "ExpBackward0"
+        obj = Foo()
+        t.grad_fn.metadata[0] = obj
+        return t, weakref.ref(obj)
+
+    t, ref = make()
+    gc.collect()
+    assert ref() is not None and t.grad_fn.metadata[0] is ref()
+    del t
+    gc.collect()
+    assert ref() is None
+    y = torch.ones(1, requires_grad=True) * 2
+    y.grad_fn.metadata["k"] = 1
+    assert y.grad_fn.metadata == {"k": 1} and "parent_" not in y.grad_fn.metadata

@@ -171,6 +171,22 @@ def test_int_of_float_tensors_follows_python():
         f[0].__index__()
 
 
+def test_int64_values_beyond_2_pow_53_are_exact():
+    big = 2**62 + 1
+    assert torch.tensor([big, 3]).tolist() == [big, 3] and torch.tensor(big).item() == big
+    assert torch.full((2,), big).tolist() == [big, big]
+    y = torch.zeros(2, dtype=torch.int64)
+    y.fill_(big)
+    assert y.tolist() == [big, big]
+    y[0] = big + 2
+    assert y.tolist() == [big + 2, big]
+    assert (torch.tensor([1, 2]) + big).tolist() == [big + 1, big + 2]
+    assert torch.tensor([torch.tensor(big)]).tolist() == [big]
+    assert torch.arange(big, big + 3).tolist() == [big, big + 1, big + 2]
+    assert torch.arange(big + 4, big, -2).tolist() == [big + 4, big + 2]
+    assert str(torch.tensor([big])) == "tensor([4611686018427387905])"
+
+
 def test_int64_item_is_exact():
     big = 2**62 + 1
     t = torch.tensor(2, dtype=torch.int64) ** 62 + 1
@@ -269,3 +285,43 @@ def test_deprecated_jacobian_helpers():
     assert reentrant and sizes_ok and types_ok
     with pytest.raises(ValueError, match="Expected grad_out to be 1.0"), pytest.warns(FutureWarning):
         get_analytical_jacobian((a,), out, grad_out=2.0)
+
+
+# ---------------------------------------------------------------- comparisons and predicates
+
+
+def test_comparison_methods_and_aliases():
+    a = torch.tensor([1, 2])
+    assert a.eq(torch.tensor([1, 3])).tolist() == [True, False]
+    assert (a.ne(1).tolist(), a.lt(2).tolist(), a.le(1).tolist(), a.gt(1).tolist(), a.ge(2).tolist()) == \
+        ([False, True], [True, False], [True, False], [False, True], [False, True])
+    assert a.greater(1).tolist() == [False, True] and a.not_equal(1).tolist() == [False, True]
+    assert torch.less(a, 2).tolist() == [True, False] and torch.less_equal(a, 1).tolist() == [True, False]
+    assert torch.greater_equal(a, 2).tolist() == [False, True] and a.equal(torch.tensor([1, 2]))
+
+
+def test_isinf_isfinite_isclose():
+    inf, nan = float("inf"), float("nan")
+    a = torch.tensor([1., inf, nan, -inf, 2.])
+    b = torch.tensor([1.00001, inf, nan, inf, 2.1])
+    assert torch.isinf(a).tolist() == [False, True, False, True, False]
+    assert torch.isfinite(a).tolist() == [True, False, False, False, True]
+    assert torch.isclose(a, b).tolist() == [False, True, False, False, False]
+    assert a.isclose(b, equal_nan=True).tolist() == [False, True, True, False, False]
+    assert torch.isinf(torch.tensor([1, 2])).tolist() == [False, False]
+    assert torch.isfinite(torch.tensor([1, 2])).tolist() == [True, True]
+    assert torch.isinf(torch.tensor([complex(inf, 0), 1j])).tolist() == [True, False]
+    assert torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3])).tolist() == [True, False]
+    assert torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3]), rtol=0.5).tolist() == [True, True]
+    with pytest.raises(RuntimeError) as e:
+        torch.isclose(torch.tensor([1]), torch.tensor([1.]))
+    assert str(e.value) == "Long did not match Float"
+    with pytest.raises(RuntimeError) as e:
+        torch.isclose(torch.tensor([1.]), torch.tensor([1.]), rtol=-1)
+    assert str(e.value) == "rtol must be greater than or equal to zero, but got -1"
+
+
+def test_logical_ops():
+    assert torch.logical_and(torch.tensor([1, 0, 2]), torch.tensor([1., 1., 0.])).tolist() == [True, False, False]
+    assert torch.logical_xor(torch.tensor([True, False]), torch.tensor([True, True])).tolist() == [False, True]
+    assert torch.tensor([0., 1.]).logical_or(torch.tensor([0, 0])).tolist() == [False, True]

@@ -32,20 +32,36 @@ def _forward_trace():
     return "".join(traceback.format_list(frames))
 
 
-def _report(name, trace):
+def _no_forward_info(name):
+    return (
+        f"Error detected in {name}. No forward pass information available. Enable detect "
+        "anomaly during forward pass for more information."
+    )
+
+
+def _report(name, trace, parents=()):
+    """PyTorch's warnings for a failing node: where it was made, then, for each node whose
+    backward made it (under create_graph), where that one was made."""
     if trace is None:
-        text = (
-            f"Error detected in {name}. No forward pass information available. Enable detect "
-            "anomaly during forward pass for more information."
-        )
+        text = _no_forward_info(name)
     else:
         text = f"Error detected in {name}. Traceback of forward call that caused the error:\n{trace}"
-    suffix = " (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:108.)"
+    _warn(text + " (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:108.)")
+    for parent, parent_trace in parents:
+        if parent_trace is None:
+            text = _no_forward_info(parent)
+        else:
+            text = (f"Previous calculation was induced by {parent}. Traceback of forward call that "
+                    f"induced the previous calculation:\n{parent_trace}")
+        _warn("\n\n" + text + " (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:115.)")
+
+
+def _warn(text):
     try:
-        warnings.warn(text + suffix, UserWarning, stacklevel=2)
+        warnings.warn(text, UserWarning, stacklevel=3)
     except Exception:
         # warnings turned into errors must not replace the backward error: print it instead
-        print("Warning: " + text + suffix, file=sys.stderr)
+        print("Warning: " + text, file=sys.stderr)
 
 
 class detect_anomaly:
