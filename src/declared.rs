@@ -369,6 +369,15 @@ macro_rules! rounding_ops {
                 cuda: "m_rint(v)",
                 complex: no_kernel,
             }
+            /// Elementwise rounding towards zero (integers are returned as a copy).
+            ///
+            /// >>> torch.trunc(torch.tensor([-1.5, 0.5, 2.7]))
+            /// tensor([-1.,  0.,  2.])
+            trunc trunc_ Trunc "TruncBackward0" {
+                real: |v| v.trunc(),
+                cuda: "m_trunc(v)",
+                complex: unsupported,
+            }
         }
     };
 }

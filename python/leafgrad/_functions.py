@@ -18,7 +18,7 @@ __all__ = [
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
     "unsafe_split", "unsafe_chunk", "greater", "greater_equal", "less", "less_equal", "not_equal",
-    "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor",
+    "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor", "fix", "sgn",
 ]
 
 
@@ -684,3 +684,22 @@ def logical_xor(input, other):
     tensor([False,  True])
     """
     return _truth(input) ^ _truth(other)
+
+
+def fix(input):
+    """An alias of `trunc`: rounding towards zero.
+
+    >>> torch.fix(torch.tensor([-1.5, 2.7]))
+    tensor([-1.,  2.])
+    """
+    return input.trunc()
+
+
+def sgn(input):
+    """The sign of real elements; `x / |x|` (0 at 0) of complex ones.
+
+    >>> torch.sgn(torch.tensor([3 + 4j, 0j]))
+    tensor([0.6000+0.8000j, 0.0000+0.0000j])
+    """
+    _check_tensor("sgn", "input", 1, input)
+    return input.sgn()

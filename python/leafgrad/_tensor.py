@@ -498,6 +498,8 @@ def _install():
                  "equal", "allclose", "isnan"):
         if not hasattr(T, name):
             setattr(T, name, getattr(F, name))
+    T.fix = lambda self: self.trunc()
+    T.fix_ = lambda self: self.trunc_()
     from ._functions import multinomial
 
     T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(

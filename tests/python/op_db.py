@@ -86,6 +86,7 @@ ROUNDING = [
     RoundingOp("floor", np.floor, "floor is not supported for complex inputs"),
     RoundingOp("ceil", np.ceil, "ceil is not supported for complex inputs"),
     RoundingOp("round", np.round, "\"round_vml_cpu\" not implemented for 'ComplexFloat'"),
+    RoundingOp("trunc", np.trunc, "trunc is not supported for complex inputs"),
 ]
 
 # Halves, ties, signed zeros, large, infinities and NaN.
@@ -213,6 +214,11 @@ RECORDED_ROUNDING = {
     "round": (
         "RoundBackward0",
         [0.0, -0.0, 0.0, -0.0, 2.0, -2.0, 2.0, -2.0, 0.0, 0.0, -0.0, 4.0, -4.0, 4503599627370496.0, 1e+300, INF, -INF, NAN],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    ),
+    "trunc": (
+        "TruncBackward0",
+        [0.0, -0.0, 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.0, 0.0, -0.0, 3.0, -3.0, 4503599627370496.0, 1e+300, INF, -INF, NAN],
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     ),
 }

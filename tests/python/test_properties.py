@@ -182,7 +182,7 @@ for _op in UNARY_DB:
             lambda a, p, f=_op.ref: f(a * a + 1),
         )
 # the rounding functions: steps at integers (round: at halves)
-_STEPS = {"floor": lambda a: a - np.round(a), "ceil": lambda a: a - np.round(a),
+_STEPS = {"floor": lambda a: a - np.round(a), "ceil": lambda a: a - np.round(a), "trunc": lambda a: a - np.round(a),
           "round": lambda a: a - np.floor(a) - 0.5}
 for _op in ROUNDING_DB:
     U(
