@@ -20,6 +20,7 @@ pub mod pointwise;
 pub mod prod;
 pub mod random;
 pub mod stats;
+pub mod strided;
 pub mod sum;
 pub mod unary;
 pub mod view;
@@ -54,6 +55,7 @@ pub use pointwise::{
 };
 pub use prod::*;
 pub use stats::*;
+pub use strided::*;
 pub use sum::*;
 pub use unary::*;
 pub use view::*;
