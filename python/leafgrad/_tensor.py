@@ -300,7 +300,7 @@ def _legacy_new(self, *args, device=None):
     if len(args) == 1 and isinstance(args[0], Tensor):
         other = args[0]
         if other.dtype != self.dtype:
-            raise TypeError(f"expected {_LEGACY_TYPE(self)} (got {_LEGACY_TYPE(other)})")
+            raise TypeError(f"expected {_options(self)} (got {_options(other)})")
         return other.detach()
     if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
         return tensor(args[0], dtype=self.dtype, device=dev)
@@ -311,9 +311,17 @@ def _legacy_new(self, *args, device=None):
     return zeros(args, dtype=self.dtype, device=dev)
 
 
-def _LEGACY_TYPE(t):
-    prefix = "torch.cuda." if t.is_cuda else "torch."
-    return prefix + _LEGACY[t.dtype._name]
+_CPP_NAMES = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+    "int64": "long int", "int32": "int", "uint8": "unsigned char", "bool": "bool",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
+def _options(t):
+    """PyTorch's printed TensorOptions of a tensor (in `Tensor.new`'s dtype error)."""
+    return (f"TensorOptions(dtype={_CPP_NAMES[t.dtype._name]}, device={t.device}, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
 def _type_as(self, other):

@@ -60,7 +60,7 @@ class _Storage:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return type(self)._wrap(self._data[i].clone(), self)
+            return type(self)(self._data[i].clone())
         return self._data[i].item()
 
     def __setitem__(self, i, value):
@@ -81,7 +81,14 @@ class _Storage:
         return (_storage_from_bytes, (type(self), _bytes(self._data), self._data.dtype, str(self.device)))
 
     def __deepcopy__(self, memo):
-        return type(self)._wrap(self._data.clone(), self)
+        return self.clone()
+
+    def clone(self):
+        return type(self)(self._data.clone())
+
+    def cpu(self):
+        """The storage in host memory: itself seen again when it is there, else a copy."""
+        return type(self)(self._data.cpu() if self.is_cuda else self._data)
 
 
 class UntypedStorage(_Storage):
@@ -94,18 +101,8 @@ class UntypedStorage(_Storage):
 
     __slots__ = ()
 
-    @classmethod
-    def _wrap(cls, data, like):
-        return cls(data)
-
     def element_size(self):
         return 1
-
-    def clone(self):
-        return UntypedStorage(self._data.clone())
-
-    def cpu(self):
-        return UntypedStorage(self._data.cpu().clone() if not self.is_cuda else self._data.cpu())
 
     def __repr__(self):
         return (_lines(self.tolist(), str) if len(self) else " ") + "\n" + \
@@ -128,10 +125,6 @@ class TypedStorage(_Storage):
 
     __slots__ = ()
 
-    @classmethod
-    def _wrap(cls, data, like):
-        return cls(data)
-
     @property
     def dtype(self):
         return self._data.dtype
@@ -150,12 +143,6 @@ class TypedStorage(_Storage):
         from ._tensor import _LEGACY
 
         return "torch." + _LEGACY[self.dtype._name].replace("Tensor", "Storage")
-
-    def clone(self):
-        return TypedStorage(self._data.clone())
-
-    def cpu(self):
-        return TypedStorage(self._data.cpu().clone() if not self.is_cuda else self._data.cpu())
 
     def __repr__(self):
         body = _lines(self.tolist(), lambda v: str(float(v)) if self.dtype.is_floating_point else str(v))

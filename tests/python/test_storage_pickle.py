@@ -37,6 +37,7 @@ def test_storages_see_the_whole_memory():
     assert str(typed(torch.tensor([], dtype=torch.float64))) == \
         " \n[torch.storage.TypedStorage(dtype=torch.float64, device=cpu) of size 0]"
     assert st.type() == "torch.FloatStorage"
+    assert st.cpu().data_ptr() == st.data_ptr() and type(st.cpu()).__name__ == "TypedStorage"
     c = st.clone()
     assert c.data_ptr() != st.data_ptr() and c.tolist() == st.tolist()
     assert pickle.loads(pickle.dumps(st)).tolist() == [9., 2., 3.]

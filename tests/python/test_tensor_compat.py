@@ -147,6 +147,13 @@ def test_legacy_new_and_type_as():
     assert z.new([1.5]).dtype == torch.int64
     x = torch.zeros(1)
     assert x.new(x[0].size()).fill_(7).tolist() == 7.0
+    with pytest.raises(TypeError) as e:
+        z.new(torch.tensor([1.]))
+    assert str(e.value) == (
+        "expected TensorOptions(dtype=long int, device=cpu, layout=Strided, requires_grad=false "
+        "(default), pinned_memory=false (default), memory_format=(nullopt)) (got TensorOptions("
+        "dtype=float, device=cpu, layout=Strided, requires_grad=false (default), pinned_memory="
+        "false (default), memory_format=(nullopt)))")
     w = z.new(torch.tensor([5, 6]))
     assert w.tolist() == [5, 6] and not w.requires_grad
     assert torch.tensor([1.5]).type_as(torch.tensor([1])).tolist() == [1]
