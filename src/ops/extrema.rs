@@ -39,17 +39,27 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
             &[&out],
             vec![save("self", x)?, save_output("result", &out, 0)?],
             Box::new(|s, g| {
-                let (x, v) = (s[0].detached(), s[1].detached());
-                let nan = |t: &Tensor| compare(CmpOp::Ne, t, t);
-                let both_nan = bitwise(BitOp::And, &nan(&x)?, &nan(&v)?)?;
-                let mask = bitwise(BitOp::Or, &compare(CmpOp::Eq, &x, &v)?, &both_nan)?;
-                let count = sum(&backend::cast(&mask, g[0].dtype())?, None, false)?;
-                let zero = Tensor::wrapped_scalar(0.0f64);
-                grads![index::where_(&mask, &div(&g[0], &count)?, &zero)?]
+                grads![evenly_distribute(
+                    &s[0].detached(),
+                    &s[1].detached(),
+                    &g[0]
+                )?]
             }),
         )?;
     }
     Ok(out)
+}
+
+/// The gradient of a reduction to one selected value `v` of `x` (max, min, median): `g` shared
+/// evenly by the elements equal to `v` (by the NaNs when `v` is NaN; PyTorch's
+/// `evenly_distribute_backward`).
+pub fn evenly_distribute(x: &Tensor, v: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let nan = |t: &Tensor| compare(CmpOp::Ne, t, t);
+    let both_nan = bitwise(BitOp::And, &nan(x)?, &nan(v)?)?;
+    let mask = bitwise(BitOp::Or, &compare(CmpOp::Eq, x, v)?, &both_nan)?;
+    let count = sum(&backend::cast(&mask, g.dtype())?, None, false)?;
+    let zero = Tensor::wrapped_scalar(0.0f64);
+    index::where_(&mask, &div(g, &count)?, &zero)
 }
 
 /// Index of the extreme along `dim` (or of the flattened tensor).

@@ -19,6 +19,7 @@ pub mod nn;
 pub mod pointwise;
 pub mod prod;
 pub mod random;
+pub mod sorting;
 pub mod stats;
 pub mod strided;
 pub mod sum;
@@ -54,6 +55,7 @@ pub use pointwise::{
     FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
 };
 pub use prod::*;
+pub use sorting::{kthvalue, median, median_dim, sort, topk};
 pub use stats::*;
 pub use strided::*;
 pub use sum::*;

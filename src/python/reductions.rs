@@ -22,6 +22,51 @@ impl PyTensor {
         let (v, i) = ops::max_dim(&self.t, dim, keepdim, is_max).py()?;
         tuple_of(py, vec![v, i])
     }
+    /// `(values, indices)` of sort along `dim` (`stable` None: the overload without it).
+    fn _sort<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        descending: bool,
+        stable: Option<bool>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::sort(&self.t, dim, descending, stable).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    fn _topk<'py>(
+        &self,
+        py: Python<'py>,
+        k: i64,
+        dim: i64,
+        largest: bool,
+        sorted: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::topk(&self.t, k, dim, largest, sorted).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    fn _kthvalue<'py>(
+        &self,
+        py: Python<'py>,
+        k: i64,
+        dim: i64,
+        keepdim: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::kthvalue(&self.t, k, dim, keepdim).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    fn _median_dim<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        keepdim: bool,
+        ignore_nan: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (v, i) = ops::median_dim(&self.t, dim, keepdim, ignore_nan).py()?;
+        tuple_of(py, vec![v, i])
+    }
+    fn _median_all<'py>(&self, py: Python<'py>, ignore_nan: bool) -> R<'py> {
+        out(py, ops::median(&self.t, ignore_nan))
+    }
     #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
     fn amax<'py>(
         &self,

@@ -23,6 +23,7 @@ MODULES = [
     "leafgrad._factories",
     "leafgrad._grad_mode",
     "leafgrad._functions",
+    "leafgrad._sorting",
     "leafgrad._size",
     "leafgrad._device",
     "leafgrad.storage",
