@@ -294,10 +294,25 @@ macro_rules! float_binary_ops {
             hypot / hypot_ Hypot "HypotBackward0" {
                 real: |a, b| a.hypot(b),
                 cuda: "m_hypot(a, b)",
+                ints: refuse,
                 saves: [self, other, result],
                 // d hypot(a, b) = (a da + b db) / hypot(a, b)
                 grad_self: |s, g| div(&mul(g, &s[0])?, &s[2]),
                 grad_other: |s, g| div(&mul(g, &s[1])?, &s[2]),
+            }
+            /// The angle of the point `(other, input)`: arctan(input / other) in the quadrant of
+            /// the point, in [-π, π] (integers and bools compute in float32).
+            ///
+            /// >>> torch.atan2(torch.tensor([1., -1.]), torch.tensor([1., -1.]))
+            /// tensor([ 0.7854, -2.3562])
+            atan2 / atan2_ Atan2 "Atan2Backward0" {
+                real: |a, b| a.atan2(b),
+                cuda: "m_atan2(a, b)",
+                ints: float,
+                saves: [self, other],
+                // d atan2(a, b) = (b da - a db) / (a² + b²), in PyTorch's order of operations
+                grad_self: |s, g| mul(&mul(g, &s[1])?, &atan2_recip(s)?),
+                grad_other: |s, g| mul(&mul(g, &neg(&s[0])?)?, &atan2_recip(s)?),
             }
             /// log(e ** a + e ** b) elementwise, without overflow.
             ///
@@ -315,6 +330,7 @@ macro_rules! float_binary_ops {
                     }
                 },
                 cuda: "m_logaddexp(a, b)",
+                ints: refuse,
                 saves: [self, other],
                 // d log(e^a + e^b) = da / (1 + e^(b - a)) + db / (1 + e^(a - b))
                 grad_self: |s, g| {

@@ -19,6 +19,7 @@ __all__ = [
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
     "unsafe_split", "unsafe_chunk", "greater", "greater_equal", "less", "less_equal", "not_equal",
     "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor", "fix", "sgn",
+    "arctan2",
 ]
 
 
@@ -703,3 +704,14 @@ def sgn(input):
     """
     _check_tensor("sgn", "input", 1, input)
     return input.sgn()
+
+
+def arctan2(input, other):
+    """An alias of `atan2`.
+
+    >>> torch.arctan2(torch.tensor([1.]), torch.tensor([-1.]))
+    tensor([2.3562])
+    """
+    _check_tensor("arctan2", "input", 1, input)
+    _check_tensor("arctan2", "other", 2, other)
+    return input.atan2(other)

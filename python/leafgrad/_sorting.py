@@ -1,10 +1,12 @@
 """Sorting and selection: `sort`, `argsort`, `msort`, `topk`, `kthvalue`, `median`, `nanmedian`,
 as `torch.*` functions and Tensor methods (the core is src/ops/sorting.rs). The ops that return
 values and indices return PyTorch's named tuples (`torch.return_types.sort`, ...)."""
+from . import _warn
 from ._core import Tensor
 from ._tensor import _ReturnType
 
-__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian"]
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "searchsorted", "bucketize"]
+_METHODS = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian"]
 
 
 def _return_type(name):
@@ -118,8 +120,70 @@ def nanmedian(input, dim=None, keepdim=False, *, keepdims=None, axis=None):
     return _Nanmedian(*input._median_dim(int(dim), _keep(keepdim, keepdims), True))
 
 
+def _side(side, right):
+    if side is None:
+        return bool(right)
+    if side not in ("left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+    if right and side == "left":
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                           "left while right was True")
+    return side == "right"
+
+
+_CONTIGUITY = (("boundary", 38), ("input value", 32), ("sorter", 44))
+
+
+def _warn_non_contiguous(boundaries, input, sorter):
+    """PyTorch's once-per-process warnings that a non-contiguous argument is copied."""
+    for (what, line), t in zip(_CONTIGUITY, (boundaries, input, sorter)):
+        if isinstance(t, Tensor) and not t.is_contiguous():
+            _warn.warn_once(
+                "searchsorted " + what,
+                f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the performance "
+                "due to extra data copy when converting non-contiguous tensor to contiguous, please use "
+                f"contiguous {what} tensor if possible. This message will only appear once per program. "
+                "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/BucketizationUtils.h:"
+                f"{line}.)", stacklevel=3)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """For each element of `input`, the index where inserting it into the innermost dim of
+    `sorted_sequence` keeps it sorted: the first position not less than it (with `right=True` or
+    `side="right"`, the first position greater than it). `sorted_sequence` is 1-D or has
+    `input`'s leading dims; `sorter` sorts an unsorted sequence. int64 indices (int32 with
+    `out_int32=True`), without gradient.
+
+    >>> seq = torch.tensor([1, 3, 5, 7, 9])
+    >>> torch.searchsorted(seq, torch.tensor([3, 6, 9]))
+    tensor([1, 3, 4])
+    >>> torch.searchsorted(seq, torch.tensor([3, 6, 9]), right=True)
+    tensor([2, 3, 5])
+    """
+    right = _side(side, right)
+    out = sorted_sequence._searchsorted(input, right, bool(out_int32), sorter)
+    _warn_non_contiguous(sorted_sequence, input, sorter)
+    return out
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The index of the bucket of each element of `input` among the 1-D sorted `boundaries`:
+    `i` such that `boundaries[i-1] < x <= boundaries[i]` (`boundaries[i-1] <= x <
+    boundaries[i]` with `right=True`); `searchsorted(boundaries, input)`.
+
+    >>> torch.bucketize(torch.tensor([[3, 6, 9], [0, 1, 10]]), torch.tensor([1, 3, 5, 7, 9]))
+    tensor([[1, 3, 4],
+            [0, 0, 5]])
+    """
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    out = boundaries._searchsorted(input, bool(right), bool(out_int32), None)
+    _warn_non_contiguous(boundaries, input, None)
+    return out
+
+
 def _install():
-    for name in __all__:
+    for name in _METHODS:
         setattr(Tensor, name, globals()[name])
 
 

@@ -506,6 +506,8 @@ def _install():
                  "equal", "allclose", "isnan"):
         if not hasattr(T, name):
             setattr(T, name, getattr(F, name))
+    T.arctan2 = lambda self, other: self.atan2(other)
+    T.arctan2_ = lambda self, other: self.atan2_(other)
     T.fix = lambda self: self.trunc()
     T.fix_ = lambda self: self.trunc_()
     from ._functions import multinomial

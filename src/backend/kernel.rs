@@ -148,6 +148,7 @@ macro_rules! define_float_binary_kernels {
         $name:ident $(/ $inplace:ident)? $Variant:ident $node:literal {
             real: $real:expr,
             cuda: $cuda:literal,
+            ints: $ints:ident,
             saves: [$($saves:ident),*],
             grad_self: $grad_self:expr,
             grad_other: $grad_other:expr $(,)?

@@ -55,7 +55,7 @@ pub use pointwise::{
     FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
 };
 pub use prod::*;
-pub use sorting::{kthvalue, median, median_dim, sort, topk};
+pub use sorting::{kthvalue, median, median_dim, searchsorted, sort, topk};
 pub use stats::*;
 pub use strided::*;
 pub use sum::*;

@@ -148,6 +148,10 @@ macro_rules! define_float_unary {
 /// computed in float32 and rounded once, then the device's kernel.
 pub(crate) fn float_binary_value(op: FloatBinary, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
+    if !dt.is_differentiable() && !dt.is_complex() && op.ints_to_float() {
+        let f = |t: &Tensor| backend::cast_keep(t, DType::Float32);
+        return float_binary_value(op, &f(&a2)?, &f(&b2)?);
+    }
     if !dt.is_differentiable() || dt.is_complex() {
         let dev = if a.is_cuda() || b.is_cuda() {
             "cuda"
@@ -205,6 +209,7 @@ macro_rules! define_float_binary {
         $name:ident $(/ $inplace:ident)? $Variant:ident $node:literal {
             real: $real:expr,
             cuda: $cuda:literal,
+            ints: $ints:ident,
             saves: [$($saves:ident),*],
             grad_self: $grad_self:expr,
             grad_other: $grad_other:expr $(,)?
@@ -214,6 +219,12 @@ macro_rules! define_float_binary {
             /// The graph node's name.
             pub fn node(self) -> &'static str {
                 match self { $(FloatBinary::$Variant => $node,)* }
+            }
+
+            /// Do integer and bool operands compute in float32 (`ints: float`), rather than
+            /// raise PyTorch's missing-kernel error (`ints: refuse`)?
+            pub fn ints_to_float(self) -> bool {
+                match self { $(FloatBinary::$Variant => stringify!($ints) == "float",)* }
             }
 
             /// `op(a, b)`, recorded: the declared function of this identity.
@@ -332,9 +343,18 @@ macro_rules! define_rounding {
 
 pub use crate::backend::{FloatBinary, FloatUnary, Rounding};
 
+/// `1 / (a² + b²)` of atan2's saved operands, 0 where that overflows (at the origin; PyTorch's
+/// `atan2_backward`, whose gradient there is zero).
+pub(crate) fn atan2_recip(s: &[Tensor]) -> Result<Tensor> {
+    let r = reciprocal(&add(&mul(&s[0], &s[0])?, &mul(&s[1], &s[1])?)?)?;
+    let inf = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(f64::INFINITY))?;
+    where_(&inf, &Tensor::wrapped_scalar(0.0f64), &r)
+}
+
 /// The declared functions (src/declared.rs), each `pub fn` recording its node.
 pub mod declared {
     use super::super::*;
+    use super::atan2_recip;
     crate::float_unary_ops!(define_float_unary);
     crate::float_binary_ops!(define_float_binary);
     crate::rounding_ops!(define_rounding);

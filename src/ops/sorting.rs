@@ -732,3 +732,140 @@ pub fn median(x: &Tensor, ignore_nan: bool) -> Result<Tensor> {
     }
     Ok(out)
 }
+
+/// `torch.searchsorted(sorted_sequence, values)`: for each value, the index at which inserting it
+/// keeps the innermost rows of `seq` sorted: the first position whose element is not less than
+/// it (`right`: greater than it), as PyTorch's binary search compares, so a NaN goes to the end.
+/// `seq` is 1-D, or has the leading dims of `values` (one row per row of values); `sorter`
+/// holds the indices that sort an unsorted `seq`. Both are compared in their promoted dtype; the
+/// result is int64 (int32 with `out_int32`) and records nothing.
+pub fn searchsorted(
+    seq: &Tensor,
+    values: &Tensor,
+    right: bool,
+    out_int32: bool,
+    sorter: Option<&Tensor>,
+) -> Result<Tensor> {
+    let (ss, vs) = (seq.shape(), values.shape());
+    if ss.is_empty() {
+        return Err(Error::Runtime(
+            "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension"
+                .into(),
+        ));
+    }
+    if ss.len() > 1 && vs.is_empty() {
+        return Err(Error::Runtime(format!(
+            "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries tensor dim({}) and input value's dim(0) numel(1)",
+            ss.len()
+        )));
+    }
+    if ss.len() > 1 && (ss.len() != vs.len() || ss[..ss.len() - 1] != vs[..vs.len() - 1]) {
+        return Err(Error::Runtime(format!(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries tensor {ss:?} and input value tensor {vs:?}"
+        )));
+    }
+    if let Some(s) = sorter {
+        if s.shape() != ss {
+            return Err(Error::Runtime(format!(
+                "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor {ss:?}and got sorter tensor {:?}",
+                s.shape()
+            )));
+        }
+        if s.dtype() != DType::Int64 {
+            return Err(Error::Runtime(format!(
+                "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype {}",
+                s.dtype().scalar_type_name()
+            )));
+        }
+    }
+    let dt = crate::dtype::result_type(&[
+        (seq.dtype(), seq.priority()),
+        (values.dtype(), values.priority()),
+    ]);
+    if dt == DType::Bool || dt.is_complex() {
+        return Err(Error::NotImplemented(format!(
+            "\"searchsorted_out_cpu\" not implemented for '{}'",
+            dt.scalar_type_name()
+        )));
+    }
+    let out_dt = if out_int32 {
+        DType::Int32
+    } else {
+        DType::Int64
+    };
+    if seq.device().is_meta() || values.device().is_meta() {
+        return Tensor::on_meta(&vs, out_dt);
+    }
+    let n = *ss.last().unwrap_or(&1);
+    let order: Option<Vec<usize>> = match sorter {
+        Some(s) => Some(
+            s.try_to_vec::<i64>()?
+                .into_iter()
+                .map(|i| {
+                    if i < 0 || i as usize >= n {
+                        Err(Error::Runtime(
+                            "torch.searchsorted(): sorter index out of range".into(),
+                        ))
+                    } else {
+                        Ok(i as usize)
+                    }
+                })
+                .collect::<Result<_>>()?,
+        ),
+        None => None,
+    };
+    let per_row = *vs.last().unwrap_or(&1);
+    fn run<K: Key>(
+        seq: &[K],
+        vals: &[K],
+        n: usize,
+        per_row: usize,
+        one_row: bool,
+        right: bool,
+        order: Option<&[usize]>,
+    ) -> Vec<i64> {
+        vals.iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let base = if one_row { 0 } else { (i / per_row.max(1)) * n };
+                let (mut start, mut end) = (0usize, n);
+                while start < end {
+                    let mid = start + ((end - start) >> 1);
+                    let m = match order {
+                        Some(o) => seq[base + o[base + mid]],
+                        None => seq[base + mid],
+                    };
+                    // PyTorch's `!(m > v)` / `!(m >= v)`: an unordered (NaN) pair moves right
+                    let before = match m.partial_cmp(&v) {
+                        Some(std::cmp::Ordering::Greater) => false,
+                        Some(std::cmp::Ordering::Equal) => right,
+                        _ => true,
+                    };
+                    if before {
+                        start = mid + 1;
+                    } else {
+                        end = mid;
+                    }
+                }
+                start as i64
+            })
+            .collect()
+    }
+    let (s2, v2) = (backend::cast(seq, dt)?, backend::cast(values, dt)?);
+    let one_row = ss.len() == 1;
+    let pos = if dt.is_floating() {
+        let (s, v) = (s2.try_to_vec::<f64>()?, v2.try_to_vec::<f64>()?);
+        run(&s, &v, n, per_row, one_row, right, order.as_deref())
+    } else {
+        let (s, v) = (s2.try_to_vec::<i64>()?, v2.try_to_vec::<i64>()?);
+        run(&s, &v, n, per_row, one_row, right, order.as_deref())
+    };
+    let mut out = Tensor::from_vec(pos, &vs)?;
+    if out_int32 {
+        out = backend::cast(&out, DType::Int32)?;
+    }
+    if values.device() != out.device() {
+        out = backend::to_device(&out, values.device())?;
+    }
+    Ok(out)
+}

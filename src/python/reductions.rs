@@ -64,6 +64,21 @@ impl PyTensor {
         let (v, i) = ops::median_dim(&self.t, dim, keepdim, ignore_nan).py()?;
         tuple_of(py, vec![v, i])
     }
+    /// `torch.searchsorted(self, values, ...)`; `values` a tensor or a number.
+    fn _searchsorted<'py>(
+        &self,
+        py: Python<'py>,
+        values: &Bound<'py, PyAny>,
+        right: bool,
+        out_int32: bool,
+        sorter: Option<PyRef<'py, PyTensor>>,
+    ) -> R<'py> {
+        let v = super::convert::operand_or_type_error(values, "searchsorted", "input")?;
+        out(
+            py,
+            ops::searchsorted(&self.t, &v, right, out_int32, sorter.as_ref().map(|s| &s.t)),
+        )
+    }
     fn _median_all<'py>(&self, py: Python<'py>, ignore_nan: bool) -> R<'py> {
         out(py, ops::median(&self.t, ignore_nan))
     }

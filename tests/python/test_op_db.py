@@ -202,10 +202,18 @@ def test_binary_dtypes(op):
     f32, f64 = torch.tensor([1.5, 2.0]), torch.tensor([0.5, 3.0], dtype=torch.float64)
     assert getattr(torch, op.name)(f32, f64).dtype == torch.float64
     assert getattr(torch, op.name)(f32, torch.tensor([1, 2])).dtype == torch.float32
-    refused = [
+    ints = [
         (torch.tensor([1, 2]), torch.tensor([3, 4]), "Long"),
         (torch.tensor([True]), torch.tensor([False]), "Bool"),
     ]
+    refused = [] if op.ints else ints
+    if op.ints:  # computed in float32, as the same values given as floats
+        for a, b, _ in ints:
+            r = getattr(torch, op.name)(a, b)
+            assert r.dtype == torch.float32
+            assert r.tolist() == getattr(torch, op.name)(a.float(), b.float()).tolist()
+        r = getattr(torch, op.name)(torch.tensor([1], dtype=torch.uint8), f64)
+        assert r.dtype == torch.float64
     if not op.torch_complex or not USING_TORCH:
         # (PyTorch computes logaddexp of complex tensors; leafgrad does not yet: differences.md)
         refused.append((torch.tensor([1 + 1j]), torch.tensor([2 + 0j]), "ComplexFloat"))
@@ -301,8 +309,12 @@ def test_binary_cuda_matches_cpu(op, dtype):
         (gc,) = torch.autograd.grad(rc.sum(), [ca])
         (gd,) = torch.autograd.grad(rd.sum(), [da])
         np.testing.assert_allclose(values(gd), values(gc), rtol=tol, atol=tol)
+    ia, ib = torch.tensor([1, 2]).cuda(), torch.tensor([1, 2]).cuda()
+    if op.ints:
+        assert getattr(torch, op.name)(ia, ib).cpu().tolist() == getattr(torch, op.name)(ia.cpu(), ib.cpu()).tolist()
+        return
     with pytest.raises(NotImplementedError, match=f'"{op.name}_cuda" not implemented for \'Long\''):
-        getattr(torch, op.name)(torch.tensor([1, 2]).cuda(), torch.tensor([1, 2]).cuda())
+        getattr(torch, op.name)(ia, ib)
 
 
 @pytest.mark.parametrize("op", BINARY, ids=BIDS)

@@ -250,3 +250,91 @@ def test_on_cuda_as_on_cpu():
         a.values.sum().backward()
         b.values.sum().backward()
     assert x.grad.tolist() == xc.grad.cpu().tolist()
+
+
+# ---------------------------------------------------------------- searchsorted, bucketize
+
+
+def test_searchsorted_left_right_and_rows():
+    s = torch.tensor([1., 3., 5., 7., 9.])
+    v = torch.tensor([[3., 6., 9.], [3., 6., 9.]])
+    assert torch.searchsorted(s, v).tolist() == [[1, 3, 4], [1, 3, 4]]
+    assert torch.searchsorted(s, v, right=True).tolist() == [[2, 3, 5], [2, 3, 5]]
+    assert torch.searchsorted(s, v, side="right").tolist() == [[2, 3, 5], [2, 3, 5]]
+    r = torch.searchsorted(s, 5)
+    assert r.dim() == 0 and r.item() == 2 and r.dtype == torch.int64
+    assert torch.searchsorted(s, 5.5, out_int32=True).dtype == torch.int32
+    # one row of the sequence per row of values
+    rows = torch.searchsorted(torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 6], [1, 6]]))
+    assert rows.tolist() == [[1, 3], [0, 2]]
+    # compared in the promoted dtype; NaN goes to the end
+    assert torch.searchsorted(torch.tensor([1, 3, 5]), torch.tensor([2.5, 3.])).tolist() == [1, 1]
+    nan = torch.searchsorted(torch.tensor([1., 3., NAN]), torch.tensor([2., NAN, 4.]))
+    assert nan.tolist() == [1, 3, 3]
+    assert torch.searchsorted(torch.tensor([5., 1., 3.]), torch.tensor([2., 4.]),
+                              sorter=torch.tensor([1, 2, 0])).tolist() == [1, 2]
+    assert torch.searchsorted(torch.tensor([]), torch.tensor([1.5])).tolist() == [0]
+    g = torch.searchsorted(torch.tensor([1., 2.], requires_grad=True), torch.tensor([1.5], requires_grad=True))
+    assert g.tolist() == [1] and not g.requires_grad
+    assert torch.searchsorted(torch.tensor([1, 3], dtype=torch.int32), torch.tensor([2 ** 40])).tolist() == [2]
+
+
+def test_bucketize():
+    b = torch.tensor([1, 3, 5, 7, 9])
+    x = torch.tensor([[3, 6, 9], [0, 1, 10]])
+    assert torch.bucketize(x, b).tolist() == [[1, 3, 4], [0, 0, 5]]
+    assert torch.bucketize(x, b, right=True).tolist() == [[2, 3, 5], [0, 1, 5]]
+    assert torch.bucketize(3, b).item() == 1
+    assert torch.bucketize(torch.tensor([3.]), b, out_int32=True).dtype == torch.int32
+
+
+def test_searchsorted_errors_and_warnings():
+    s = torch.tensor([1., 3.])
+    raises(lambda: torch.searchsorted(s, s, side="left", right=True),
+           "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True")
+    raises(lambda: torch.searchsorted(s, s, side="middle"),
+           "torch.searchsorted(): side can only be 'left' or 'right' but got middle")
+    raises(lambda: torch.searchsorted(torch.tensor([[1, 3, 5], [2, 4, 6]]), torch.tensor([[3, 6, 1]])),
+           "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+           "boundaries tensor and input value tensor must match, but we got boundaries tensor [2, 3] and "
+           "input value tensor [1, 3]")
+    raises(lambda: torch.searchsorted(torch.tensor([5., 1, 3]), s, sorter=torch.tensor([1, 2])),
+           "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor "
+           "[3]and got sorter tensor [2]")
+    raises(lambda: torch.searchsorted(torch.tensor(5.), s),
+           "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+    raises(lambda: torch.searchsorted(torch.tensor([1 + 1j]), torch.tensor([1j])),
+           "\"searchsorted_out_cpu\" not implemented for 'ComplexFloat'", NotImplementedError)
+    raises(lambda: torch.bucketize(torch.tensor([3]), torch.tensor([[1, 3]])),
+           "boundaries tensor must be 1 dimension, but got dim(2)")
+    import warnings
+
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            torch.searchsorted(s, torch.ones(2, 2)[:, 0])
+        assert [str(x.message) for x in w] == [
+            "torch.searchsorted(): input value tensor is non-contiguous, this will lower the performance due "
+            "to extra data copy when converting non-contiguous tensor to contiguous, please use contiguous "
+            "input value tensor if possible. This message will only appear once per program. (Triggered "
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/BucketizationUtils.h:32.)"]
+        assert w[0].filename == __file__
+    finally:
+        torch.set_warn_always(False)
+
+
+def test_atan2_integers_zero_gradient_and_alias():
+    assert torch.atan2(torch.tensor([1, 2]), torch.tensor([3, 4])).dtype == torch.float32
+    assert str(torch.atan2(torch.tensor([1, 2]), torch.tensor([3, 4]))) == "tensor([0.3218, 0.4636])"
+    x = torch.tensor([0., 1., -2.], requires_grad=True)
+    y = torch.tensor([0., 3., 0.5], requires_grad=True)
+    z = torch.atan2(x, y)
+    assert name(z) == "Atan2Backward0"
+    z.sum().backward()
+    # zero gradient at the origin, not NaN
+    assert x.grad.tolist() == pytest.approx([0., 0.3, 0.11764705882352941])
+    assert y.grad.tolist() == pytest.approx([0., -0.1, 0.47058823529411764])
+    assert torch.arctan2(torch.tensor([1.]), torch.tensor([2.])).tolist() == pytest.approx([0.4636476])
+    raises(lambda: torch.tensor([1, 2]).atan2_(torch.tensor([1., 2.])),
+           "result type Float can't be cast to the desired output type Long")
