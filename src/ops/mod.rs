@@ -19,6 +19,7 @@ pub mod nn;
 pub mod pointwise;
 pub mod prod;
 pub mod random;
+pub mod scatter;
 pub mod sorting;
 pub mod stats;
 pub mod strided;
@@ -55,6 +56,9 @@ pub use pointwise::{
     FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
 };
 pub use prod::*;
+pub use scatter::{
+    scatter, scatter_add, scatter_reduce, scatter_reduce_legacy, scatter_value, ScatterReduce,
+};
 pub use sorting::{kthvalue, median, median_dim, searchsorted, sort, topk};
 pub use stats::*;
 pub use strided::*;

@@ -271,6 +271,73 @@ impl PyTensor {
     fn index_select<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
         out(py, ops::index_select(&self.t, dim, &index_arg(index)?))
     }
+    /// `scatter`/`scatter_` of a tensor or a number (`reduce`: the older "add"/"multiply").
+    #[pyo3(signature = (dim, index, src, reduce = None, inplace = false))]
+    fn _scatter<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: &Bound<'py, PyAny>,
+        reduce: Option<&str>,
+        inplace: bool,
+    ) -> R<'py> {
+        let is_value = src.cast::<PyTensor>().is_err();
+        let v = operand(src).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "scatter(): argument 'src' must be Tensor or a number, not {}",
+                src.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let multiply = match reduce {
+            None => None,
+            Some("add") => Some(false),
+            Some("multiply") => Some(true),
+            Some(_) => {
+                return Err(PyRuntimeError::new_err(
+                    "reduce argument must be either add or multiply.",
+                ))
+            }
+        };
+        let idx = index.t.clone();
+        let f = |s: &Tensor| match multiply {
+            Some(m) => ops::scatter_reduce_legacy(s, dim, &idx, &v, is_value, m),
+            None if is_value => ops::scatter_value(s, dim, &idx, &v),
+            None => ops::scatter(s, dim, &idx, &v),
+        };
+        scatter_result(slf, inplace, &v, is_value, f)
+    }
+    #[pyo3(signature = (dim, index, src, inplace = false))]
+    fn _scatter_add<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: PyRef<'py, PyTensor>,
+        inplace: bool,
+    ) -> R<'py> {
+        let (idx, v) = (index.t.clone(), src.t.clone());
+        scatter_result(slf, inplace, &v, false, |s| {
+            ops::scatter_add(s, dim, &idx, &v)
+        })
+    }
+    #[pyo3(signature = (dim, index, src, reduce, include_self = true, inplace = false))]
+    fn _scatter_reduce<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: PyRef<'py, PyTensor>,
+        reduce: &str,
+        include_self: bool,
+        inplace: bool,
+    ) -> R<'py> {
+        let op = ops::ScatterReduce::parse(reduce).py()?;
+        let (idx, v) = (index.t.clone(), src.t.clone());
+        scatter_result(slf, inplace, &v, false, |s| {
+            ops::scatter_reduce(s, dim, &idx, &v, op, include_self)
+        })
+    }
     fn masked_fill<'py>(
         &self,
         py: Python<'py>,
@@ -306,6 +373,23 @@ impl PyTensor {
         })?;
         out(py, ops::where_(&condition.t, &self.t, &o))
     }
+}
+
+/// The result of a scatter: a new tensor, or `slf` written in place.
+fn scatter_result<'py>(
+    slf: &Bound<'py, PyTensor>,
+    inplace: bool,
+    src: &Tensor,
+    is_value: bool,
+    f: impl FnOnce(&Tensor) -> crate::Result<Tensor>,
+) -> R<'py> {
+    let t = slf.get().t.clone();
+    if !inplace {
+        return out(slf.py(), f(&t));
+    }
+    let others: Vec<&Tensor> = if is_value { vec![] } else { vec![src] };
+    ops::apply_inplace(&t, &others, f).py()?;
+    Ok(slf.clone().into_any())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -24,6 +24,7 @@ MODULES = [
     "leafgrad._grad_mode",
     "leafgrad._functions",
     "leafgrad._sorting",
+    "leafgrad._scatter",
     "leafgrad._size",
     "leafgrad._device",
     "leafgrad.storage",
