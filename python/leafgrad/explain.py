@@ -185,9 +185,9 @@ def _expr(node, namer, todo, depth):
 def _constant_names(node, namer):
     """Names for the inputs that need no grad (drawn as None in next_functions), taken in order
     from the node's saved tensors that do not require grad: MmBackward0 saves x as 'self'."""
-    if node._saved_released:
+    if node._lg_saved_released:
         return []
-    saved = [getattr(node, "_saved_" + n) for n in node._saved_names if n != "result"]
+    saved = [getattr(node, "_saved_" + n) for n in node._lg_saved_names if n != "result"]
     return [namer.of(s) for s in saved if not s.requires_grad and namer.of(s)]
 
 
@@ -285,7 +285,7 @@ def _graph_problems(t, namer):
         return []
     nodes = _reachable(t.grad_fn)
     problems = []
-    freed = [type(n).__name__ for n in nodes if n._saved_released]
+    freed = [type(n).__name__ for n in nodes if n._lg_saved_released]
     if freed:
         problems.append(
             "freed by an earlier backward() (saved tensors of "
@@ -343,11 +343,11 @@ def _modified_saved(nodes):
     saved and that was changed in place since; one entry per tensor (x*x saves x twice)."""
     found = []
     for node in nodes:
-        if node._saved_released or not node._saved_names:
+        if node._lg_saved_released or not node._lg_saved_names:
             continue
-        versions = getattr(node, "_saved_versions", None)
+        versions = getattr(node, "_lg_saved_versions", None)
         by_tensor = {}
-        for i, slot in enumerate(node._saved_names):
+        for i, slot in enumerate(node._lg_saved_names):
             s = getattr(node, "_saved_" + slot)
             if versions is not None:
                 changed, was = versions[i] != s._version, versions[i]

@@ -135,18 +135,18 @@ def node_lines(node, show_attrs=False, show_saved=False):
             lines.append(f"name={node.name()}")
         if type(node).__name__ != "AccumulateGrad":
             lines.append(f"sequence_nr={node._sequence_nr}")
-        if node._saved_names:
-            lines.append("saved=" + ", ".join(node._saved_names))
-    if show_saved and node._saved_released:
+        if node._lg_saved_names:
+            lines.append("saved=" + ", ".join(node._lg_saved_names))
+    if show_saved and node._lg_saved_released:
         lines.append("saved tensors: freed")
     return lines
 
 
 def saved_tensors(node):
     """[(name, tensor)] of a node, or None when backward has freed them."""
-    if node._saved_released:
+    if node._lg_saved_released:
         return None
-    return [(n, getattr(node, "_saved_" + n)) for n in node._saved_names]
+    return [(n, getattr(node, "_saved_" + n)) for n in node._lg_saved_names]
 
 
 def saved_output(names, node, slot):
@@ -234,7 +234,7 @@ class _DotBuilder:
             return self.ids[id(node)]
         key = self._new_id(node, "n")
         label = "\n".join(node_lines(node, self.show_attrs, self.show_saved))
-        freed = self.show_saved and node._saved_released
+        freed = self.show_saved and node._lg_saved_released
         attrs = {"label": label, "style": "filled,dashed"} if freed else {"label": label}
         self.lines.append(f"\t{key} [{_attrs(attrs)}]")
         if type(node).__name__ == "AccumulateGrad":

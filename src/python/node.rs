@@ -241,9 +241,30 @@ impl PyNode {
         )))
     }
 
+    /// The attributes, with `_saved_<name>` and `_raw_saved_<name>` for each value the node
+    /// saves (as PyTorch lists them, so graph drawers that scan `dir()` find them).
+    fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Vec<String>> {
+        let py = slf.py();
+        let base = py
+            .get_type::<pyo3::types::PyAny>()
+            .call_method1("__dir__", (slf,))?;
+        let mut names: Vec<String> = base.extract()?;
+        if let Ok(node) = slf.get().node() {
+            for st in lock(&node.saved).tensors.iter() {
+                names.push(format!("_saved_{}", st.name));
+                if !matches!(st.value, SavedValue::Absent) {
+                    names.push(format!("_raw_saved_{}", st.name));
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
     /// Is the node's saved state freed (backward ran without retain_graph)?
     #[getter]
-    fn _saved_released(&self) -> PyResult<bool> {
+    fn _lg_saved_released(&self) -> PyResult<bool> {
         Ok(self.node()?.saved_released())
     }
     #[getter]
@@ -251,7 +272,7 @@ impl PyNode {
         Ok(self.node()?.has_saved())
     }
     #[getter]
-    fn _saved_names(&self) -> PyResult<Vec<&'static str>> {
+    fn _lg_saved_names(&self) -> PyResult<Vec<&'static str>> {
         Ok(lock(&self.node()?.saved)
             .tensors
             .iter()
@@ -259,9 +280,9 @@ impl PyNode {
             .map(|s| s.name)
             .collect())
     }
-    /// The version each saved tensor had when saved (same order as `_saved_names`).
+    /// The version each saved tensor had when saved (same order as `_lg_saved_names`).
     #[getter]
-    fn _saved_versions(&self) -> PyResult<Vec<u32>> {
+    fn _lg_saved_versions(&self) -> PyResult<Vec<u32>> {
         Ok(lock(&self.node()?.saved)
             .tensors
             .iter()

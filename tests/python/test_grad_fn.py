@@ -385,3 +385,19 @@ def test_loss_reprs():
         torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True), torch.tensor([2])
     )
     assert repr(ce) == "tensor(0.4076, grad_fn=<NllLossBackward0>)"
+
+
+def test_dir_lists_the_saved_values_as_pytorch_does():
+    # graph drawers (torchviz's show_saved) scan dir(grad_fn) for `_saved_` attributes and read
+    # each: only PyTorch's names may appear there (recorded from torch 2.15)
+    x = torch.ones(2, requires_grad=True)
+    y = torch.ones(2, requires_grad=True)
+
+    def saved(g):
+        return [n for n in dir(g) if n.startswith("_saved") or n.startswith("_raw_saved")]
+
+    assert saved((x * y).grad_fn) == ["_raw_saved_other", "_raw_saved_self", "_saved_other", "_saved_self"]
+    assert saved(x.exp().grad_fn) == ["_raw_saved_result", "_saved_result"]
+    for g in ((x * y).grad_fn, x.exp().grad_fn, x.sort().values.grad_fn):
+        for n in saved(g):
+            getattr(g, n)  # every listed attribute reads

@@ -456,7 +456,7 @@ def test_modified_before_saving_is_not_a_problem():
 
 
 @pytest.mark.skipif(
-    not hasattr(torch._core.Node, "_saved_versions"),
+    not hasattr(torch._core.Node, "_lg_saved_versions"),
     reason="needs the core to expose the versions tensors were saved at",
 )
 def test_saved_constant_modified_in_place_with_versions():
