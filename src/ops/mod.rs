@@ -57,7 +57,8 @@ pub use pointwise::{
 };
 pub use prod::*;
 pub use scatter::{
-    scatter, scatter_add, scatter_reduce, scatter_reduce_legacy, scatter_value, ScatterReduce,
+    index_add, index_copy, index_fill, index_reduce, scatter, scatter_add, scatter_reduce,
+    scatter_reduce_legacy, scatter_value, ScatterReduce,
 };
 pub use sorting::{kthvalue, median, median_dim, searchsorted, sort, topk};
 pub use stats::*;

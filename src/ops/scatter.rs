@@ -416,8 +416,9 @@ pub fn scatter_reduce(
     let (d, p) = plans("scatter_reduce", x, dim, index, Some(src))?;
     let out = reduce_value(&x.detached(), &src.detached(), &p, op, include_self)?;
     if needs_grad(&[x, src])? {
-        let (t_plan, is) = (p.target.clone(), index.shape());
         let d = d as i64;
+        // (PyTorch's src gradient has index's shape)
+        let gshape = index.shape();
         record(
             "ScatterReduceBackward0",
             &[x, src],
@@ -429,69 +430,99 @@ pub fn scatter_reduce(
                 save_output("result", &out, 0)?,
             ],
             Box::new(move |s, g| {
-                let (x, src, index, result, g) = (&s[0], &s[1], &s[2], &s[3], &g[0]);
-                // PyTorch's scatter_reduce_backward
-                let gath = |t: &Tensor| take(t, &t_plan, &is, "GatherBackward0");
-                let one = Tensor::wrapped_scalar(1.0f64);
-                let zero = Tensor::wrapped_scalar(0.0f64);
-                let as_float = |m: &Tensor| backend::cast(m, x.dtype());
-                let (gs, gsrc) = match op {
-                    ScatterReduce::Sum => (g.clone(), gath(g)?),
-                    ScatterReduce::Mean => {
-                        let n = count_tensor(g, &t_plan, include_self)?;
-                        (div(g, &n)?, div(&gath(g)?, &gath(&n)?)?)
-                    }
-                    ScatterReduce::Amax | ScatterReduce::Amin => {
-                        // shared evenly among the elements equal to the result
-                        let value = gath(result)?;
-                        let self_is = as_float(&compare(CmpOp::Eq, x, result)?)?;
-                        let src_is = as_float(&compare(CmpOp::Eq, src, &value)?)?;
-                        let n = scatter_add(&self_is, d, index, &src_is)?;
-                        let share = div(g, &n)?;
-                        (mul(&self_is, &share)?, mul(&src_is, &gath(&share)?)?)
-                    }
-                    ScatterReduce::Prod => {
-                        // the product of the others, computed without dividing by a zero
-                        let self_zero = compare(CmpOp::Eq, x, &zero)?;
-                        let masked_self = masked_fill(x, &self_zero, &one)?;
-                        let others = scatter_reduce(&masked_self, d, index, src, op, include_self)?;
-                        let gs = div(&mul(g, &others)?, &masked_self)?;
-                        let src_zero = compare(CmpOp::Eq, src, &zero)?;
-                        let zeros = Tensor::zeros_on(&x.shape(), x.dtype(), x.device())?;
-                        let n_zero = gath(&scatter_add(&zeros, d, index, &as_float(&src_zero)?)?)?;
-                        let single =
-                            bitwise(BitOp::And, &src_zero, &compare(CmpOp::Eq, &n_zero, &one)?)?;
-                        let masked_src = masked_fill(src, &single, &one)?;
-                        let without = scatter_reduce(x, d, index, &masked_src, op, include_self)?;
-                        let gsrc = where_(
-                            &single,
-                            &gath(&mul(g, &without)?)?,
-                            &div(
-                                &gath(&mul(g, result)?)?,
-                                &masked_fill(src, &src_zero, &one)?,
-                            )?,
-                        )?;
-                        // that formula has no derivative where two zeros meet (PyTorch's
-                        // DelayedError: differentiating it again raises)
-                        let many = compare(CmpOp::Gt, &n_zero, &one)?;
-                        if needs_grad(&[&gsrc])? && many.try_to_vec::<bool>()?.contains(&true) {
-                            (gs, delayed_error(&gsrc, PROD_DOUBLE_BACKWARD)?)
-                        } else {
-                            (gs, gsrc)
-                        }
-                    }
-                };
-                let gs = if include_self {
-                    gs
-                } else {
-                    let z = Tensor::zeros_on(&[t_plan.len()], gs.dtype(), gs.device())?;
-                    put(&gs, &t_plan, &z)?
-                };
+                let index = s[2].clone();
+                let redo =
+                    move |a: &Tensor, b: &Tensor| scatter_reduce(a, d, &index, b, op, include_self);
+                let (gs, gsrc) = reduce_backward(
+                    (&s[0], &s[1], &s[3], &g[0]),
+                    &p,
+                    &gshape,
+                    op,
+                    include_self,
+                    &redo,
+                    PROD_DOUBLE_BACKWARD,
+                )?;
                 grads![gs, gsrc]
             }),
         )?;
     }
     Ok(out)
+}
+
+/// `a` with `b`'s elements (read through `p.source`) added at `p.target`, recorded.
+fn add_at(a: &Tensor, p: &Plans, b: &Tensor) -> Result<Tensor> {
+    let vals = take(b, &p.source, &[p.source.len()], "GatherBackward0")?;
+    add(a, &super::index::put_add(&a.shape(), &p.target, &vals)?)
+}
+
+/// PyTorch's scatter_reduce_backward / index_reduce_backward: the gradients of `self` and of
+/// `src` given (self, src, result, grad). `gshape` is the shape of src's gradient; `redo`
+/// recomputes the op for other inputs (the product's "others").
+fn reduce_backward(
+    (x, src, result, g): (&Tensor, &Tensor, &Tensor, &Tensor),
+    p: &Plans,
+    gshape: &[usize],
+    op: ScatterReduce,
+    include_self: bool,
+    redo: &dyn Fn(&Tensor, &Tensor) -> Result<Tensor>,
+    double_backward_error: &'static str,
+) -> Result<(Tensor, Tensor)> {
+    let gath = |t: &Tensor| take(t, &p.target, gshape, "GatherBackward0");
+    let one = Tensor::wrapped_scalar(1.0f64);
+    let zero = Tensor::wrapped_scalar(0.0f64);
+    let as_float = |m: &Tensor| backend::cast(m, x.dtype());
+    let (gs, gsrc) = match op {
+        ScatterReduce::Sum => (g.clone(), gath(g)?),
+        ScatterReduce::Mean => {
+            let n = count_tensor(g, &p.target, include_self)?;
+            (div(g, &n)?, div(&gath(g)?, &gath(&n)?)?)
+        }
+        ScatterReduce::Amax | ScatterReduce::Amin => {
+            // shared evenly among the elements equal to the result
+            let value = gath(result)?;
+            let self_is = as_float(&compare(CmpOp::Eq, x, result)?)?;
+            let src_is = as_float(&compare(CmpOp::Eq, src, &value)?)?;
+            let n = add_at(&self_is, p, &src_is)?;
+            let share = div(g, &n)?;
+            (mul(&self_is, &share)?, mul(&src_is, &gath(&share)?)?)
+        }
+        ScatterReduce::Prod => {
+            // the product of the others, computed without dividing by a zero
+            let self_zero = compare(CmpOp::Eq, x, &zero)?;
+            let masked_self = masked_fill(x, &self_zero, &one)?;
+            let others = redo(&masked_self, src)?;
+            let gs = div(&mul(g, &others)?, &masked_self)?;
+            let src_zero = compare(CmpOp::Eq, src, &zero)?;
+            let zeros = Tensor::zeros_on(&x.shape(), x.dtype(), x.device())?;
+            let n_zero = gath(&add_at(&zeros, p, &as_float(&src_zero)?)?)?;
+            let single = bitwise(BitOp::And, &src_zero, &compare(CmpOp::Eq, &n_zero, &one)?)?;
+            let masked_src = masked_fill(src, &single, &one)?;
+            let without = redo(x, &masked_src)?;
+            let gsrc = where_(
+                &single,
+                &gath(&mul(g, &without)?)?,
+                &div(
+                    &gath(&mul(g, result)?)?,
+                    &masked_fill(src, &src_zero, &one)?,
+                )?,
+            )?;
+            // that formula has no derivative where two zeros meet (PyTorch's DelayedError:
+            // differentiating it again raises)
+            let many = compare(CmpOp::Gt, &n_zero, &one)?;
+            if needs_grad(&[&gsrc])? && many.try_to_vec::<bool>()?.contains(&true) {
+                (gs, delayed_error(&gsrc, double_backward_error)?)
+            } else {
+                (gs, gsrc)
+            }
+        }
+    };
+    let gs = if include_self {
+        gs
+    } else {
+        let z = Tensor::zeros_on(&[p.target.len()], gs.dtype(), gs.device())?;
+        put(&gs, &p.target, &z)?
+    };
+    Ok((gs, gsrc))
 }
 
 /// `x.scatter(dim, index, src_or_value, reduce="add"|"multiply")` (PyTorch's older reduction,
@@ -530,6 +561,325 @@ pub fn scatter_reduce_legacy(
                 Err(Error::Runtime(
                     "derivative for aten::scatter is not implemented".into(),
                 ))
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// The plans of the `index_*` ops: each element of `source` (in logical order) goes to its own
+/// coordinates in `self` with `dim` replaced by `index[coordinate along dim]`; PyTorch's checks.
+fn index_plans(
+    fname: &str,
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    oob: fn(String) -> Error,
+) -> Result<(usize, Plans)> {
+    let d = wrap_dim(dim, x.ndim().max(1))?;
+    if index.ndim() > 1 {
+        return Err(Error::Index(format!(
+            "{fname}(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {}",
+            index.ndim(),
+            index.dtype().scalar_type_name(),
+            fmt_shape(&index.shape())
+        )));
+    }
+    if !matches!(index.dtype(), DType::Int64 | DType::Int32) {
+        return Err(Error::Runtime(format!(
+            "{fname}(): Expected dtype int32/int64 for index but got: {}",
+            index.dtype().scalar_type_name()
+        )));
+    }
+    if source.dtype() != x.dtype() {
+        return Err(Error::Runtime(format!(
+            "{fname}(): self ({}) and source ({}) must have the same scalar type",
+            x.dtype().scalar_type_name(),
+            source.dtype().scalar_type_name()
+        )));
+    }
+    let (xs, ss) = (dims1(&x.shape()), dims1(&source.shape()));
+    if index.numel() != ss.get(d).copied().unwrap_or(1) {
+        return Err(Error::Runtime(format!(
+            "{fname}(): Number of indices ({}) should be equal to source.size(dim): ({}), for dim: {d}",
+            index.numel(),
+            ss.get(d).copied().unwrap_or(1)
+        )));
+    }
+    if xs.len() != ss.len() || (0..xs.len()).any(|k| k != d && xs[k] != ss[k]) {
+        return Err(Error::Runtime(format!(
+            "{fname}(): Source/destination tensor must have same slice shapes. Destination slice shape: {} and source slice shape: {}",
+            fmt_shape(&without(&xs, d)),
+            fmt_shape(&without(&ss, d.min(ss.len().saturating_sub(1))))
+        )));
+    }
+    let vals: Vec<i64> = if index.device().is_meta() {
+        vec![0; index.numel()]
+    } else {
+        index.try_to_vec::<i64>()?
+    };
+    if let Some(&bad) = vals.iter().find(|&&v| v < 0 || v >= xs[d] as i64) {
+        return Err(oob(format!(
+            "index {bad} is out of bounds for dimension {d} with size {}",
+            xs[d]
+        )));
+    }
+    let (xst, sst) = (contiguous_strides(&xs), contiguous_strides(&ss));
+    let n: usize = ss.iter().product();
+    let target = (0..n)
+        .map(|flat| {
+            (0..ss.len())
+                .map(|k| {
+                    let c = (flat / sst[k] as usize) % ss[k];
+                    if k == d {
+                        vals[c] as usize * xst[k] as usize
+                    } else {
+                        c * xst[k] as usize
+                    }
+                })
+                .sum()
+        })
+        .collect();
+    Ok((
+        d,
+        Plans {
+            target: Arc::new(target),
+            source: Arc::new((0..n).collect()),
+        },
+    ))
+}
+
+fn without(s: &[usize], d: usize) -> Vec<usize> {
+    let mut v = s.to_vec();
+    if d < v.len() {
+        v.remove(d);
+    }
+    v
+}
+
+/// `x.index_add(dim, index, source, alpha)`: `source * alpha` added at the rows `index` names
+/// (IndexAddBackward0).
+pub fn index_add(
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: &Tensor,
+) -> Result<Tensor> {
+    let (_, p) = index_plans("index_add_", x, dim, index, source, Error::Runtime)?;
+    let scale = |t: &Tensor| -> Result<Tensor> {
+        if alpha.item()? == num_complex::Complex64::new(1.0, 0.0) {
+            Ok(t.clone())
+        } else {
+            backend::cast(&mul(t, alpha)?, t.dtype())
+        }
+    };
+    let out = backend::cast(x, x.dtype())?;
+    backend::put(
+        &out,
+        &p.target,
+        &scale(&read_src(&source.detached(), &p)?)?,
+        true,
+    )?;
+    if needs_grad(&[x, source])? {
+        let (t, ss, a) = (p.target.clone(), source.shape(), alpha.detached());
+        record(
+            "IndexAddBackward0",
+            &[x, source],
+            &[&out],
+            vec![save("index", index)?, save("source", source)?],
+            Box::new(move |_, g| {
+                let gs = take(&g[0], &t, &ss, "IndexSelectBackward0")?;
+                let gs = if a.item()? == num_complex::Complex64::new(1.0, 0.0) {
+                    gs
+                } else {
+                    mul(&gs, &a)?
+                };
+                grads![g[0].clone(), gs]
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// `x.index_copy(dim, index, source)`: the rows `index` names replaced by `source`'s (the last
+/// write wins; IndexCopyBackward0).
+pub fn index_copy(x: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
+    let (_, p) = index_plans("index_copy_", x, dim, index, source, |m| {
+        Error::Index(format!("index_copy_(): {m}"))
+    })?;
+    let out = backend::cast(x, x.dtype())?;
+    backend::put(&out, &p.target, &read_src(&source.detached(), &p)?, false)?;
+    if needs_grad(&[x, source])? {
+        let (t, ss) = (p.target.clone(), source.shape());
+        record(
+            "IndexCopyBackward0",
+            &[x, source],
+            &[&out],
+            vec![save("index", index)?],
+            Box::new(move |_, g| {
+                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
+                grads![
+                    put(&g[0], &t, &zero)?,
+                    take(&g[0], &t, &ss, "IndexSelectBackward0")?
+                ]
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// `x.index_fill(dim, index, value)`: the rows `index` names (negative ones from the end) set to
+/// a number (IndexFillBackward0) or a 0-d tensor (IndexFillBackward1, which gets the summed
+/// gradient of every filled element).
+pub fn index_fill(
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    value: &Tensor,
+    value_is_tensor: bool,
+) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.ndim().max(1))?;
+    if index.ndim() > 1 {
+        return Err(Error::Index(format!(
+            "index_fill_(): Index is supposed to be a vector, but got dim: {} with type: {} and size: {}",
+            index.ndim(),
+            index.dtype().scalar_type_name(),
+            fmt_shape(&index.shape())
+        )));
+    }
+    if index.dtype() != DType::Int64 {
+        return Err(Error::Index(
+            "index_fill_(): Expected dtype int64 for index.".into(),
+        ));
+    }
+    if value_is_tensor && value.ndim() != 0 {
+        return Err(Error::Runtime(format!(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).",
+            value.ndim()
+        )));
+    }
+    let xs = dims1(&x.shape());
+    let size = xs[d] as i64;
+    let vals: Vec<i64> = if index.device().is_meta() {
+        vec![0; index.numel()]
+    } else {
+        index.try_to_vec::<i64>()?
+    };
+    let rows = vals
+        .iter()
+        .map(|&v| {
+            let w = if v < 0 { v + size } else { v };
+            if w < 0 || w >= size {
+                Err(Error::Index(format!(
+                    "index {v} is out of bounds for dimension {d} with size {size}"
+                )))
+            } else {
+                Ok(w as usize)
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // every element of the filled rows, row by row in index order
+    let xst = contiguous_strides(&xs);
+    let (outer, inner) = (
+        xs[..d].iter().product::<usize>(),
+        xs[d + 1..].iter().product::<usize>(),
+    );
+    let mut plan = Vec::with_capacity(outer * rows.len() * inner);
+    for o in 0..outer {
+        for &r in &rows {
+            for i in 0..inner {
+                plan.push(o * xs[d] * inner + r * xst[d] as usize + i);
+            }
+        }
+    }
+    let plan: Plan = Arc::new(plan);
+    let out = backend::cast(x, x.dtype())?;
+    let filler = backend::cast(&expand(&value.detached(), &[plan.len()])?, x.dtype())?;
+    backend::put(&out, &plan, &filler, false)?;
+    let inputs: Vec<&Tensor> = if value_is_tensor {
+        vec![x, value]
+    } else {
+        vec![x]
+    };
+    if needs_grad(&inputs)? {
+        let t = plan.clone();
+        record(
+            if value_is_tensor {
+                "IndexFillBackward1"
+            } else {
+                "IndexFillBackward0"
+            },
+            &inputs,
+            &[&out],
+            vec![save("index", index)?],
+            Box::new(move |_, g| {
+                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
+                let gx = put(&g[0], &t, &zero)?;
+                if value_is_tensor {
+                    let gv = sum(
+                        &take(&g[0], &t, &[t.len()], "IndexSelectBackward0")?,
+                        None,
+                        false,
+                    )?;
+                    grads![gx, gv]
+                } else {
+                    grads![gx]
+                }
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+const INDEX_PROD_DOUBLE_BACKWARD: &str = "index_reduce(): Double backward is unsupported for source when >1 zeros in source are scattered to the same position. This may happen if you are using the multiply reduction and scatter or gather an index that contains multiple zero values. Please file an issue on GitHub if this is needed";
+
+/// `x.index_reduce(dim, index, source, reduce, include_self)`: "prod", "mean", "amax" or
+/// "amin" of the rows sent to each row (IndexReduceBackward0).
+pub fn index_reduce(
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    op: ScatterReduce,
+    include_self: bool,
+) -> Result<Tensor> {
+    if op == ScatterReduce::Sum {
+        return Err(Error::Runtime(
+            "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum."
+                .into(),
+        ));
+    }
+    let (d, p) = index_plans("index_reduce_", x, dim, index, source, Error::Runtime)?;
+    let out = reduce_value(&x.detached(), &source.detached(), &p, op, include_self)?;
+    if needs_grad(&[x, source])? {
+        let d = d as i64;
+        let gshape = source.shape();
+        record(
+            "IndexReduceBackward0",
+            &[x, source],
+            &[&out],
+            vec![
+                save("self", x)?,
+                save("source", source)?,
+                save("index", index)?,
+                save_output("result", &out, 0)?,
+            ],
+            Box::new(move |s, g| {
+                let index = s[2].clone();
+                let redo =
+                    move |a: &Tensor, b: &Tensor| index_reduce(a, d, &index, b, op, include_self);
+                let (gs, gsrc) = reduce_backward(
+                    (&s[0], &s[1], &s[3], &g[0]),
+                    &p,
+                    &gshape,
+                    op,
+                    include_self,
+                    &redo,
+                    INDEX_PROD_DOUBLE_BACKWARD,
+                )?;
+                grads![gs, gsrc]
             }),
         )?;
     }

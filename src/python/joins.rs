@@ -338,6 +338,56 @@ impl PyTensor {
             ops::scatter_reduce(s, dim, &idx, &v, op, include_self)
         })
     }
+    /// `index_add`/`index_copy`/`index_reduce` and their in-place forms (`kind`: "add", "copy",
+    /// or a reduction).
+    #[pyo3(signature = (kind, dim, index, source, alpha, include_self = true, inplace = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn _index_op<'py>(
+        slf: &Bound<'py, Self>,
+        kind: &str,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        source: PyRef<'py, PyTensor>,
+        alpha: &Bound<'py, PyAny>,
+        include_self: bool,
+        inplace: bool,
+    ) -> R<'py> {
+        let a = operand(alpha)
+            .ok_or_else(|| PyTypeError::new_err("index_add(): alpha must be a number"))?;
+        let (idx, v) = (index.t.clone(), source.t.clone());
+        let op = match kind {
+            "add" | "copy" => None,
+            k => Some(ops::ScatterReduce::parse(k).map_err(|_| {
+                PyRuntimeError::new_err(format!(
+                    "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {k}."
+                ))
+            })?),
+        };
+        let copy = kind == "copy";
+        scatter_result(slf, inplace, &v, false, |s| match op {
+            Some(op) => ops::index_reduce(s, dim, &idx, &v, op, include_self),
+            None if copy => ops::index_copy(s, dim, &idx, &v),
+            None => ops::index_add(s, dim, &idx, &v, &a),
+        })
+    }
+    /// `index_fill`/`index_fill_` with a number or a 0-d tensor.
+    #[pyo3(signature = (dim, index, value, inplace = false))]
+    fn _index_fill<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        value: &Bound<'py, PyAny>,
+        inplace: bool,
+    ) -> R<'py> {
+        let is_tensor = value.cast::<PyTensor>().is_ok();
+        let v = operand(value).ok_or_else(|| {
+            PyTypeError::new_err("index_fill(): argument 'value' must be Number or Tensor")
+        })?;
+        let idx = index.t.clone();
+        scatter_result(slf, inplace, &v, !is_tensor, |s| {
+            ops::index_fill(s, dim, &idx, &v, is_tensor)
+        })
+    }
     fn masked_fill<'py>(
         &self,
         py: Python<'py>,

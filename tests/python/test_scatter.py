@@ -232,3 +232,113 @@ def test_scatter_reduce_prod_double_backward_through_two_zeros_raises():
     # one zero per position: differentiable twice
     one = torch.tensor([0., 3.], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradgradcheck(lambda a, b: a.scatter_reduce(0, idx, b, "prod"), (x, one))
+
+
+# ---------------------------------------------------------------- index_add/copy/fill/reduce
+
+
+def test_index_ops_values():
+    x = torch.ones(3, 4)
+    i = torch.tensor([0, 2, 0])
+    src = torch.arange(1., 13).view(3, 4)
+    assert x.index_add(0, i, src).tolist() == [[11., 13., 15., 17.], [1.] * 4, [6., 7., 8., 9.]]
+    assert x.index_add(0, i, src, alpha=2).tolist() == [[21., 25., 29., 33.], [1.] * 4, [11., 13., 15., 17.]]
+    assert x.index_add(1, torch.tensor([3, 0, 3, 1]), src)[0].tolist() == [3., 5., 1., 5.]
+    assert x.index_add(0, i.int(), src).sum().item() == 90.
+    assert x.index_copy(0, torch.tensor([2, 0, 1]), src)[0].tolist() == [5., 6., 7., 8.]
+    assert x.index_copy(0, i, src)[0].tolist() == [9., 10., 11., 12.]  # the last write wins
+    assert x.index_fill(1, torch.tensor([0, 3]), -1.)[0].tolist() == [-1., 1., 1., -1.]
+    assert x.index_fill(1, torch.tensor([0, 3]), torch.tensor(-2.))[1].tolist() == [-2., 1., 1., -2.]
+    assert x.index_fill(0, torch.tensor([-1]), 7.)[2].tolist() == [7.] * 4
+    with pytest.warns(UserWarning):
+        torch.set_warn_always(True)
+        try:
+            assert x.index_reduce(0, i, src, "prod")[0].tolist() == [9., 20., 33., 48.]
+        finally:
+            torch.set_warn_always(False)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert x.index_reduce(0, i, src, "mean", include_self=False).tolist() == [[5., 6., 7., 8.], [1.] * 4,
+                                                                                 [5., 6., 7., 8.]]
+        assert x.index_reduce(0, i, src, "amax")[0].tolist() == [9., 10., 11., 12.]
+        b = x.clone()
+        b.index_add_(0, i, src)
+        b.index_copy_(0, torch.tensor([1]), src[:1])
+        b.index_fill_(0, torch.tensor([1]), 3)
+        b.index_reduce_(0, i, src, "amin")
+        assert b.tolist() == [[1., 2., 3., 4.], [3.] * 4, [5., 6., 7., 8.]]
+    assert torch.index_add(x, 0, i, src).sum().item() == 90.
+    assert torch.index_copy(x, 0, torch.tensor([2, 0, 1]), src).sum().item() == 78.
+    assert torch.index_fill(x, 0, i, 0.).sum().item() == 4.
+
+
+def test_index_ops_gradients():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # index_reduce's beta warning
+        _index_ops_gradients()
+
+
+def _index_ops_gradients():
+    i = torch.tensor([0, 2, 0])
+    a = torch.ones(3, 4, requires_grad=True)
+    s = torch.arange(1., 13).view(3, 4).requires_grad_()
+    w = torch.arange(12.).view(3, 4)
+    want = {
+        "IndexAddBackward0": ([[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]],
+                              [[0.0, 2.0, 4.0, 6.0], [16.0, 18.0, 20.0, 22.0], [0.0, 2.0, 4.0, 6.0]]),
+        "IndexCopyBackward0": ([[0.0] * 4] * 3, [[8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]),
+        "IndexFillBackward0": ([[0.0, 1.0, 2.0, 0.0], [0.0, 5.0, 6.0, 0.0], [0.0, 9.0, 10.0, 0.0]], None),
+        "prod": ([[0.0, 20.0, 66.0, 144.0], [4.0, 5.0, 6.0, 7.0], [40.0, 54.0, 70.0, 88.0]],
+                 [[0.0, 10.0, 22.0, 36.0], [8.0, 9.0, 10.0, 11.0], [0.0, 2.0, 6.0, 12.0]]),
+        "amax": ([[0.0] * 4, [4.0, 5.0, 6.0, 7.0], [0.0] * 4],
+                 [[0.0] * 4, [8.0, 9.0, 10.0, 11.0], [0.0, 1.0, 2.0, 3.0]]),
+    }
+    for key, f in [("IndexAddBackward0", lambda: a.index_add(0, i, s, alpha=2.)),
+                   ("IndexCopyBackward0", lambda: a.index_copy(0, torch.tensor([2, 0, 1]), s)),
+                   ("IndexFillBackward0", lambda: a.index_fill(1, torch.tensor([0, 3]), -1.)),
+                   ("prod", lambda: a.index_reduce(0, i, s, "prod")),
+                   ("amax", lambda: a.index_reduce(0, i, s, "amax", include_self=False))]:
+        a.grad = s.grad = None
+        o = f()
+        assert name(o) == (key if key.startswith("Index") else "IndexReduceBackward0")
+        (o * w).sum().backward()
+        ga, gs = want[key]
+        assert a.grad.tolist() == ga
+        assert (s.grad.tolist() if s.grad is not None else None) == gs
+    v = torch.tensor(2., requires_grad=True)
+    o = a.index_fill(1, torch.tensor([0, 3]), v)
+    assert name(o) == "IndexFillBackward1"
+    o.sum().backward()
+    assert v.grad.item() == 6.
+    x = (torch.arange(12, dtype=torch.float64).view(3, 4) * 0.37 + 0.5).requires_grad_()
+    y = (torch.arange(12, dtype=torch.float64).view(3, 4) * -0.29 - 0.4).requires_grad_()
+    for f in (lambda p, q: p.index_add(0, i, q, alpha=3.), lambda p, q: p.index_copy(0, torch.tensor([2, 0, 1]), q),
+              lambda p, q: p.index_reduce(0, i, q, "mean"), lambda p, q: p.index_reduce(0, i, q, "prod"),
+              lambda p, q: p.index_reduce(0, i, q, "amin", include_self=False)):
+        assert torch.autograd.gradcheck(f, (x, y))
+        assert torch.autograd.gradgradcheck(f, (x, y))
+
+
+def test_index_ops_errors():
+    x = torch.ones(3, 4)
+    i = torch.tensor([0, 2, 0])
+    src = torch.arange(1., 13).view(3, 4)
+    raises(lambda: x.index_add(0, torch.tensor([5, 0, 0]), src), "index 5 is out of bounds for dimension 0 with size 3")
+    raises(lambda: x.index_add(0, torch.tensor([-1, 0, 0]), src), "index -1 is out of bounds for dimension 0 with size 3")
+    raises(lambda: x.index_add(0, torch.tensor([[0]]), src),
+           "index_add_(): Index is supposed to be a vector, but got dim: 2 with type: Long and size: [1, 1]", IndexError)
+    raises(lambda: x.index_add(0, torch.tensor([0, 1]), src),
+           "index_add_(): Number of indices (2) should be equal to source.size(dim): (3), for dim: 0")
+    raises(lambda: x.index_add(0, i.float(), src), "index_add_(): Expected dtype int32/int64 for index but got: Float")
+    raises(lambda: x.index_add(0, i, src.double()),
+           "index_add_(): self (Float) and source (Double) must have the same scalar type")
+    raises(lambda: x.index_copy(0, torch.tensor([5, 0, 0]), src),
+           "index_copy_(): index 5 is out of bounds for dimension 0 with size 3", IndexError)
+    raises(lambda: x.index_fill(0, torch.tensor([5]), 1.), "index 5 is out of bounds for dimension 0 with size 3",
+           IndexError)
+    raises(lambda: x.index_reduce(0, i, src, "sum"),
+           "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum.")
