@@ -388,6 +388,22 @@ impl PyTensor {
             ops::index_fill(s, dim, &idx, &v, is_tensor)
         })
     }
+    fn _take<'py>(&self, py: Python<'py>, index: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::take_flat(&self.t, &index.t))
+    }
+    fn _masked_select<'py>(&self, py: Python<'py>, mask: PyRef<'py, PyTensor>) -> R<'py> {
+        out(py, ops::masked_select(&self.t, &mask.t))
+    }
+    #[pyo3(signature = (mask, source, inplace = false))]
+    fn _masked_scatter<'py>(
+        slf: &Bound<'py, Self>,
+        mask: PyRef<'py, PyTensor>,
+        source: PyRef<'py, PyTensor>,
+        inplace: bool,
+    ) -> R<'py> {
+        let (m, v) = (mask.t.clone(), source.t.clone());
+        scatter_result(slf, inplace, &v, false, |s| ops::masked_scatter(s, &m, &v))
+    }
     fn masked_fill<'py>(
         &self,
         py: Python<'py>,

@@ -25,6 +25,8 @@ MODULES = [
     "leafgrad._functions",
     "leafgrad._sorting",
     "leafgrad._scatter",
+    "leafgrad._gather",
+    "leafgrad._broadcast",
     "leafgrad._size",
     "leafgrad._device",
     "leafgrad.storage",

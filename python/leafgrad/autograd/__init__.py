@@ -10,8 +10,20 @@ from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
 from .variable import Variable
 
+
+def is_multithreading_enabled():
+    """Is backward allowed to run on worker threads? (see `set_multithreading_enabled`)
+
+    >>> torch.autograd.is_multithreading_enabled()
+    True
+    """
+    from .._grad_mode import _is_multithreading_enabled
+
+    return _is_multithreading_enabled()
+
+
 __all__ = ["Function", "Variable", "detect_anomaly", "set_detect_anomaly", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "set_multithreading_enabled"]
+           "set_multithreading_enabled", "is_multithreading_enabled"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
