@@ -55,6 +55,7 @@ from ._sorting import *  # noqa: F401,F403
 from ._scatter import *  # noqa: F401,F403
 from ._gather import *  # noqa: F401,F403
 from ._broadcast import *  # noqa: F401,F403
+from ._shape_ops import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size

@@ -27,6 +27,7 @@ MODULES = [
     "leafgrad._scatter",
     "leafgrad._gather",
     "leafgrad._broadcast",
+    "leafgrad._shape_ops",
     "leafgrad._size",
     "leafgrad._device",
     "leafgrad.storage",
