@@ -28,6 +28,7 @@ def _bin(name):
         if out is not None:
             if alpha is not None and name not in ("add", "sub"):
                 raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
+            _resize_out(out, (input, other), 3)
             _core._binary_out(name, input, other, out, 1.0 if alpha is None else alpha)
             return out
         if alpha is not None:
@@ -103,20 +104,53 @@ def _check_tensor(fname, arg, position, value):
         raise TypeError(f"{fname}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
 
 
+_RESIZED = (
+    "An output with one or more elements was resized since it had shape {}, which does not match the required "
+    "output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized "
+    "unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+    "elements with t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
+
+
+def _resize_out(out, inputs, stacklevel):
+    """`out` resized to the broadcast shape of the inputs, as PyTorch resizes an `out=` tensor
+    (with its deprecation warning when it had elements)."""
+    from ._broadcast import broadcast_shapes
+
+    shape = broadcast_shapes(*(tuple(t.shape) for t in inputs if isinstance(t, Tensor)))
+    if tuple(out.shape) != tuple(shape):
+        if out.numel() > 0:
+            import warnings
+
+            warnings.warn(_RESIZED.format(list(out.shape), list(shape)), UserWarning, stacklevel=stacklevel)
+        out.resize_(shape)
+
+
+def _write_out(name, inputs, out):
+    """`torch.<name>(*inputs, out=out)` of a declared op: `out` resized, then written."""
+    _check_tensor(name, "out", len(inputs) + 1, out)
+    _resize_out(out, inputs, 4)
+    _core._declared_out(name, list(inputs), out)
+    return out
+
+
 def _declared(name, doc, binary):
     """`torch.<name>(input[, other])` of an op declared in the core (src/declared.rs): the Tensor
     method, after PyTorch's check of the arguments."""
     if binary:
 
-        def f(input, other):
+        def f(input, other, *, out=None):
             _check_tensor(name, "input", 1, input)
             _check_tensor(name, "other", 2, other)
+            if out is not None:
+                return _write_out(name, (input, other), out)
             return getattr(input, name)(other)
 
     else:
 
-        def f(input):
+        def f(input, *, out=None):
             _check_tensor(name, "input", 1, input)
+            if out is not None:
+                return _write_out(name, (input,), out)
             return getattr(input, name)()
 
     f.__name__ = f.__qualname__ = name

@@ -165,21 +165,7 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => "mul",
         BinOp::Div => "div",
     };
-    super::inplace::before_write(out)?;
-    if crate::forward_ad::wanted(&[a, b, out]) {
-        return Err(Error::NotImplemented(format!(
-            "Trying to use forward AD with {name}_out (because it is an out= function) that does not support it."
-        )));
-    }
-    // PyTorch refuses when the inputs or the output require grad, with grad mode on
-    if crate::grad_mode::is_grad_enabled()
-        && (a.requires_grad() || b.requires_grad() || out.requires_grad())
-    {
-        return Err(Error::Runtime(format!(
-            "{}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
-            name
-        )));
-    }
+    check_out(name, &[a, b], out)?;
     // (an inference `out` outside inference mode is written, then refused at the version bump)
     let dt = out.dtype();
     let fast = alpha == 1.0
@@ -204,6 +190,40 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
         BinOp::Mul => mul(a, b)?,
         BinOp::Div => div(a, b)?,
     };
+    check_output_dtype(r.dtype(), out.dtype())?;
+    copy_(out, &r)
+}
+
+/// PyTorch's checks before an `out=` write: the write is allowed (versions, saved tensors), no
+/// forward AD, and nothing requires grad while grad mode is on.
+fn check_out(name: &str, inputs: &[&Tensor], out: &Tensor) -> Result<()> {
+    super::inplace::before_write(out)?;
+    let mut all: Vec<&Tensor> = inputs.to_vec();
+    all.push(out);
+    if crate::forward_ad::wanted(&all) {
+        return Err(Error::NotImplemented(format!(
+            "Trying to use forward AD with {name}_out (because it is an out= function) that does not support it."
+        )));
+    }
+    // PyTorch refuses when the inputs or the output require grad, with grad mode on
+    if crate::grad_mode::is_grad_enabled() && all.iter().any(|t| t.requires_grad()) {
+        return Err(Error::Runtime(format!(
+            "{name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad."
+        )));
+    }
+    Ok(())
+}
+
+/// `op(inputs..., out=out)`: `compute` gives the result, written into `out` after PyTorch's
+/// checks (the dtype must hold the result's).
+pub fn write_out(
+    name: &str,
+    inputs: &[&Tensor],
+    out: &Tensor,
+    compute: impl FnOnce() -> Result<Tensor>,
+) -> Result<()> {
+    check_out(name, inputs, out)?;
+    let r = compute()?;
     check_output_dtype(r.dtype(), out.dtype())?;
     copy_(out, &r)
 }

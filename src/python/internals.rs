@@ -82,6 +82,36 @@ fn _binary_out<'py>(
     ops::arith_out(op, &a.t, &b, alpha, &out.t).py()
 }
 
+/// `torch.<name>(*inputs, out=out)` of a declared op (src/declared.rs).
+#[pyfunction]
+fn _declared_out(
+    name: &str,
+    inputs: Vec<PyRef<'_, PyTensor>>,
+    out: PyRef<'_, PyTensor>,
+) -> PyResult<()> {
+    let ts: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    let compute = || -> crate::Result<Tensor> {
+        if let [x] = refs.as_slice() {
+            if let Some(op) = ops::FloatUnary::ALL.iter().find(|o| o.name() == name) {
+                return op.apply(x);
+            }
+            if let Some(op) = ops::Rounding::ALL.iter().find(|o| o.name() == name) {
+                return op.apply(x);
+            }
+        }
+        if let [a, b] = refs.as_slice() {
+            if let Some(op) = ops::FloatBinary::ALL.iter().find(|o| o.name() == name) {
+                return op.apply(a, b);
+            }
+        }
+        Err(crate::Error::Type(format!(
+            "{name}() got an unexpected keyword argument 'out'"
+        )))
+    };
+    ops::write_out(name, &refs, &out.t, compute).py()
+}
+
 #[pyfunction]
 fn _number(o: &Bound<'_, PyAny>) -> PyResult<num_complex::Complex64> {
     number(o)
@@ -131,6 +161,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;
+    m.add_function(wrap_pyfunction!(_declared_out, m)?)?;
     m.add_function(wrap_pyfunction!(_number, m)?)?;
     m.add_function(wrap_pyfunction!(_storage_view, m)?)?;
     Ok(())
