@@ -342,6 +342,34 @@ pub fn backward_edges(
     Ok(captured)
 }
 
+/// A node's backward run directly, outside a backward pass (PyTorch's `Node.__call__`): its
+/// formula on these output gradients (zeros for None), the saved values kept and unpacked with
+/// a graph when grad mode is on.
+pub fn call_node(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
+    let out = match &node.kind {
+        NodeKind::Function(f) => {
+            let grads_in: Vec<Tensor> = grads
+                .iter()
+                .zip(node.output_meta.iter())
+                .map(|(g, m)| match g {
+                    Some(g) => Ok(g.clone()),
+                    None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
+                })
+                .collect::<Result<_>>()?;
+            let saved = Node::unpack_saved(node, crate::grad_mode::is_grad_enabled())?;
+            f(&saved, &grads_in)?
+        }
+        NodeKind::Custom(f) => f(&grads)?,
+        _ => {
+            return Err(Error::Runtime(format!(
+                "{} cannot be called directly",
+                node.name
+            )))
+        }
+    };
+    validate_outputs(node, out)
+}
+
 /// Run a node's backward; in anomaly mode, NaN gradients fail (PyTorch's check) and a failing
 /// node is reported with where it was made.
 fn anomaly_checked(

@@ -489,15 +489,37 @@ def hessian(func, argnums=0):
 
 # --- vmap -------------------------------------------------------------------------------------
 
+# How many public vmap calls are running: an autograd.Function applied inside one needs vmap
+# support (`generate_vmap_rule=True` or its own `vmap`), as in PyTorch.
+_vmap_depth = [0]
+
+
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     """Map `func` over a dimension of its inputs: `vmap(f)(x)[i] == f(x[i])`.
 
     leafgrad calls `func` once per batch element and stacks the results (PyTorch batches the
-    ops); the values are the same.
+    ops); the values are the same. A custom `autograd.Function` applied inside needs vmap
+    support as in PyTorch (`generate_vmap_rule = True` or a `vmap` staticmethod; leafgrad's
+    loop computes it either way).
 
     >>> torch.func.vmap(torch.dot)(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([[1., 1.], [2., 0.]]))
     tensor([3., 6.])
     """
+    looped = _vmap(func, in_dims, out_dims, randomness)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        _vmap_depth[0] += 1
+        try:
+            return looped(*args, **kwargs)
+        finally:
+            _vmap_depth[0] -= 1
+
+    return wrapper
+
+
+def _vmap(func, in_dims=0, out_dims=0, randomness="error"):
+    """vmap's loop (gradcheck's batched checks use it directly)."""
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(
             f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}"

@@ -231,18 +231,12 @@ pub fn scatter_add(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result
 
 const PROD_DOUBLE_BACKWARD: &str = "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to the same position in self";
 
-/// `t` through a node ("torch::autograd::Error") whose backward raises `msg`: a gradient
-/// formula's result that must not be differentiated again.
-fn delayed_error(t: &Tensor, msg: &'static str) -> Result<Tensor> {
-    let out = t.detached();
-    record(
-        "torch::autograd::Error",
-        &[t],
-        &[&out],
-        vec![],
-        Box::new(move |_, _| Err(Error::Runtime(msg.into()))),
-    )?;
-    Ok(out)
+/// `t` behind PyTorch's DelayedError node ([`super::function::delayed_error`]).
+fn delayed_error_one(t: &Tensor, msg: &str) -> Result<Tensor> {
+    let mut out = super::function::delayed_error(&[Some(t.clone())], msg.to_string())?;
+    out.pop()
+        .flatten()
+        .ok_or_else(|| Error::Runtime("internal error: DelayedError lost its output".into()))
 }
 
 /// The arithmetic of a reduction on one dtype, as PyTorch's CPU kernels compute it (integers
@@ -510,7 +504,7 @@ fn reduce_backward(
             // differentiating it again raises)
             let many = compare(CmpOp::Gt, &n_zero, &one)?;
             if needs_grad(&[&gsrc])? && many.try_to_vec::<bool>()?.contains(&true) {
-                (gs, delayed_error(&gsrc, double_backward_error)?)
+                (gs, delayed_error_one(&gsrc, double_backward_error)?)
             } else {
                 (gs, gsrc)
             }

@@ -262,6 +262,46 @@ impl PyNode {
         Ok(names)
     }
 
+    /// The node's backward on these gradients, one per output (PyTorch's `Node.__call__`): the
+    /// gradient of its input, or a tuple of them when it has several.
+    #[pyo3(signature = (*grads))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        grads: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let node = self.node()?;
+        let n = node.output_meta.len();
+        if grads.len() != n {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected {} arguments, got {} instead",
+                n,
+                grads.len()
+            )));
+        }
+        let gs = grads
+            .iter()
+            .map(|g| {
+                if g.is_none() {
+                    Ok(None)
+                } else {
+                    g.cast::<super::tensor::PyTensor>()
+                        .map(|t| Some(t.get().t.clone()))
+                        .map_err(|_| {
+                            pyo3::exceptions::PyTypeError::new_err(
+                                "expected a Tensor or None as a gradient",
+                            )
+                        })
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let out = super::IntoPyResult::py(crate::engine::call_node(&node, gs))?;
+        if out.len() == 1 {
+            return wrap_opt(py, out[0].clone());
+        }
+        Ok(grads_tuple(py, &out)?.into_any())
+    }
+
     /// Is the node's saved state freed (backward ran without retain_graph)?
     #[getter]
     fn _lg_saved_released(&self) -> PyResult<bool> {

@@ -119,6 +119,17 @@ pub fn _raw_saved_all<'py>(
 
 #[pymethods]
 impl PySavedTensor {
+    /// Saved tensors come from nodes (`grad_fn._raw_saved_<name>`); PyTorch refuses to make one.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        _args: &Bound<'_, pyo3::types::PyTuple>,
+        _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+    ) -> PyResult<Self> {
+        Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "Trying to create a SavedTensor object from Python is forbidden.",
+        ))
+    }
     /// Pack the saved tensor now with `pack`; backward gets it back from `unpack`.
     fn register_hooks(&self, pack_hook: Py<PyAny>, unpack_hook: Py<PyAny>) -> PyResult<()> {
         let (value, is_output) = {

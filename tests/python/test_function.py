@@ -634,3 +634,30 @@ def test_node_class_repr_names_torch_autograd_function():
 
     y = Twice.apply(torch.ones(1, requires_grad=True))
     assert repr(y.grad_fn).startswith("<torch.autograd.function.TwiceBackward object at 0x")
+
+
+def test_vmap_needs_a_functions_vmap_support():
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    assert Double.generate_vmap_rule is False and hasattr(Double, "vmap")
+    with pytest.raises(NotImplementedError, match="^To use autograd.Function with vmap, you must either override"):
+        Double.vmap(None, (0,), torch.ones(2))
+    with pytest.raises(RuntimeError, match="^You tried to vmap over Double, but it does not have vmap support."):
+        torch.func.vmap(Double.apply)(torch.ones(3, 2))
+
+    class Generated(Double):
+        generate_vmap_rule = True
+
+    assert torch.func.vmap(Generated.apply)(torch.ones(3, 2)).tolist() == [[2., 2.]] * 3
+    assert Double.apply(torch.ones(2)).tolist() == [2., 2.]  # outside vmap: no check

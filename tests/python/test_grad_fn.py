@@ -401,3 +401,22 @@ def test_dir_lists_the_saved_values_as_pytorch_does():
     for g in ((x * y).grad_fn, x.exp().grad_fn, x.sort().values.grad_fn):
         for n in saved(g):
             getattr(g, n)  # every listed attribute reads
+
+
+def test_calling_a_grad_fn_runs_its_formula():
+    # PyTorch's Node.__call__: one gradient per output in, the input gradients out (recorded
+    # under grad mode, as the saved values are unpacked with their graph)
+    x = torch.tensor([3.], requires_grad=True)
+    w = torch.tensor([2.], requires_grad=True)
+    y = x ** 2
+    g = y.grad_fn(torch.ones(1))
+    assert g.tolist() == [6.] and g.requires_grad
+    gx, gw = (x * w).grad_fn(torch.ones(1))
+    assert gx.tolist() == [2.] and gw.tolist() == [3.]
+    a, _ = torch.ones(2, requires_grad=True).unbind()
+    assert a.grad_fn(torch.tensor(1.), None).tolist() == [1., 0.]
+    assert x.sum().grad_fn(torch.tensor(2.)).tolist() == [2.]
+    with pytest.raises(TypeError, match="^expected 1 arguments, got 2 instead$"):
+        y.grad_fn(x.detach(), x.detach())
+    with pytest.raises(TypeError, match="^expected 1 arguments, got 0 instead$"):
+        y.grad_fn()

@@ -178,3 +178,9 @@ def test_products_save_only_what_the_gradients_read():
     with graph.saved_tensors_hooks(lambda t: packed.append(tuple(t.shape)) or t, lambda t: t):
         x * y
     assert packed == [(2,)]
+
+
+def test_saved_tensor_cannot_be_made_from_python():
+    assert torch.autograd.SavedTensor is type(torch.tensor(2., requires_grad=True).exp().grad_fn._raw_saved_result)
+    with pytest.raises(RuntimeError, match="^Trying to create a SavedTensor object from Python is forbidden.$"):
+        torch.autograd.SavedTensor()

@@ -10,6 +10,8 @@ from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
 from .variable import Variable
 
+SavedTensor = _core.SavedTensor
+
 
 def is_multithreading_enabled():
     """Is backward allowed to run on worker threads? (see `set_multithreading_enabled`)
@@ -23,7 +25,7 @@ def is_multithreading_enabled():
 
 
 __all__ = ["Function", "Variable", "detect_anomaly", "set_detect_anomaly", "backward", "grad", "gradcheck", "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "set_multithreading_enabled", "is_multithreading_enabled"]
+           "set_multithreading_enabled", "is_multithreading_enabled", "SavedTensor"]
 
 _CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "

@@ -293,9 +293,30 @@ class Function(FunctionCtx, _HookMixin, metaclass=FunctionMeta):
             "forward mode AD."
         )
 
+    # Can vmap batch this Function by running it once per element? (PyTorch's flag; see `vmap`)
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """The batching rule of this Function under `torch.func.vmap` (a subclass overrides it,
+        or sets `generate_vmap_rule = True`). leafgrad's vmap runs the Function once per batch
+        element either way; the rule itself is not called."""
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod or set "
+            "generate_vmap_rule=True."
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run `forward` and record a node whose backward is `backward`."""
+        from .. import func as _func
+
+        if _func._vmap_depth[0] and not cls.generate_vmap_rule and cls.vmap is Function.vmap:
+            raise RuntimeError(
+                f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please override and "
+                "implement the vmap staticmethod or set generate_vmap_rule=True. For more details, please see "
+                "https://pytorch.org/docs/main/notes/extending.func.html"
+            )
         setup = cls.setup_context is not Function.setup_context
         if setup:
             import inspect

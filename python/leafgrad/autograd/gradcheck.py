@@ -706,7 +706,7 @@ def _check_batched_forward_grad(func, inputs):
 
         tangents = [_random_like(inp).to(inp.dtype) for _ in range(2)]
         expected = [torch.stack(shards) for shards in zip(*[jvp(t) for t in tangents])]
-        result = torch.func.vmap(jvp)(torch.stack(tangents))
+        result = torch.func._vmap(jvp)(torch.stack(tangents))
         for output_idx, (res, exp) in enumerate(zip(result, expected)):
             if not torch.allclose(res, exp):
                 raise GradcheckError(_batched_mismatch(output_idx, k, res, exp))
