@@ -297,14 +297,7 @@ pub fn backward_edges(
                 run_post_hooks(&node, &grads, none)?
             }
             NodeKind::Function(f) => {
-                let grads_in: Vec<Tensor> = grads
-                    .iter()
-                    .zip(node.output_meta.iter())
-                    .map(|(g, m)| match g {
-                        Some(g) => Ok(g.clone()),
-                        None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
-                    })
-                    .collect::<Result<_>>()?;
+                let grads_in = materialized(&node, &grads)?;
                 let out = anomaly_checked(&node, || {
                     let saved = Node::unpack_saved(&node, opts.create_graph)?;
                     f(&saved, &grads_in)
@@ -342,20 +335,25 @@ pub fn backward_edges(
     Ok(captured)
 }
 
+/// A built-in formula's output gradients, zeros where none arrived.
+fn materialized(node: &Node, grads: &[Option<Tensor>]) -> Result<Vec<Tensor>> {
+    grads
+        .iter()
+        .zip(node.output_meta.iter())
+        .map(|(g, m)| match g {
+            Some(g) => Ok(g.clone()),
+            None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
+        })
+        .collect()
+}
+
 /// A node's backward run directly, outside a backward pass (PyTorch's `Node.__call__`): its
 /// formula on these output gradients (zeros for None), the saved values kept and unpacked with
 /// a graph when grad mode is on.
 pub fn call_node(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Option<Tensor>>> {
     let out = match &node.kind {
         NodeKind::Function(f) => {
-            let grads_in: Vec<Tensor> = grads
-                .iter()
-                .zip(node.output_meta.iter())
-                .map(|(g, m)| match g {
-                    Some(g) => Ok(g.clone()),
-                    None => Tensor::zeros_on(&m.shape, m.dtype, m.device),
-                })
-                .collect::<Result<_>>()?;
+            let grads_in = materialized(node, &grads)?;
             let saved = Node::unpack_saved(node, crate::grad_mode::is_grad_enabled())?;
             f(&saved, &grads_in)?
         }

@@ -31,23 +31,27 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
         } else {
             "MinBackward1"
         };
-        // dL/dx = dL / (number of ties) where x == max (PyTorch's evenly_distribute_backward:
-        // a NaN extreme shares the gradient among the NaNs)
-        record(
-            name,
-            &[x],
-            &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)?],
-            Box::new(|s, g| {
-                grads![evenly_distribute(
-                    &s[0].detached(),
-                    &s[1].detached(),
-                    &g[0]
-                )?]
-            }),
-        )?;
+        record_evenly_distributed(name, x, &out)?;
     }
     Ok(out)
+}
+
+/// Record `out`, one value selected from `x` (max, min, median of everything): the gradient
+/// is shared by the elements equal to it (saves `self` and `result`).
+pub fn record_evenly_distributed(name: &'static str, x: &Tensor, out: &Tensor) -> Result<()> {
+    record(
+        name,
+        &[x],
+        &[out],
+        vec![save("self", x)?, save_output("result", out, 0)?],
+        Box::new(|s, g| {
+            grads![evenly_distribute(
+                &s[0].detached(),
+                &s[1].detached(),
+                &g[0]
+            )?]
+        }),
+    )
 }
 
 /// The gradient of a reduction to one selected value `v` of `x` (max, min, median): `g` shared

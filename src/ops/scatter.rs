@@ -413,34 +413,50 @@ pub fn scatter_reduce(
         let d = d as i64;
         // (PyTorch's src gradient has index's shape)
         let gshape = index.shape();
-        record(
-            "ScatterReduceBackward0",
-            &[x, src],
-            &[&out],
-            vec![
-                save("self", x)?,
-                save("src", src)?,
-                save("index", index)?,
-                save_output("result", &out, 0)?,
-            ],
-            Box::new(move |s, g| {
-                let index = s[2].clone();
-                let redo =
-                    move |a: &Tensor, b: &Tensor| scatter_reduce(a, d, &index, b, op, include_self);
-                let (gs, gsrc) = reduce_backward(
-                    (&s[0], &s[1], &s[3], &g[0]),
-                    &p,
-                    &gshape,
-                    op,
-                    include_self,
-                    &redo,
-                    PROD_DOUBLE_BACKWARD,
-                )?;
-                grads![gs, gsrc]
-            }),
-        )?;
+        let redo =
+            move |a: &Tensor, b: &Tensor, i: &Tensor| scatter_reduce(a, d, i, b, op, include_self);
+        let how = (op, include_self, PROD_DOUBLE_BACKWARD);
+        let node = ("ScatterReduceBackward0", "src");
+        record_reduce(node, (x, src, index, &out), p, gshape, how, redo)?;
     }
     Ok(out)
+}
+
+/// Record a reduction of `src` into `x` at `index` (`node`: its name and src's saved name;
+/// `how`: the reduction, include_self, the double-backward error of a product); the backward is
+/// [`reduce_backward`] with `redo` recomputing the op for other inputs.
+fn record_reduce(
+    (node, src_name): (&'static str, &'static str),
+    (x, src, index, out): (&Tensor, &Tensor, &Tensor, &Tensor),
+    p: Plans,
+    gshape: crate::shape::Shape,
+    (op, include_self, prod_error): (ScatterReduce, bool, &'static str),
+    redo: impl Fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor> + Send + Sync + 'static,
+) -> Result<()> {
+    record(
+        node,
+        &[x, src],
+        &[out],
+        vec![
+            save("self", x)?,
+            save(src_name, src)?,
+            save("index", index)?,
+            save_output("result", out, 0)?,
+        ],
+        Box::new(move |s, g| {
+            let redo_here = |a: &Tensor, b: &Tensor| redo(a, b, &s[2]);
+            let (gs, gsrc) = reduce_backward(
+                (&s[0], &s[1], &s[3], &g[0]),
+                &p,
+                &gshape,
+                op,
+                include_self,
+                &redo_here,
+                prod_error,
+            )?;
+            grads![gs, gsrc]
+        }),
+    )
 }
 
 /// `a` with `b`'s elements (read through `p.source`) added at `p.target`, recorded.
@@ -850,32 +866,11 @@ pub fn index_reduce(
     if needs_grad(&[x, source])? {
         let d = d as i64;
         let gshape = source.shape();
-        record(
-            "IndexReduceBackward0",
-            &[x, source],
-            &[&out],
-            vec![
-                save("self", x)?,
-                save("source", source)?,
-                save("index", index)?,
-                save_output("result", &out, 0)?,
-            ],
-            Box::new(move |s, g| {
-                let index = s[2].clone();
-                let redo =
-                    move |a: &Tensor, b: &Tensor| index_reduce(a, d, &index, b, op, include_self);
-                let (gs, gsrc) = reduce_backward(
-                    (&s[0], &s[1], &s[3], &g[0]),
-                    &p,
-                    &gshape,
-                    op,
-                    include_self,
-                    &redo,
-                    INDEX_PROD_DOUBLE_BACKWARD,
-                )?;
-                grads![gs, gsrc]
-            }),
-        )?;
+        let redo =
+            move |a: &Tensor, b: &Tensor, i: &Tensor| index_reduce(a, d, i, b, op, include_self);
+        let how = (op, include_self, INDEX_PROD_DOUBLE_BACKWARD);
+        let node = ("IndexReduceBackward0", "source");
+        record_reduce(node, (x, source, index, &out), p, gshape, how, redo)?;
     }
     Ok(out)
 }

@@ -716,19 +716,7 @@ pub fn median(x: &Tensor, ignore_nan: bool) -> Result<Tensor> {
         }
     };
     if needs_grad(&[x])? {
-        record(
-            name,
-            &[x],
-            &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)?],
-            Box::new(|s, g| {
-                crate::grads![super::extrema::evenly_distribute(
-                    &s[0].detached(),
-                    &s[1].detached(),
-                    &g[0]
-                )?]
-            }),
-        )?;
+        super::extrema::record_evenly_distributed(name, x, &out)?;
     }
     Ok(out)
 }
