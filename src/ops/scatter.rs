@@ -1,7 +1,7 @@
 //! Scatter: `scatter` (of a tensor or a value, with the old `reduce="add"/"multiply"`),
 //! `scatter_add` and `scatter_reduce` (sum, prod, mean, amax, amin; with or without `self`'s
 //! own values). Each writes into a copy of `self` at the positions an integer `index` names along
-//! `dim`; the in-place forms go through [`apply_inplace`](super::apply_inplace). The positions are
+//! `dim`; the in-place forms go through [`apply_inplace`]. The positions are
 //! index plans, so the gradients are takes and puts of the same plans, written with
 //! differentiable ops (PyTorch's formulas, double backward included).
 use super::index::{put, take, Plan};
