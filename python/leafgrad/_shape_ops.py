@@ -18,11 +18,11 @@ __all__ = [
     "dsplit", "hstack", "vstack", "dstack", "column_stack", "row_stack", "atleast_1d", "atleast_2d",
     "atleast_3d", "diff", "meshgrid", "cartesian_prod", "rot90", "argwhere", "triu_indices",
     "tril_indices", "positive", "rad2deg", "deg2rad", "isneginf", "isposinf", "isreal", "select",
-    "true_divide", "floor_divide", "finfo", "iinfo",
+    "true_divide", "floor_divide", "finfo", "iinfo", "isin", "signbit",
 ]
 _METHODS = ["movedim", "moveaxis", "tile", "unflatten", "narrow", "ravel", "tensor_split", "hsplit",
             "vsplit", "dsplit", "diff", "rot90", "argwhere", "positive", "rad2deg", "deg2rad",
-            "isneginf", "isposinf", "isreal", "true_divide", "floor_divide"]
+            "isneginf", "isposinf", "isreal", "true_divide", "floor_divide", "signbit"]
 
 
 def _wrap(dim, n):
@@ -548,6 +548,56 @@ def floor_divide(input, other):
     tensor([ 3, -4])
     """
     return input // other
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Where each element of `elements` is one of `test_elements` (either may be a number),
+    compared in their promoted dtype (NaN is in nothing); `invert=True` gives the opposite. A
+    sort and a binary search, without gradient.
+
+    >>> torch.isin(torch.tensor([[1, 2], [3, 4]]), torch.tensor([2, 3]))
+    tensor([[False,  True],
+            [ True, False]])
+    """
+    from ._factories import tensor
+
+    e = elements if isinstance(elements, Tensor) else tensor(elements)
+    t = test_elements if isinstance(test_elements, Tensor) else tensor(test_elements)
+    for d in (e.dtype, t.dtype):
+        if d is _core.bool or d.is_complex:
+            from ._functions import _SCALAR_NAMES
+
+            raise NotImplementedError(f"Unsupported input type encountered for isin(): {_SCALAR_NAMES[d._name]}")
+    e = e.detach()
+    s = t.detach().reshape(-1).sort().values
+    s = s[: int((s == s).sum())]  # NaN (sorted last) matches nothing; search the rest
+    if s.numel() == 0:
+        found = e != e
+        found = found & ~found
+    else:
+        idx = s._searchsorted(e, False, False, None).clamp(max=s.numel() - 1)
+        found = s[idx] == e
+    return ~found if invert else found
+
+
+def signbit(input):
+    """Where the sign bit is set: negative values, -0.0, -inf and negative NaNs (never for
+    integers that are not negative, nor for bools).
+
+    >>> torch.signbit(torch.tensor([-0., 0., -1., 2.]))
+    tensor([ True, False,  True, False])
+    """
+    if input.dtype.is_complex:
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
+    if input.dtype is _core.bool:
+        return input != input
+    if not input.dtype.is_floating_point:
+        return input.detach() < 0
+    # the bit itself (NaNs carry one too), read on the host
+    from ._factories import from_numpy
+
+    bits = np.signbit(input.detach().float().cpu().numpy())
+    return from_numpy(np.ascontiguousarray(bits)).to(input.device)
 
 
 class finfo:

@@ -5,8 +5,9 @@ from . import _warn
 from ._core import Tensor
 from ._tensor import _ReturnType
 
-__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "searchsorted", "bucketize"]
-_METHODS = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian"]
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "searchsorted", "bucketize",
+           "unique", "unique_consecutive"]
+_METHODS = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "unique", "unique_consecutive"]
 
 
 def _return_type(name):
@@ -180,6 +181,95 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     out = boundaries._searchsorted(input, bool(right), bool(out_int32), None)
     _warn_non_contiguous(boundaries, input, None)
     return out
+
+
+def _groups(flat, consecutive):
+    """(values, group id of each element, number of groups) of a 1-D tensor: equal neighbours
+    after a stable sort (in place order when `consecutive`); NaNs are each their own."""
+    from . import _core
+
+    if consecutive:
+        s, perm = flat, None
+    else:
+        s, perm = flat.sort(stable=True)
+    if flat.numel() == 0:
+        return s, s.long(), 0
+    first = _core.cat([(s[:1] == s[:1]) | (s[:1] != s[:1]), s[1:] != s[:-1]])
+    group = first.long().cumsum(0) - 1
+    values = s[first]
+    if perm is not None:
+        group = (group * 0).scatter(0, perm, group)
+    return values, group, values.numel()
+
+
+def _unique_dim(x, dim, consecutive):
+    """(values, group of each slice, groups) along `dim`: slices compared as rows, in
+    lexicographic order unless `consecutive`."""
+    from ._factories import tensor
+    from ._shape_ops import _wrap
+
+    d = _wrap(dim, x.dim())
+    m = x.shape[d]
+    rows = [tuple(r) for r in x.movedim(d, 0).reshape(m, -1).tolist()] if m else []
+    order = list(range(m)) if consecutive else sorted(range(m), key=lambda i: rows[i])
+    group, firsts = [0] * m, []
+    for pos, i in enumerate(order):
+        if pos == 0 or rows[i] != rows[order[pos - 1]]:
+            firsts.append(i)
+        group[i] = len(firsts) - 1
+    values = x.index_select(d, tensor(firsts, dtype=_long()))
+    return values, tensor(group, dtype=_long()), len(firsts)
+
+
+def _long():
+    from . import _core
+
+    return _core.int64
+
+
+def _unique(input, return_inverse, return_counts, dim, consecutive, node, op):
+    from . import _core
+
+    x = input.detach()
+    if dim is None:
+        values, group, k = _groups(x.reshape(-1), consecutive)
+        inverse = group.reshape(tuple(input.shape))
+    else:
+        values, group, k = _unique_dim(x, dim, consecutive)
+        inverse = group
+    _core._no_derivative(input, values, node, op)
+    out = [values]
+    if return_inverse:
+        out.append(inverse)
+    if return_counts:
+        from ._factories import zeros
+
+        out.append(zeros(k, dtype=_long()).scatter_add(0, group, group * 0 + 1))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements of `input` in ascending order (NaNs each their own, last); with
+    `dim`, the distinct slices along it. `return_inverse` adds where each element went,
+    `return_counts` how many each has. The values require grad like the input, without a
+    derivative (PyTorch's error in backward).
+
+    >>> torch.unique(torch.tensor([3, 1, 2, 1, 3]), return_inverse=True, return_counts=True)
+    (tensor([1, 2, 3]), tensor([2, 0, 1, 0, 2]), tensor([2, 1, 2]))
+    """
+    if dim is None:
+        return _unique(input, return_inverse, return_counts, None, False, "Unique2Backward0", "_unique2")
+    return _unique(input, return_inverse, return_counts, dim, False, "UniqueDimBackward0", "unique_dim")
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """`unique` of runs: each group of equal neighbours kept once, in place order.
+
+    >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1, 2]))
+    tensor([1, 2, 3, 1, 2])
+    """
+    return _unique(input, return_inverse, return_counts, dim, True, "UniqueConsecutiveBackward0",
+                   "unique_consecutive")
 
 
 def _install():

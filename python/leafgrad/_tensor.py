@@ -455,6 +455,14 @@ def _flip_method(self, *dims):
     return _composites.flip(self, dims)
 
 
+def _volatile(self):
+    """Always False: the old Variable flag, with PyTorch's warning."""
+    import warnings
+
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
 def _install():
     T = Tensor
     T.__repr__ = _repr
@@ -506,6 +514,7 @@ def _install():
                  "equal", "allclose", "isnan"):
         if not hasattr(T, name):
             setattr(T, name, getattr(F, name))
+    T.volatile = property(_volatile)
     T.arctan2 = lambda self, other: self.atan2(other)
     T.arctan2_ = lambda self, other: self.atan2_(other)
     T.fix = lambda self: self.trunc()

@@ -240,6 +240,23 @@ pub fn delayed_error(inputs: &[Option<Tensor>], msg: String) -> Result<Vec<Optio
     Ok(outs)
 }
 
+/// `out` (computed from `input` without recording) given a node `name` whose backward raises
+/// PyTorch's "the derivative for '`op`' is not implemented." (ops such as unique, whose
+/// results require grad but have no formula).
+pub fn no_derivative(input: &Tensor, out: &Tensor, name: String, op: &str) -> Result<()> {
+    if out.dtype().is_differentiable() && needs_grad(&[input])? {
+        let msg = format!("the derivative for '{op}' is not implemented.");
+        record(
+            name,
+            &[input],
+            &[out],
+            vec![],
+            Box::new(move |_, _| Err(Error::NotImplemented(msg.clone()))),
+        )?;
+    }
+    Ok(())
+}
+
 /// A copy of `t` behind a node that passes no gradient on (PyTorch's UndefinedGrad, with which
 /// gradcheck checks that backward formulas accept undefined output gradients).
 pub fn undefined_grad(t: &Tensor) -> Result<Tensor> {

@@ -181,9 +181,22 @@ pub fn _undefined_grad<'py>(
     wrap(py, ops::undefined_grad(&t.t)?)
 }
 
+/// `out` (a detached result of an op on `input`) given the node `name` that has no derivative
+/// (`op` names it in the error).
+#[pyfunction]
+pub fn _no_derivative<'py>(
+    input: PyRef<'py, PyTensor>,
+    out: PyRef<'py, PyTensor>,
+    name: String,
+    op: &str,
+) -> PyResult<()> {
+    Ok(ops::no_derivative(&input.t, &out.t, name, op)?)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_undefined_grad, m)?)?;
     m.add_function(wrap_pyfunction!(_delayed_error, m)?)?;
+    m.add_function(wrap_pyfunction!(_no_derivative, m)?)?;
     m.add_function(wrap_pyfunction!(_function_release_saved, m)?)?;
     m.add_function(wrap_pyfunction!(_function_record, m)?)?;
     m.add_function(wrap_pyfunction!(_function_saved, m)?)?;

@@ -202,3 +202,28 @@ def test_non_reentrant_keeps_no_intermediates():
     checked_live = core._arena_stats()["tensors"] - base
     assert plain_live >= 40 and checked_live <= 2, (checked_live, plain_live)
     checked.backward()
+
+
+def test_early_stop_argument_and_its_override():
+    # the clone saves nothing, so an early-stopping recomputation never reaches it
+    calls = []
+
+    def fn(x):
+        y = x.sin().cos()
+        calls.append(1)
+        return y.clone()
+
+    def run(**kw):
+        calls.clear()
+        a = torch.tensor(1.0, requires_grad=True)
+        checkpoint(fn, a, use_reentrant=False, **kw).backward()
+        return len(calls)
+
+    assert run() == 1
+    assert run(early_stop=False) == 2
+    assert run(early_stop=True) == 1
+    # set_checkpoint_early_stop wins over the argument, for checkpoints made under it
+    with torch.utils.checkpoint.set_checkpoint_early_stop(False):
+        assert run(early_stop=True) == 2
+    with torch.utils.checkpoint.set_checkpoint_early_stop(True):
+        assert run(early_stop=False) == 1

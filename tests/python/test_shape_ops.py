@@ -139,3 +139,32 @@ def test_finfo_iinfo():
            "torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'", TypeError)
     raises(lambda: torch.iinfo(torch.float32),
            "torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'", TypeError)
+
+
+def test_isin_signbit_volatile():
+    x = torch.tensor([[1, 2], [3, 4.0]], requires_grad=True)
+    out = torch.isin(x, torch.tensor([2, 3]))
+    assert out.tolist() == [[False, True], [True, False]] and not out.requires_grad
+    assert torch.isin(x, torch.tensor([2, 3]), invert=True).tolist() == [[True, False], [False, True]]
+    assert torch.isin(torch.tensor([1, 2, 3]), 2).tolist() == [False, True, False]
+    r = torch.isin(2, torch.tensor([1, 2]))
+    assert r.dim() == 0 and r.item() is True
+    nan = float("nan")
+    assert torch.isin(torch.tensor([1., nan]), torch.tensor([nan, 1.])).tolist() == [True, False]
+    assert torch.isin(torch.tensor([1, 2]), torch.tensor([])).tolist() == [False, False]
+    assert torch.isin(torch.tensor([1, 2]), torch.tensor([2.5, 2.0])).tolist() == [False, True]
+    raises(lambda: torch.isin(torch.tensor([True, False]), torch.tensor([True])),
+           "Unsupported input type encountered for isin(): Bool", NotImplementedError)
+    s = torch.signbit(torch.tensor([-0., 0., -1., 2., nan, -nan, -float("inf")]))
+    assert s.tolist() == [True, False, True, False, False, True, True]
+    assert torch.signbit(torch.tensor([-1, 0, 3])).tolist() == [True, False, False]
+    assert torch.signbit(torch.tensor([True])).tolist() == [False]
+    assert not x.signbit().requires_grad
+    assert torch.signbit(torch.tensor([-1.], dtype=torch.float16)).tolist() == [True]
+    raises(lambda: torch.signbit(torch.tensor([1j])), "signbit is not implemented for complex tensors.",
+           NotImplementedError)
+    v = torch.autograd.torch.randn(3, 3)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert v.volatile is False
+    assert [str(m.message) for m in w] == ["volatile was removed (Variable.volatile is always False)"]

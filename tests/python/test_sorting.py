@@ -338,3 +338,50 @@ def test_atan2_integers_zero_gradient_and_alias():
     assert torch.arctan2(torch.tensor([1.]), torch.tensor([2.])).tolist() == pytest.approx([0.4636476])
     raises(lambda: torch.tensor([1, 2]).atan2_(torch.tensor([1., 2.])),
            "result type Float can't be cast to the desired output type Long")
+
+
+# ---------------------------------------------------------------- unique
+
+
+def test_unique_and_unique_consecutive():
+    t = torch.tensor([3, 1, 2, 1, 3])
+    assert torch.unique(t).tolist() == [1, 2, 3]
+    assert torch.unique(t, sorted=False).tolist() == [1, 2, 3]
+    v, inv, cnt = torch.unique(t, return_inverse=True, return_counts=True)
+    assert v.tolist() == [1, 2, 3] and inv.tolist() == [2, 0, 1, 0, 2] and cnt.tolist() == [2, 1, 2]
+    assert [r.tolist() for r in torch.unique(t, return_counts=True)] == [[1, 2, 3], [2, 1, 2]]
+    y = torch.tensor([[1, 3], [2, 3], [1, 3]])
+    assert torch.unique(y, dim=0).tolist() == [[1, 3], [2, 3]]
+    v, inv, cnt = torch.unique(y, dim=1, return_inverse=True, return_counts=True)
+    assert v.tolist() == [[1, 3], [2, 3], [1, 3]] and inv.tolist() == [0, 1] and cnt.tolist() == [1, 1]
+    v, inv = torch.unique(y, return_inverse=True)
+    assert v.tolist() == [1, 2, 3] and inv.tolist() == [[0, 2], [1, 2], [0, 2]]
+    v, inv = torch.unique(torch.tensor([[2, 1], [1, 5], [2, 0]]), dim=0, return_inverse=True)
+    assert v.tolist() == [[1, 5], [2, 0], [2, 1]] and inv.tolist() == [2, 0, 1]
+    assert torch.tensor([2, 2, 1]).unique().tolist() == [1, 2]
+    assert torch.unique(torch.tensor(5)).tolist() == [5]
+    assert torch.unique(torch.tensor([True, False, True])).tolist() == [False, True]
+    assert str(torch.unique(torch.tensor([1.5, -0., 0.]))) == "tensor([-0.0000, 1.5000])"
+    assert torch.unique(torch.zeros(0, 3), dim=0, return_counts=True)[0].shape == (0, 3)
+    c = torch.tensor([1, 1, 2, 2, 3, 1, 1, 2])
+    assert torch.unique_consecutive(c).tolist() == [1, 2, 3, 1, 2]
+    v, inv, cnt = torch.unique_consecutive(c, return_inverse=True, return_counts=True)
+    assert inv.tolist() == [0, 0, 1, 1, 2, 3, 3, 4] and cnt.tolist() == [2, 2, 1, 2, 1]
+    assert torch.unique_consecutive(y, dim=0).tolist() == [[1, 3], [2, 3], [1, 3]]
+    raises(lambda: torch.unique(torch.tensor([[1, 2], [3, 4]]), dim=2),
+           "Dimension out of range (expected to be in range of [-2, 1], but got 2)", IndexError)
+
+
+def test_unique_values_require_grad_without_a_derivative():
+    x = torch.tensor([3., 1., 2., 1., 3., NAN, NAN], requires_grad=True)
+    u = torch.unique(x)
+    assert str(u) == "tensor([1., 2., 3., nan, nan], grad_fn=<Unique2Backward0>)"
+    raises(lambda: u.sum().backward(), "the derivative for '_unique2' is not implemented.", NotImplementedError)
+    w = torch.tensor([[1., 2.], [1., 2.]], requires_grad=True)
+    for f, node, op in ((lambda: torch.unique(w, dim=0), "UniqueDimBackward0", "unique_dim"),
+                        (lambda: torch.unique_consecutive(w), "UniqueConsecutiveBackward0", "unique_consecutive")):
+        r = f()
+        assert name(r) == node
+        raises(lambda: r.sum().backward(), f"the derivative for '{op}' is not implemented.", NotImplementedError)
+    v, inv = torch.unique(x, return_inverse=True)
+    assert not inv.requires_grad

@@ -12,6 +12,9 @@ from .variable import Variable
 
 SavedTensor = _core.SavedTensor
 
+# PyTorch's torch.autograd imports torch, so old code reaches it as `torch.autograd.torch`
+import leafgrad as torch  # noqa: E402
+
 
 def is_multithreading_enabled():
     """Is backward allowed to run on worker threads? (see `set_multithreading_enabled`)

@@ -187,13 +187,14 @@ class CheckpointFunction(Function):
 
 # -- use_reentrant=False -----------------------------------------------------------------------
 
-_early_stop = True
+# set by set_checkpoint_early_stop: overrides checkpoint's own `early_stop` (PyTorch)
+_early_stop = None
 
 
 @contextlib.contextmanager
 def set_checkpoint_early_stop(enable):
     """Whether non-reentrant checkpoints made inside stop recomputing as soon as every tensor
-    they need is recomputed (default True).
+    they need is recomputed (overrides `checkpoint(early_stop=)`, which defaults to True).
 
     >>> x = torch.tensor([1.0], requires_grad=True)
     >>> with torch.utils.checkpoint.set_checkpoint_early_stop(False):
@@ -338,13 +339,15 @@ class _Frame:
                 )
 
 
-def _checkpoint_without_reentrant(fn, args, kwargs, preserve_rng_state, context_fn, determinism_check):
+def _checkpoint_without_reentrant(fn, args, kwargs, preserve_rng_state, context_fn, determinism_check,
+                                  early_stop=True):
     torch = _torch()
     if determinism_check not in ("default", "none"):
         raise ValueError(
             "determinism_check should be one of ['default', 'none'], but got " + str(determinism_check)
         )
-    frame = _Frame(fn, args, kwargs, preserve_rng_state, determinism_check, _early_stop)
+    stop = _early_stop if _early_stop is not None else early_stop
+    frame = _Frame(fn, args, kwargs, preserve_rng_state, determinism_check, stop)
     forward_context, recompute_context = context_fn()
     frame_fn = frame.fn
 
@@ -364,8 +367,10 @@ def _noop_context_fn():
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=_noop_context_fn, determinism_check="default",
-               debug=False, preserve_rng_state=True, **kwargs):
+               debug=False, early_stop=True, preserve_rng_state=True, **kwargs):
     """Run `function(*args, **kwargs)` without keeping its saved tensors; recompute them in backward.
+    Non-reentrant recomputation stops once every tensor backward needs is back (`early_stop`,
+    unless `set_checkpoint_early_stop` says otherwise).
 
     Pass `use_reentrant` explicitly (False is recommended); without it PyTorch warns and uses
     the reentrant variant, and so does leafgrad.
@@ -395,7 +400,8 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=_noop_context_fn,
                 "when use_reentrant=False."
             )
         return CheckpointFunction.apply(function, preserve_rng_state, *args)
-    return _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, context_fn, determinism_check)
+    return _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, context_fn, determinism_check,
+                                         early_stop)
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
