@@ -75,8 +75,7 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![not_saved("indices")],
             Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[p.len()], g[0].dtype(), g[0].device())?;
-                let gx = put(&g[0], &p, &zero)?;
+                let gx = zero_at(&g[0], &p)?;
                 let gv = take(&g[0], &p, &[p.len()], "IndexBackward0")?;
                 grads![
                     gx,
@@ -89,6 +88,13 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
         )?;
     }
     Ok(out)
+}
+
+/// `g` with zeros at the flat positions of `plan` (the gradient of whatever those positions were
+/// overwritten with: scatter, index_copy, index_fill, masked_scatter, put).
+pub fn zero_at(g: &Tensor, plan: &Plan) -> Result<Tensor> {
+    let zero = Tensor::zeros_on(&[plan.len()], g.dtype(), g.device())?;
+    put(g, plan, &zero)
 }
 
 /// Index values as i64, checked against `size`, negatives wrapped.

@@ -2,7 +2,7 @@
 //! `take`. Each is an index plan over the input's own elements (broadcasting included), so the
 //! gradient is the matching put or take of the same plan and a single node is recorded, as in
 //! PyTorch.
-use super::index::{put, put_add, take, Plan};
+use super::index::{put_add, take, zero_at, Plan};
 use super::*;
 use crate::backend;
 use crate::dtype::DType;
@@ -114,8 +114,7 @@ pub fn masked_scatter(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tens
             &[&out],
             vec![save("mask", mask)?],
             Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[target.len()], g[0].dtype(), g[0].device())?;
-                let gx = put(&g[0], &target, &zero)?;
+                let gx = zero_at(&g[0], &target)?;
                 // the selected gradient in source's first elements, zeros after
                 let picked = take(&g[0], &target, &[target.len()], "MaskedSelectBackward0")?;
                 let gs = put_add(&[sn], &first, &picked)?;

@@ -4,7 +4,7 @@
 //! `dim`; the in-place forms go through [`apply_inplace`]. The positions are
 //! index plans, so the gradients are takes and puts of the same plans, written with
 //! differentiable ops (PyTorch's formulas, double backward included).
-use super::index::{put, take, Plan};
+use super::index::{take, zero_at, Plan};
 use super::*;
 use crate::backend;
 use crate::dtype::{DType, Element};
@@ -157,6 +157,26 @@ fn plans(
     ))
 }
 
+/// Record `out`: `x` with `src`'s elements written at `target` (scatter, index_copy). `x`'s
+/// gradient is zero where it was overwritten; `src`'s is the output gradient read back at the
+/// written positions (`read`: the node that read takes and src's gradient shape; PyTorch's is
+/// index's for scatter).
+fn record_overwrite(
+    node: &'static str,
+    (x, src, index, out): (&Tensor, &Tensor, &Tensor, &Tensor),
+    target: &Plan,
+    (read_node, shape): (&'static str, crate::shape::Shape),
+) -> Result<()> {
+    let t = target.clone();
+    record(
+        node,
+        &[x, src],
+        &[out],
+        vec![save("index", index)?],
+        Box::new(move |_, g| grads![zero_at(&g[0], &t)?, take(&g[0], &t, &shape, read_node)?]),
+    )
+}
+
 /// The elements of `src` that `index` reads, in index order, as a flat tensor.
 fn read_src(src: &Tensor, p: &Plans) -> Result<Tensor> {
     backend::take(src, &p.source, &[p.source.len()])
@@ -169,20 +189,8 @@ pub fn scatter(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Ten
     let out = backend::cast(x, x.dtype())?;
     backend::put(&out, &p.target, &read_src(src, &p)?, false)?;
     if needs_grad(&[x, src])? {
-        let (t, is) = (p.target.clone(), index.shape());
-        record(
-            "ScatterBackward0",
-            &[x, src],
-            &[&out],
-            vec![save("index", index)?],
-            Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
-                grads![
-                    put(&g[0], &t, &zero)?,
-                    take(&g[0], &t, &is, "GatherBackward0")?
-                ]
-            }),
-        )?;
+        let read = ("GatherBackward0", index.shape());
+        record_overwrite("ScatterBackward0", (x, src, index, &out), &p.target, read)?;
     }
     Ok(out)
 }
@@ -201,10 +209,7 @@ pub fn scatter_value(x: &Tensor, dim: i64, index: &Tensor, value: &Tensor) -> Re
             &[x],
             &[&out],
             vec![save("index", index)?],
-            Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
-                grads![put(&g[0], &t, &zero)?]
-            }),
+            Box::new(move |_, g| grads![zero_at(&g[0], &t)?]),
         )?;
     }
     Ok(out)
@@ -529,8 +534,7 @@ fn reduce_backward(
     let gs = if include_self {
         gs
     } else {
-        let z = Tensor::zeros_on(&[p.target.len()], gs.dtype(), gs.device())?;
-        put(&gs, &p.target, &z)?
+        zero_at(&gs, &p.target)?
     };
     Ok((gs, gsrc))
 }
@@ -722,19 +726,12 @@ pub fn index_copy(x: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Resu
     let out = backend::cast(x, x.dtype())?;
     backend::put(&out, &p.target, &read_src(&source.detached(), &p)?, false)?;
     if needs_grad(&[x, source])? {
-        let (t, ss) = (p.target.clone(), source.shape());
-        record(
+        let read = ("IndexSelectBackward0", source.shape());
+        record_overwrite(
             "IndexCopyBackward0",
-            &[x, source],
-            &[&out],
-            vec![save("index", index)?],
-            Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
-                grads![
-                    put(&g[0], &t, &zero)?,
-                    take(&g[0], &t, &ss, "IndexSelectBackward0")?
-                ]
-            }),
+            (x, source, index, &out),
+            &p.target,
+            read,
         )?;
     }
     Ok(out)
@@ -825,8 +822,7 @@ pub fn index_fill(
             &[&out],
             vec![save("index", index)?],
             Box::new(move |_, g| {
-                let zero = Tensor::zeros_on(&[t.len()], g[0].dtype(), g[0].device())?;
-                let gx = put(&g[0], &t, &zero)?;
+                let gx = zero_at(&g[0], &t)?;
                 if value_is_tensor {
                     let gv = sum(
                         &take(&g[0], &t, &[t.len()], "IndexSelectBackward0")?,

@@ -98,6 +98,18 @@ def exact(text):
     return "^" + re.escape(text) + r"\Z"
 
 
+def grad_fn_name(t):
+    """The class name of `t.grad_fn` (None for a leaf or a tensor without history)."""
+    return None if t.grad_fn is None else type(t.grad_fn).__name__
+
+
+def raises_exactly(fn, text, exc=RuntimeError):
+    """`fn()` raises `exc` with exactly the message `text`."""
+    with pytest.raises(exc) as e:
+        fn()
+    assert str(e.value) == text
+
+
 def strip_triggered(text):
     """Drop torch's ' (Triggered internally at <path>:<line>.)' suffix, if any."""
     return _TRIGGERED.sub("", str(text))

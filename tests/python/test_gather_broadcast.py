@@ -2,19 +2,9 @@
 broadcast_tensors, count_nonzero: values, gradients, node names (one node, as PyTorch records)
 and error texts recorded from torch 2.15. With LEAFGRAD_TEST_TORCH=1 the same tests run against
 torch."""
-import pytest
+from support import grad_fn_name as name, raises_exactly as raises
 
 import leafgrad as torch
-
-
-def name(t):
-    return None if t.grad_fn is None else type(t.grad_fn).__name__
-
-
-def raises(fn, text, exc=RuntimeError):
-    with pytest.raises(exc) as e:
-        fn()
-    assert str(e.value) == text
 
 
 def test_masked_select():

@@ -4,15 +4,9 @@ deprecation warning when `out` had elements), PyTorch's dtype and autograd error
 torch 2.15; with LEAFGRAD_TEST_TORCH=1 the same tests run against torch."""
 import warnings
 
-import pytest
+from support import raises_exactly as raises
 
 import leafgrad as torch
-
-
-def raises(fn, text, exc=RuntimeError):
-    with pytest.raises(exc) as e:
-        fn()
-    assert str(e.value) == text
 
 
 RESIZED = (

@@ -6,17 +6,9 @@ import warnings
 
 import pytest
 
+from support import grad_fn_name as name, raises_exactly as raises
+
 import leafgrad as torch
-
-
-def name(t):
-    return None if t.grad_fn is None else type(t.grad_fn).__name__
-
-
-def raises(fn, text, exc=RuntimeError):
-    with pytest.raises(exc) as e:
-        fn()
-    assert str(e.value) == text
 
 
 IDX = [[0, 1, 2, 0], [1, 2, 0, 0]]

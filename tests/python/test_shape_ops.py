@@ -8,17 +8,9 @@ import warnings
 
 import pytest
 
+from support import grad_fn_name as name, raises_exactly as raises
+
 import leafgrad as torch
-
-
-def name(t):
-    return None if t.grad_fn is None else type(t.grad_fn).__name__
-
-
-def raises(fn, text, exc=RuntimeError):
-    with pytest.raises(exc) as e:
-        fn()
-    assert str(e.value) == text
 
 
 def test_movedim_tile_unflatten_narrow_ravel():

@@ -5,17 +5,9 @@ gradients are also checked against central differences. With LEAFGRAD_TEST_TORCH
 tests run against torch."""
 import pytest
 
+from support import grad_fn_name as name, raises_exactly as raises
+
 import leafgrad as torch
-
-
-def name(t):
-    return None if t.grad_fn is None else type(t.grad_fn).__name__
-
-
-def raises(fn, text, exc=RuntimeError):
-    with pytest.raises(exc) as e:
-        fn()
-    assert str(e.value) == text
 
 
 # ---------------------------------------------------------------- as_strided
