@@ -167,6 +167,23 @@ macro_rules! float_unary_ops {
                     mul(g, &mul_scalar(&e, std::f64::consts::FRAC_2_SQRT_PI)?)
                 },
             }
+            /// The elementwise inverse error function: `erfinv(erf(x)) = x` on (-1, 1), ±inf at
+            /// ±1, NaN beyond.
+            ///
+            /// >>> torch.erfinv(torch.tensor([0.0, 0.5, -1.0]))
+            /// tensor([0.0000, 0.4769,   -inf])
+            erfinv erfinv_ Erfinv "ErfinvBackward0" {
+                // float32 (and 16-bit floats) rounded once from float64, as PyTorch's MKL gives
+                real: |v| v.via_f64($crate::backend::cpu::special::erfinv),
+                cuda: "m_erfinv(v)",
+                saves: self,
+                // d erfinv(y) = √π/2 · exp(erfinv(y)²) dy (PyTorch's formula: erfinv recomputed)
+                grad: |y, g| {
+                    let x = erfinv(y)?;
+                    let e = exp(&mul(&x, &x)?)?;
+                    mul(g, &mul_scalar(&e, std::f64::consts::PI.sqrt() / 2.0)?)
+                },
+            }
             /// Elementwise hyperbolic tangent.
             ///
             /// >>> torch.tanh(torch.tensor([0., 1.]))

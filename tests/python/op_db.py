@@ -25,13 +25,28 @@ INF, NAN = math.inf, math.nan
 EDGES = [0.0, -0.0, 1e-8, 0.5, -0.5, 1.0, -1.0, 3.0, -3.0, 30.0, -30.0, 800.0, -800.0, INF, -INF, NAN]
 
 
+def _erfinv_bisect(y):
+    """erfinv by bisection on math.erf (monotone): an independent reference for the kernel."""
+    y = np.asarray(y, dtype=np.float64)
+    erf = np.vectorize(math.erf, otypes=[np.float64])
+    lo, hi = np.full(y.shape, -6.0), np.full(y.shape, 6.0)
+    for _ in range(64):
+        mid = (lo + hi) / 2
+        below = erf(mid) < y
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    out = (lo + hi) / 2
+    out = np.where(y == 1, INF, np.where(y == -1, -INF, out))
+    return np.where(np.isnan(y) | (np.abs(y) > 1), NAN, np.where(y == 0, y, out))
+
+
 @dataclass(frozen=True)
 class UnaryOp:
     """A float function of one tensor, `torch.<name>` / `Tensor.<name>` / `Tensor.<name>_`."""
 
     name: str
     ref: Callable  # numpy's function (float64 and complex128)
-    domain: str = "any"  # sample inputs: "any" in [-1, 1], "pos" in [0.5, 1.5], "away0" |x| >= 0.2
+    domain: str = "any"  # sample inputs: "any" in [-1, 1], "pos" in [0.5, 1.5], "away0" |x| >= 0.2,
+    # "inner" in [-0.8, 0.8]
     complex: bool = True  # defined for complex inputs too
     rtol32: float = 2e-6  # float32 against the float64 reference
 
@@ -53,6 +68,7 @@ UNARY = [
     UnaryOp("sigmoid", lambda a: 1 / (1 + np.exp(-a))),
     UnaryOp("erf", np.vectorize(math.erf, otypes=[np.float64]), complex=False),
     UnaryOp("reciprocal", np.reciprocal, domain="away0"),
+    UnaryOp("erfinv", lambda a: _erfinv_bisect(a), domain="inner", complex=False),
 ]
 
 @dataclass(frozen=True)
@@ -179,6 +195,11 @@ RECORDED = {
         "ErfBackward0",
         [0.0, -0.0, 1.1283791670955126e-08, 0.5204998778130465, -0.5204998778130465, 0.8427007929497149, -0.8427007929497149, 0.9999779095030014, -0.9999779095030014, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, NAN],
         [1.1283791670955126, 1.1283791670955126, 1.1283791670955123, 0.8787825789354448, 0.8787825789354448, 0.4151074974205947, 0.4151074974205947, 0.00013925305194674786, 0.00013925305194674786, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, NAN],
+    ),
+    "erfinv": (
+        "ErfinvBackward0",
+        [0.0, -0.0, 8.86226925452758e-09, 0.4769362762044699, -0.4769362762044699, INF, -INF, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
+        [0.8862269254527579, 0.8862269254527579, 0.8862269254527579, 1.1125848189719496, 1.1125848189719496, INF, INF, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
     ),
 }
 

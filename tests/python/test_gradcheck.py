@@ -26,6 +26,8 @@ def make_array(rng, shape, kind):
         a = 0.5 + np.abs(a)
     elif kind == "away0":  # either sign, |a| >= 0.2 (abs, relu kinks)
         a = np.sign(a + 1e-12) * (0.2 + np.abs(a))
+    elif kind == "inner":  # inside (-0.8, 0.8): away from the poles of erfinv at ±1
+        a = 0.8 * a
     return np.asarray(a, dtype=np.float64)
 
 

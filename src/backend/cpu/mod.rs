@@ -7,6 +7,7 @@ mod maps;
 pub mod matmul;
 mod memory;
 pub mod reduce;
+pub mod special;
 
 pub use maps::{map1, map2, map2_into};
 pub use memory::{convert, copy_into, copy_where, fill, fill_where, where_};
