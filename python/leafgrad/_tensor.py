@@ -337,9 +337,10 @@ def _strides(self):
     return None if self.is_contiguous() else list(self.stride())
 
 
-def _fill_random(self, values):
-    """Write freshly drawn `values` into self: an in-place op (PyTorch's leaf and version rules)."""
-    return self.copy_(values)
+def _fill_random(self, values, kind, p=None):
+    """Write freshly drawn `values` into self: an in-place op (PyTorch's leaf and version rules)
+    recorded as PyTorch's node for the fill `kind` (UniformBackward0, ...)."""
+    return self._write_drawn(values, kind, p)
 
 
 def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
@@ -352,9 +353,32 @@ def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     from_ = kw.pop("from", from_)
     if kw:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
+    _check_uniform_bounds(self.dtype, from_, to)
+    return _fill_random(self, _core._draw("uniform", tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator), "uniform")
+
+
+_UNIFORM_LIMITS = {  # real dtype: (largest finite value, C++ type name, ScalarType name)
+    "float32": (3.4028234663852886e38, "float", "Float"),
+    "float64": (1.7976931348623157e308, "double", "Double"),
+    "float16": (65504.0, "c10::Half", "Half"),
+    "bfloat16": (3.3895313892515355e38, "c10::BFloat16", "BFloat16"),
+}
+
+
+def _check_uniform_bounds(dtype, from_, to):
+    """PyTorch's checks of uniform_'s range for `dtype` (a complex dtype: its real part's)."""
+    name = {"complex64": "float32", "complex128": "float64"}.get(dtype._name, dtype._name)
+    if name not in _UNIFORM_LIMITS:
+        return  # integer dtypes: the kernel refuses them ("check_uniform_bounds" not implemented)
+    top, cpp, scalar = _UNIFORM_LIMITS[name]
+    for what, v in (("from", from_), ("to", to)):
+        if not -top <= v <= top:  # NaN and infinities too
+            raise RuntimeError(f"{what} is out of bounds for {cpp}")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(from_)} > to={_num(to)}")
-    return _fill_random(self, _core._draw("uniform", tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator))
+    if to - from_ > top:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{scalar}>::max(), but found "
+                           f"to={to:g} and from={from_:g} which result in to-from to exceed the limit")
 
 
 def _num(v):
@@ -368,7 +392,7 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     >>> torch.empty(3).normal_(generator=g)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    return _fill_random(self, _core._draw("normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator))
+    return _fill_random(self, _core._draw("normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator), "normal")
 
 
 def _random_(self, from_=None, to=None, *, generator=None, **kw):
@@ -384,7 +408,7 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     if kw:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kw))}'")
     if from_ is None and to is None:
-        return _fill_random(self, _core._draw("random", tuple(self.shape), _strides(self), self.dtype, generator=generator))
+        return _fill_random(self, _core._draw("random", tuple(self.shape), _strides(self), self.dtype, generator=generator), "random")
     if to is None:
         lo, hi = 0, from_
     else:
@@ -394,7 +418,8 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     lo, hi = _int64(lo), _int64(hi)
     if lo < hi:
         _check_from_to(self.dtype, lo, hi)
-    return _fill_random(self, _core._draw("randint", tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator))
+    kind = "random_to" if to is None else "random_from_to"
+    return _fill_random(self, _core._draw("randint", tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator), kind)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
@@ -406,8 +431,8 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     tensor([0., 0., 1., 0., 0., 0.])
     """
     if isinstance(p, Tensor):
-        return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator))
-    return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator))
+        return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator), "bernoulli_tensor", p)
+    return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator), "bernoulli")
 
 
 def _bernoulli(self, p=None, *, generator=None):
@@ -422,7 +447,12 @@ def _bernoulli(self, p=None, *, generator=None):
     else:
         r = _core._bernoulli_tensor(self, generator)
     # drawn by the CPU generator, then moved (docs/differences.md)
-    return r if self.device.type == "cpu" else r.to(self.device)
+    r = r if self.device.type == "cpu" else r.to(self.device)
+    if p is None:  # zero gradient to the probabilities, as PyTorch's
+        _core._zero_gradient([self], r, "BernoulliBackward0")
+    else:  # self only gives the shape: PyTorch has no derivative there
+        _core._no_derivative(self, r, "torch::autograd::NotImplemented", "bernoulli")
+    return r
 
 
 def _exponential_(self, lambd=1.0, *, generator=None):
@@ -432,7 +462,39 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     >>> torch.empty(3).exponential_(generator=g)
     tensor([3.5083, 1.2304, 0.6150])
     """
-    return _fill_random(self, _core._draw("exponential", tuple(self.shape), _strides(self), self.dtype, float(lambd), generator=generator))
+    return _fill_random(self, _core._draw("exponential", tuple(self.shape), _strides(self), self.dtype, float(lambd), generator=generator), "exponential")
+
+
+def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    """Fill in place with samples of the Cauchy distribution (location `median`, scale
+    `sigma`): PyTorch's numbers for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(3).cauchy_(generator=g)
+    tensor([ 2.3954, -1.4413,  0.3393])
+    """
+    return _fill_random(self, _core._draw("cauchy", tuple(self.shape), _strides(self), self.dtype, float(median), float(sigma), generator), "cauchy")
+
+
+def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    """Fill in place with samples of exp(N(mean, std²)): PyTorch's numbers for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(3).log_normal_(generator=g)
+    tensor([2.1871, 2.0127, 3.6451])
+    """
+    return _fill_random(self, _core._draw("log_normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator), "log_normal")
+
+
+def _geometric_(self, p, *, generator=None):
+    """Fill in place with samples of the geometric distribution: the number of Bernoulli(p)
+    trials up to the first success (integer dtypes too).
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.empty(4, dtype=torch.int64).geometric_(0.5, generator=g)
+    tensor([2, 1, 1, 1])
+    """
+    return _fill_random(self, _core._draw("geometric", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator), "geometric")
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -507,6 +569,9 @@ def _install():
     T.bernoulli_ = _bernoulli_
     T.bernoulli = _bernoulli
     T.exponential_ = _exponential_
+    T.cauchy_ = _cauchy_
+    T.log_normal_ = _log_normal_
+    T.geometric_ = _geometric_
     from . import _functions as F
 
     for name in ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",

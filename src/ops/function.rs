@@ -245,13 +245,52 @@ pub fn delayed_error(inputs: &[Option<Tensor>], msg: String) -> Result<Vec<Optio
 /// results require grad but have no formula).
 pub fn no_derivative(input: &Tensor, out: &Tensor, name: String, op: &str) -> Result<()> {
     if out.dtype().is_differentiable() && needs_grad(&[input])? {
-        let msg = format!("the derivative for '{op}' is not implemented.");
+        // PyTorch's generic NotImplemented node names the aten op; a formula marked
+        // not_implemented in its derivatives.yaml names the op in quotes
+        // (a RuntimeError there, a NotImplementedError here)
+        let generic = name == "torch::autograd::NotImplemented";
+        let msg = if generic {
+            format!("derivative for aten::{op} is not implemented")
+        } else {
+            format!("the derivative for '{op}' is not implemented.")
+        };
         record(
             name,
             &[input],
             &[out],
             vec![],
-            Box::new(move |_, _| Err(Error::NotImplemented(msg.clone()))),
+            Box::new(move |_, _| {
+                Err(if generic {
+                    Error::Runtime(msg.clone())
+                } else {
+                    Error::NotImplemented(msg.clone())
+                })
+            }),
+        )?;
+    }
+    Ok(())
+}
+
+/// Makes `out` (a fresh result, no history) the output of a node `name` over `inputs` that
+/// passes zeros back to each: PyTorch's derivative of a sample with respect to the parameters
+/// it was drawn with (`normal(mean, std)`: NormalBackward1-3, `bernoulli(p)`: BernoulliBackward0).
+pub fn zero_gradient(inputs: &[&Tensor], out: &Tensor, name: String) -> Result<()> {
+    if out.dtype().is_differentiable() && needs_grad(inputs)? {
+        let metas: Vec<(Vec<usize>, crate::dtype::DType, crate::device::Device)> = inputs
+            .iter()
+            .map(|t| (t.shape().to_vec(), t.dtype(), t.device()))
+            .collect();
+        record(
+            name,
+            inputs,
+            &[out],
+            vec![],
+            Box::new(move |_, _| {
+                metas
+                    .iter()
+                    .map(|(s, d, dev)| Ok(Some(Tensor::zeros_on(s, *d, *dev)?)))
+                    .collect()
+            }),
         )?;
     }
     Ok(())

@@ -570,6 +570,48 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
     bump_after_write(target)
 }
 
+/// `target.uniform_()`, `normal_()`, ...: writes the freshly drawn `values` (same shape, any
+/// device) into `target` as an in-place op whose node `name` (PyTorch's `UniformBackward0`,
+/// ...) passes no gradient back, to the old contents nor to `param` (the probabilities of
+/// `bernoulli_(p)`, an input of its node as in PyTorch).
+pub fn write_drawn(
+    target: &Tensor,
+    values: &Tensor,
+    param: Option<&Tensor>,
+    name: &'static str,
+) -> Result<()> {
+    let others: Vec<&Tensor> = param.into_iter().collect();
+    check_inplace(target, &others)?;
+    if inplace_tracked(target, &others) {
+        return apply_inplace(target, &others, |like| {
+            let out = Tensor::zeros_on(&like.shape(), like.dtype(), like.device())?;
+            backend::copy_into(&out, values)?;
+            let mut inputs = vec![like];
+            inputs.extend(param);
+            if needs_grad(&inputs)? {
+                let n = inputs.len();
+                let params: Vec<Tensor> = param.into_iter().cloned().collect();
+                record(
+                    name,
+                    &inputs,
+                    &[&out],
+                    vec![],
+                    Box::new(move |_, g| {
+                        let mut gs = vec![Some(zeros_like_grad(&g[0])?)];
+                        if n == 2 {
+                            gs.push(Some(zeros_like_grad(&params[0])?));
+                        }
+                        Ok(gs)
+                    }),
+                )?;
+            }
+            Ok(out)
+        });
+    }
+    backend::copy_into(target, values)?;
+    bump_after_write(target)
+}
+
 /// `target.fill_(v)` / `zero_()`: straight into memory when nothing is recorded.
 pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str) -> Result<()> {
     before_write(target)?;

@@ -9,7 +9,7 @@
 //! tensor of `shape`; the bindings write it into the target (`copy_`, with the in-place rules).
 use crate::backend;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::{cpp_double, Error, Result};
 use crate::random::{or_default, CpuGenerator, Generator};
 use crate::shape::checked_numel;
 use crate::tensor::Tensor;
@@ -110,10 +110,12 @@ pub fn uniform(
             drop(g);
             place(uniform_f64_from_bits(raw, from, to), shape, strides)
         }
-        // 16-bit floats: drawn as float32 and rounded
+        // 16-bit floats: drawn as float32 between the float32 bounds (not the 16-bit ones) and
+        // rounded; a value that rounds to the 16-bit `to` is the 16-bit `from`
         DType::Float16 => {
             let (a, b) = (half::f16::from_f64(from), half::f16::from_f64(to));
-            let v = (0..n).map(|_| half::f16::from_f32(g.uniform_f32(a.to_f32(), b.to_f32())));
+            let (from32, to32) = (from as f32, to as f32);
+            let v = (0..n).map(|_| half::f16::from_f32(g.uniform_f32(from32, to32)));
             place(
                 collect_n(n, v.map(|v| if v == b { a } else { v }))?,
                 shape,
@@ -122,7 +124,8 @@ pub fn uniform(
         }
         DType::BFloat16 => {
             let (a, b) = (half::bf16::from_f64(from), half::bf16::from_f64(to));
-            let v = (0..n).map(|_| half::bf16::from_f32(g.uniform_f32(a.to_f32(), b.to_f32())));
+            let (from32, to32) = (from as f32, to as f32);
+            let v = (0..n).map(|_| half::bf16::from_f32(g.uniform_f32(from32, to32)));
             place(
                 collect_n(n, v.map(|v| if v == b { a } else { v }))?,
                 shape,
@@ -368,7 +371,7 @@ pub fn normal(
     if std < 0.0 {
         return Err(Error::Runtime(format!(
             "normal expects std >= 0.0, but found std {}",
-            std
+            cpp_double(std)
         )));
     }
     let n = checked_numel(shape)?;
@@ -615,7 +618,8 @@ fn check_probabilities(mut ps: impl Iterator<Item = f64>) -> Result<()> {
     }
 }
 
-/// Exponential values with rate `lambd` (`exponential_`): `-1/λ · log(1 - u)` of a uniform double.
+/// Exponential values with rate `lambd` (`exponential_`): `-1/λ · log1p(-u)` of a uniform double
+/// (torch 2.15's; `log(1 - u)` differs in the last bit of about 7% of float64 values).
 pub fn exponential(
     shape: &[usize],
     strides: Option<&[isize]>,
@@ -626,18 +630,109 @@ pub fn exponential(
     if lambd <= 0.0 {
         return Err(Error::Runtime(format!(
             "exponential_ expects lambda > 0.0, but found lambda={}",
-            lambd
+            cpp_double(lambd)
+        )));
+    }
+    continuous_only("Exponential", dtype, dtype.scalar_type_name())?;
+    per_element(shape, strides, dtype, generator, |g| {
+        -1.0 / lambd * (-g.uniform01_f64()).ln_1p()
+    })
+}
+
+/// PyTorch's refusal of an integer (or complex) dtype for a continuous distribution; `shown`
+/// is the dtype as that distribution's check names it.
+fn continuous_only(what: &str, dtype: DType, shown: &str) -> Result<()> {
+    if dtype.is_floating() {
+        return Ok(());
+    }
+    Err(Error::Runtime(format!(
+        "{what} distribution is a continuous probability distribution. dtype must be a floating point but you specified {shown}"
+    )))
+}
+
+/// One double per element from `f`, in memory order (PyTorch's serial kernels over
+/// `at::*_distribution<double>`), rounded to `dtype`.
+fn per_element(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    generator: Option<&Generator>,
+    mut f: impl FnMut(&mut CpuGenerator) -> f64,
+) -> Result<Tensor> {
+    let n = checked_numel(shape)?;
+    let mut g = or_default(generator).lock();
+    let v: Vec<f64> = collect_n(n, std::iter::repeat_with(|| f(&mut g)))?;
+    drop(g);
+    in_dtype(place(v, shape, strides)?, dtype)
+}
+
+/// Cauchy values (`cauchy_`): `median + sigma · tan(π (u - 1/2))` of a uniform double.
+pub fn cauchy(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    median: f64,
+    sigma: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    // NaN passes, as in PyTorch (its check is `sigma > 0.0` negated only for ordered values)
+    if sigma <= 0.0 {
+        return Err(Error::Runtime(format!(
+            "cauchy_ expects sigma > 0.0, but found sigma={}",
+            cpp_double(sigma)
+        )));
+    }
+    continuous_only("Cauchy", dtype, dtype.cpp_name())?;
+    per_element(shape, strides, dtype, generator, |g| {
+        median + sigma * (std::f64::consts::PI * (g.uniform01_f64() - 0.5)).tan()
+    })
+}
+
+/// Log-normal values (`log_normal_`): `exp` of `at::normal_distribution<double>`'s samples
+/// (with the generator's cached second value).
+pub fn log_normal(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    mean: f64,
+    std: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if std <= 0.0 {
+        return Err(Error::Runtime(format!(
+            "log_normal_ expects std > 0.0, but found std={}",
+            cpp_double(std)
         )));
     }
     if !dtype.is_floating() {
-        return Err(not_implemented("exponential_cpu", dtype));
+        return Err(not_implemented("log_normal_cpu", dtype));
     }
-    let n = checked_numel(shape)?;
-    let mut g = or_default(generator).lock();
-    let draws = (0..n).map(|_| -1.0 / lambd * (1.0 - g.uniform01_f64()).ln());
-    let v: Vec<f64> = collect_n(n, draws)?;
-    drop(g);
-    in_dtype(place(v, shape, strides)?, dtype)
+    per_element(shape, strides, dtype, generator, |g| {
+        g.normal_f64(mean, std).exp()
+    })
+}
+
+/// Geometric values (`geometric_`): the number of Bernoulli(p) trials to the first success,
+/// `ceil(log(u) / log(1 - p))` of a uniform double; integer dtypes too (not bool or complex).
+pub fn geometric(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    p: f64,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    if !(0.0 < p && p < 1.0) {
+        return Err(Error::Runtime(format!(
+            "geometric_ expects p to be in (0, 1), but got p={}",
+            cpp_double(p)
+        )));
+    }
+    if dtype == DType::Bool || dtype.is_complex() {
+        return Err(not_implemented("geometric_cpu", dtype));
+    }
+    per_element(shape, strides, dtype, generator, |g| {
+        (g.uniform01_f64().ln() / (1.0 - p).ln()).ceil()
+    })
 }
 
 /// `torch.multinomial`: `n_sample` category indices per row of the probabilities `p` (1-D or
@@ -789,6 +884,12 @@ pub enum Draw {
     Bernoulli { p: f64 },
     /// [`exponential`]: rate `lambd`.
     Exponential { lambd: f64 },
+    /// [`cauchy`]: location `median`, scale `sigma`.
+    Cauchy { median: f64, sigma: f64 },
+    /// [`log_normal`]: `exp` of N(mean, std²).
+    LogNormal { mean: f64, std: f64 },
+    /// [`geometric`]: success probability `p`.
+    Geometric { p: f64 },
 }
 
 /// The values a tensor of `shape` laid out with `strides` (None: contiguous) gets from `d`, in
@@ -807,5 +908,8 @@ pub fn draw(
         Draw::FullRange => random_full(shape, strides, dtype, generator),
         Draw::Bernoulli { p } => bernoulli_scalar(shape, strides, dtype, p, generator),
         Draw::Exponential { lambd } => exponential(shape, strides, dtype, lambd, generator),
+        Draw::Cauchy { median, sigma } => cauchy(shape, strides, dtype, median, sigma, generator),
+        Draw::LogNormal { mean, std } => log_normal(shape, strides, dtype, mean, std, generator),
+        Draw::Geometric { p } => geometric(shape, strides, dtype, p, generator),
     }
 }

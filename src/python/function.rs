@@ -193,7 +193,20 @@ pub fn _no_derivative<'py>(
     Ok(ops::no_derivative(&input.t, &out.t, name, op)?)
 }
 
+/// `out` (a fresh sample drawn with the parameters `inputs`) as the output of the node `name`
+/// that passes zero gradients to them.
+#[pyfunction]
+pub fn _zero_gradient<'py>(
+    inputs: Vec<PyRef<'py, PyTensor>>,
+    out: PyRef<'py, PyTensor>,
+    name: String,
+) -> PyResult<()> {
+    let ts: Vec<&crate::tensor::Tensor> = inputs.iter().map(|t| &t.t).collect();
+    Ok(ops::zero_gradient(&ts, &out.t, name)?)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_zero_gradient, m)?)?;
     m.add_function(wrap_pyfunction!(_undefined_grad, m)?)?;
     m.add_function(wrap_pyfunction!(_delayed_error, m)?)?;
     m.add_function(wrap_pyfunction!(_no_derivative, m)?)?;

@@ -108,6 +108,29 @@ impl PyGenerator {
     fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("leafgrad")?.getattr("device")?.call1(("cpu",))
     }
+
+    /// Pickling and `copy.deepcopy`: a new generator with this one's state (seed included),
+    /// drawing the same numbers from here on, as PyTorch's generators pickle.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let state = slf.borrow().get_state(py)?;
+        let state = PyTuple::new(py, [state])?;
+        PyTuple::new(
+            py,
+            [
+                slf.get_type().into_any(),
+                PyTuple::empty(py).into_any(),
+                state.into_any(),
+            ],
+        )
+    }
+
+    fn __setstate__(&self, state: &Bound<'_, PyTuple>) -> PyResult<()> {
+        let t = state.get_item(0)?;
+        let t = t.cast::<PyTensor>()?;
+        let b = t.get().t.try_to_vec::<u8>().py()?;
+        self.g.lock().set_state(&b).py()
+    }
 }
 
 /// The default generator (`torch.default_generator`): every call gives an object naming it.
@@ -163,6 +186,15 @@ fn _draw<'py>(
         "random" => Draw::FullRange,
         "bernoulli" => Draw::Bernoulli { p: f(a)? },
         "exponential" => Draw::Exponential { lambd: f(a)? },
+        "cauchy" => Draw::Cauchy {
+            median: f(a)?,
+            sigma: f(b)?,
+        },
+        "log_normal" => Draw::LogNormal {
+            mean: f(a)?,
+            std: f(b)?,
+        },
+        "geometric" => Draw::Geometric { p: f(a)? },
         k => return Err(PyValueError::new_err(format!("unknown distribution {k:?}"))),
     };
     let s = sizes(shape, kind)?;

@@ -122,6 +122,23 @@ CASES = [
     ("kaiming_normal", 0, "torch.nn.init.kaiming_normal_(torch.empty(8, 4))"),
     ("xavier_uniform", 0, "torch.nn.init.xavier_uniform_(torch.empty(5, 7))"),
     ("init_generator", 0, "torch.nn.init.normal_(torch.empty(3), generator=g)"),
+    ("exponential_f64_100", 0, "torch.empty(100, dtype=torch.float64).exponential_(2)"),
+    ("exponential_f32_40", 0, "torch.empty(40).exponential_(0.5)"),
+    ("uniform_f16_odd_range", 0, "torch.empty(300, dtype=torch.float16).uniform_(0.1, 0.3)"),
+    ("uniform_bf16_odd_range", 0, "torch.empty(300, dtype=torch.bfloat16).uniform_(-0.37, 5.3)"),
+    ("cauchy", 0, "torch.empty(40).cauchy_(0.5, 2)"),
+    ("cauchy_f64_transposed", 0, "torch.empty(3, 5, dtype=torch.float64).t().cauchy_(generator=g)"),
+    ("cauchy_f16", 0, "torch.empty(20, dtype=torch.float16).cauchy_()"),
+    ("log_normal", 0, "torch.empty(25).log_normal_(0.1, 0.5)"),
+    ("log_normal_after_cached_normal", 0, "(torch.randn(3, dtype=torch.float64), torch.empty(5, dtype=torch.float64).log_normal_())[1]"),
+    ("geometric", 0, "torch.empty(30).geometric_(0.3)"),
+    ("geometric_int64", 0, "torch.empty(10, dtype=torch.int64).geometric_(0.05, generator=g)"),
+    ("trunc_normal_default", 0, "torch.nn.init.trunc_normal_(torch.empty(50, 3))"),
+    ("trunc_normal_std", 0, "torch.nn.init.trunc_normal_(torch.empty(8, 8), std=0.02, generator=g)"),
+    ("trunc_normal_narrow", 0, "torch.nn.init.trunc_normal_(torch.empty(40, dtype=torch.float64), mean=0.5, std=1, a=0, b=0.2)"),
+    ("trunc_normal_one_sided", 1, "torch.nn.init.trunc_normal_(torch.empty(7, 9), mean=0, std=2, a=1, b=1.5)"),
+    ("trunc_normal_f16", 2, "torch.nn.init.trunc_normal_(torch.empty(33, dtype=torch.float16), std=0.5, a=-0.1, b=0.3)"),
+    ("sparse_init", 5, "torch.nn.init.sparse_(torch.empty(6, 4), 0.4, generator=g)"),
 ]
 AMD_ONLY = [
     ("bernoulli_transposed", 0, "torch.empty(3, 5).t().bernoulli_(0.5)"),
@@ -277,6 +294,23 @@ RECORDED = {
     'kaiming_normal': ('float32', (8, 4), 'e6b069c1d2ee1ef8', [-0.7960889935493469, -0.8148416876792908, -0.1771858185529709, -0.30679863691329956]),
     'xavier_uniform': ('float32', (5, 7), '6a1395a1e6ae5626', [-0.005293981172144413, 0.37932288646698, -0.5819807648658752, -0.5203874707221985]),
     'init_generator': ('float32', (3,), '1f113a802685b952', [1.5409960746765137, -0.293428897857666, -2.1787893772125244]),
+    'exponential_f64_100': ('float64', (100,), '4a8ce2b0b1766623', [1.754163093353821, 0.6151923820898384, 0.30752204694700574, 1.2675593221079409]),
+    'exponential_f32_40': ('float32', (40,), '6de36c819c5f7de4', [7.016652584075928, 2.4607694149017334, 1.230088233947754, 5.070237159729004]),
+    'uniform_f16_odd_range': ('float16', (300,), '8bb797c0475b90ce', [0.19921875, 0.253662109375, 0.11767578125, 0.12646484375]),
+    'uniform_bf16_odd_range': ('bfloat16', (300,), 'cd7818ef1c549e1d', [2.4375, 3.984375, 0.1318359375, 0.37890625]),
+    'cauchy': ('float32', (40,), 'eeb3e5fdc08eb597', [21.695459365844727, 2.0295345783233643, 0.24340131878852844, 8.3661470413208]),
+    'cauchy_f64_transposed': ('float64', (5, 3), '6b32b1aded615e39', [10.597729326682297, 1.298836902572973, -0.14915851513715245, 0.7647672596059]),
+    'cauchy_f16': ('float16', (20,), '161f10b4d2dae5c9', [10.6015625, 0.7646484375, -0.1282958984375, 3.93359375]),
+    'log_normal': ('float32', (25,), '295e4e29ea3e97cc', [2.3880999088287354, 0.9543598890304565, 0.3718016743659973, 1.4684621095657349]),
+    'log_normal_after_cached_normal': ('float64', (5,), 'fd9668be29d51387', [8.472812895730142, 0.31066358117688375, 0.16576390024098195, 6.090277792774576]),
+    'geometric': ('float32', (30,), 'd066a724605ce810', [1.0, 1.0, 3.0, 1.0]),
+    'geometric_int64': ('int64', (10,), '06cb0533d3c83f1e', [1, 7, 16, 2]),
+    'trunc_normal_default': ('float32', (50, 3), '13d2d25d03b1378e', [-1.1258398294448853, -1.152360200881958, -0.2505785822868347, -0.4338788092136383]),
+    'trunc_normal_std': ('float32', (8, 8), '2e9d23a55be832e0', [-0.022516796365380287, -0.023047203198075294, -0.005011571571230888, -0.00867757573723793]),
+    'trunc_normal_narrow': ('float64', (40,), '5f9392dd3b4d7e49', [0.19401060036131063, 0.1415639728799576, 0.09187658862549018, 0.18414953682439206]),
+    'trunc_normal_one_sided': ('float32', (7, 9), '249c21d076800fff', [1.0149461030960083, 1.1396554708480835, 1.201534628868103, 1.367342233657837]),
+    'trunc_normal_f16': ('float16', (33,), '144965e6b7993729', [0.051788330078125, 0.1578369140625, 0.12103271484375, 0.26171875]),
+    'sparse_init': ('float32', (6, 4), '8a6c4b7822145984', [0.0, 0.005188871640712023, 0.0, 0.0]),
     'bernoulli_transposed': ('float32', (5, 3), 'ba769b8aa70acf17', [0.0, 0.0, 1.0, 0.0]),
     'bernoulli_scalar': ('float32', (20,), '01b8073a359c93fc', [0.0, 0.0, 0.0, 0.0]),
     'bernoulli_p': ('float32', (10,), '3deedb88f656a294', [0.0, 1.0, 1.0, 0.0]),
@@ -319,6 +353,21 @@ def test_generator_api():
     s = g.seed()
     assert g.initial_seed() == s
     assert torch.random.initial_seed() == 2**64 - 1
+
+
+def test_generators_pickle_and_deepcopy_with_their_state():
+    import copy
+    import pickle
+
+    torch = leafgrad
+    g = torch.Generator().manual_seed(3)
+    torch.randn(3, dtype=torch.float64, generator=g)  # leaves a cached normal in the state
+    for h in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert h is not g and h.initial_seed() == 3
+        assert torch.equal(h.get_state(), g.get_state())
+    h = copy.deepcopy(g)
+    assert torch.equal(torch.randn(3, dtype=torch.float64, generator=g),
+                       torch.randn(3, dtype=torch.float64, generator=h))
 
 
 def test_fork_rng_restores_the_default_generator():
@@ -371,7 +420,87 @@ ERRORS = [
     ("torch.multinomial(torch.tensor([0., 0]), 2, True)", RuntimeError, "invalid multinomial distribution (sum of probabilities <= 0)"),
     ("torch.empty(3).exponential_(0)", RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=0"),
     ("torch.empty(3).bernoulli_(1.5)", RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=1.5"),
+    ("torch.empty(3, dtype=torch.float16).uniform_(0.001, 7e4)", RuntimeError, "to is out of bounds for c10::Half"),
+    ("torch.empty(3, dtype=torch.bfloat16).uniform_(float('nan'), 1)", RuntimeError, "from is out of bounds for c10::BFloat16"),
+    ("torch.empty(3).uniform_(0, float('inf'))", RuntimeError, "to is out of bounds for float"),
+    ("torch.empty(3, dtype=torch.float16).uniform_(-6e4, 6e4)", RuntimeError,
+     "uniform_ expects to-from <= std::numeric_limits<Half>::max(), but found to=60000 and from=-60000 which result in to-from to exceed the limit"),
+    ("torch.empty(3, dtype=torch.complex64).uniform_(-3e38, 3e38)", RuntimeError,
+     "uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=3e+38 and from=-3e+38 which result in to-from to exceed the limit"),
+    ("torch.normal(torch.zeros(2), -1.)", RuntimeError, "normal expects std >= 0.0, but found std -1"),
+    ("torch.empty(3).cauchy_(0, 0)", RuntimeError, "cauchy_ expects sigma > 0.0, but found sigma=0"),
+    ("torch.empty(3, dtype=torch.int64).cauchy_()", RuntimeError,
+     "Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you specified long int"),
+    ("torch.empty(3, dtype=torch.int64).exponential_()", RuntimeError,
+     "Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified Long"),
+    ("torch.empty(3).log_normal_(1, -0.5)", RuntimeError, "log_normal_ expects std > 0.0, but found std=-0.5"),
+    ("torch.empty(3, dtype=torch.int32).log_normal_()", NotImplementedError, "\"log_normal_cpu\" not implemented for 'Int'"),
+    ("torch.empty(3).geometric_(1)", RuntimeError, "geometric_ expects p to be in (0, 1), but got p=1"),
+    ("torch.empty(3).geometric_(float('nan'))", RuntimeError, "geometric_ expects p to be in (0, 1), but got p=nan"),
+    ("torch.empty(3, dtype=torch.bool).geometric_(0.5)", NotImplementedError, "\"geometric_cpu\" not implemented for 'Bool'"),
+    ("torch.nn.init.dirac_(torch.empty(3, 3))", ValueError, "Only tensors with 3, 4, or 5 dimensions are supported"),
+    ("torch.nn.init.dirac_(torch.empty(3, 3, 3), groups=2)", ValueError, "dim 0 must be divisible by groups"),
+    ("torch.nn.init.sparse_(torch.empty(3, 3, 3), 0.1)", ValueError, "Only tensors with 2 dimensions are supported"),
 ]
+
+
+# The node an in-place fill records on a tensor that requires grad, and PyTorch's zero gradient
+# through it (not the reparameterised one) for the sampling functions of tensor parameters.
+FILL_NODES = [
+    ("x.uniform_()", "UniformBackward0"), ("x.normal_()", "NormalBackward0"),
+    ("x.exponential_()", "ExponentialBackward0"), ("x.cauchy_()", "CauchyBackward0"),
+    ("x.log_normal_()", "LogNormalBackward0"), ("x.geometric_(0.5)", "GeometricBackward0"),
+    ("x.random_()", "RandomBackward2"), ("x.random_(5)", "RandomBackward1"),
+    ("x.random_(1, 5)", "RandomBackward0"), ("x.bernoulli_(0.5)", "BernoulliBackward2"),
+    ("x.bernoulli_(p)", "BernoulliBackward1"), ("torch.normal(m, 2.)", "NormalBackward1"),
+    ("torch.normal(1., s)", "NormalBackward2"), ("torch.normal(m, s)", "NormalBackward3"),
+    ("torch.bernoulli(p)", "BernoulliBackward0"),
+]
+
+
+@pytest.mark.parametrize("expr,node", FILL_NODES, ids=[f[0] for f in FILL_NODES])
+def test_random_fills_record_pytorchs_node_with_zero_gradient(expr, node):
+    torch = leafgrad
+    x = torch.zeros(3, requires_grad=True) * 1
+    m, s = torch.zeros(3, requires_grad=True), torch.ones(3, requires_grad=True)
+    p = torch.full((3,), 0.5, requires_grad=True)
+    r = eval(expr, {"torch": torch, "x": x, "m": m, "s": s, "p": p})
+    assert r.grad_fn.name() == node
+    (r * 2).sum().backward()
+    for t in (m, s, p):
+        assert t.grad is None or not bool(t.grad.any()), expr
+
+
+def test_bernoulli_with_a_number_has_no_derivative_for_its_input():
+    torch = leafgrad
+    r = torch.full((3,), 0.5, requires_grad=True).bernoulli(0.3)
+    assert r.grad_fn.name() == "torch::autograd::NotImplemented"
+    with pytest.raises(RuntimeError, match="^derivative for aten::bernoulli is not implemented$"):
+        r.sum().backward()
+
+
+def test_dirac_passes_channels_through():
+    torch = leafgrad
+    w = torch.nn.init.dirac_(torch.empty(4, 2, 3, 3), groups=2)
+    x = torch.randn(1, 2, 5, 5)
+    y = torch.nn.functional.conv2d(x, w, padding=1)
+    assert torch.equal(y[0, :2], x[0]) and torch.equal(y[0, 2:], x[0])
+
+
+def test_deprecated_init_names_warn_and_delegate():
+    torch = leafgrad
+    with pytest.warns(FutureWarning, match=r"^`nn.init.normal` is now deprecated in favor of `nn.init.normal_`.$"):
+        torch.manual_seed(0)
+        a = torch.nn.init.normal(torch.empty(3))
+    torch.manual_seed(0)
+    assert torch.equal(a, torch.nn.init.normal_(torch.empty(3)))
+
+
+def test_trunc_normal_warns_far_from_the_bounds():
+    torch = leafgrad
+    with pytest.warns(UserWarning, match="mean is more than 2 std from"):
+        w = torch.nn.init.trunc_normal_(torch.empty(20), mean=5.0, std=1.0, a=-1.0, b=1.0)
+    assert bool(((w >= -1) & (w <= 1)).all())
 
 
 @pytest.mark.parametrize("expr,etype,msg", ERRORS, ids=[e[0] for e in ERRORS])
@@ -432,6 +561,9 @@ def test_cuda_tensors_get_the_cpu_generators_draws():
         "torch.multinomial(torch.tensor([0.2, 0.8], device=d), 3, True)",
         "torch.normal(torch.zeros(3, device=d), 2.0)",
         "torch.normal(torch.zeros(3, device=d), torch.ones(3, device=d))",
+        "torch.empty(5, device=d).cauchy_()", "torch.empty(5, device=d).log_normal_()",
+        "torch.empty(5, device=d).geometric_(0.2)",
+        "torch.nn.init.trunc_normal_(torch.empty(6, device=d), std=0.5)",
     ]
     for e in exprs:
         torch.manual_seed(0)

@@ -6,8 +6,9 @@ import warnings
 from .._grad_mode import no_grad
 
 __all__ = [
-    "calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
-    "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+    "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
+    "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+    "sparse_",
 ]
 
 
@@ -19,6 +20,60 @@ def _no_grad_uniform_(tensor, a, b, generator=None):
 def _no_grad_normal_(tensor, mean, std, generator=None):
     with no_grad():
         return tensor.normal_(mean, std, generator=generator)
+
+
+def _no_grad_trunc_normal_(tensor, mean, std, a, b, generator=None):
+    # PyTorch 2.15's sampler, draw for draw: rejection from normal_ when [a, b] holds more
+    # than 30% of the mass, else from uniform_ on [a, b] accepted against the density.
+    if tensor.is_meta:
+        return tensor
+
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=3)
+    from .. import empty_like, where
+
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            # the bounds as the tensor's dtype holds them, so the mask sees what is stored
+            lo = tensor.new_tensor(a, device="cpu").item()
+            hi = tensor.new_tensor(b, device="cpu").item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                outside = (result < lo) | (result > hi)
+                if not outside.any():
+                    break
+                redraw = empty_like(result).normal_(mean, std, generator=generator)
+                result = where(outside, redraw, result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+        candidates = empty_like(tensor)
+        accept = empty_like(tensor)
+
+        def log_density(c):  # log of the density at c over its peak, in place
+            return c.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        tensor.uniform_(a, b, generator=generator)
+        log_density(candidates.copy_(tensor))
+        pending = accept.uniform_(generator=generator).log_().gt(candidates)
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = where(pending, candidates, result)
+                log_density(candidates)
+                again = accept.uniform_(generator=generator).log_().gt(candidates)
+                pending = where(pending, again, pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
+        return tensor
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -77,6 +132,18 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
     return _no_grad_normal_(tensor, mean, std, generator)
 
 
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Fill `tensor` in place with N(mean, std**2) values truncated to [a, b] (values outside
+    are redrawn), as PyTorch draws them for a seed.
+
+    >>> g = torch.Generator().manual_seed(0)
+    >>> torch.nn.init.trunc_normal_(torch.empty(2, 3), std=0.02, generator=g)
+    tensor([[ 0.0308, -0.0059, -0.0436],
+            [ 0.0114, -0.0217, -0.0280]])
+    """
+    return _no_grad_trunc_normal_(tensor, mean, std, a, b, generator=generator)
+
+
 def constant_(tensor, val):
     """Fill `tensor` in place with `val`.
 
@@ -123,6 +190,35 @@ def eye_(tensor):
     with no_grad():
         n, m = tensor.shape
         return tensor.copy_(eye(n, m, dtype=tensor.dtype))
+
+
+def dirac_(tensor, groups=1):
+    """Fill a 3-, 4- or 5-D convolution weight in place with the Dirac delta: a convolution that
+    passes as many input channels through unchanged as it can (per group of output channels).
+
+    >>> torch.nn.init.dirac_(torch.empty(2, 2, 3))
+    tensor([[[0., 1., 0.],
+             [0., 0., 0.]],
+    <BLANKLINE>
+            [[0., 0., 0.],
+             [0., 1., 0.]]])
+    """
+    dimensions = tensor.ndimension()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    if tensor.is_meta:
+        return tensor
+    per_group = sizes[0] // groups
+    centre = tuple(n // 2 for n in sizes[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
 
 
 def _calculate_fan_in_and_fan_out(tensor):
@@ -212,3 +308,52 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     return _no_grad_normal_(tensor, 0, std, generator)
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Fill a 2-D `tensor` in place with N(0, std**2) values, then zero `ceil(sparsity * rows)`
+    random rows of each column. As in PyTorch, `generator` draws the values; the rows to zero
+    come from the default generator.
+
+    >>> w = torch.nn.init.sparse_(torch.empty(4, 3), sparsity=0.5)
+    >>> (w == 0).sum(0)
+    tensor([2, 2, 2])
+    """
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
+    from .. import randperm
+
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[randperm(rows)[:num_zeros], col] = 0
+    return tensor
+
+
+def _deprecated(new):
+    old = new.__name__[:-1]
+
+    def init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new.__name__}`.",
+                      FutureWarning, stacklevel=2)
+        return new(*args, **kwargs)
+
+    init.__name__ = init.__qualname__ = old
+    init.__doc__ = f"{old}(...): deprecated, calls :func:`torch.nn.init.{new.__name__}` after a FutureWarning."
+    return init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+sparse = _deprecated(sparse_)

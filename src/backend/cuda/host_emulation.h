@@ -29,6 +29,31 @@ static inline float __uint_as_float(unsigned int u) { float f; memcpy(&f, &u, 4)
 static inline float h2f(unsigned short h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
 static inline unsigned short f2h(float f) { _Float16 x = (_Float16)f; unsigned short h; memcpy(&h, &x, 2); return h; }
 static inline unsigned short d2h(double d) { _Float16 x = (_Float16)d; unsigned short h; memcpy(&h, &x, 2); return h; }
+// CUDA's erfinv/erfinvf, which libm lacks: the CPU backend's algorithm (a rational first guess,
+// then Halley steps on erf(x) - y, through erfc past 0.5), float through double.
+static inline double erfinv(double y) {
+    double a = fabs(y);
+    if (a != a || a > 1.0) return NAN;
+    if (a == 1.0) return copysign(INFINITY, y);
+    if (a == 0.0) return y;
+    double x;
+    if (a <= 0.7) {
+        double z = a * a;
+        x = a * (((-0.140543331 * z + 0.914624893) * z - 1.645349621) * z + 0.886226899)
+            / ((((0.012229801 * z - 0.329097515) * z + 1.442710462) * z - 2.118377725) * z + 1.0);
+    } else {
+        double z = sqrt(-log((1.0 - a) / 2.0));
+        x = (((1.641345311 * z + 3.429567803) * z - 1.624906493) * z - 1.970840454)
+            / ((1.637067800 * z + 3.543889200) * z + 1.0);
+    }
+    for (int i = 0; i < 4; i++) {
+        double r = a <= 0.5 ? erf(x) - a : (1.0 - a) - erfc(x);
+        if (r == 0.0) break;
+        x -= r / (1.1283791670955126 * exp(-x * x) + r * x);
+    }
+    return copysign(x, y);
+}
+static inline float erfinvf(float y) { return (float)erfinv((double)y); }
 
 // Calls kernel `f` with its arguments given as CUDA's launch does: an array of pointers, one to
 // each argument's value.
