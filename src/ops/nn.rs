@@ -590,3 +590,191 @@ pub fn layer_norm(
     }
     Ok(out)
 }
+
+/// The running statistics and momentum of a batch norm in training (`running_mean`,
+/// `running_var`, updated in place as `(1 - momentum) · running + momentum · batch`, the
+/// variance unbiased).
+pub struct RunningStats<'a> {
+    pub mean: &'a Tensor,
+    pub var: &'a Tensor,
+}
+
+/// Batch normalisation over every dim but the channels (dim 1), PyTorch's `torch.batch_norm`
+/// (NativeBatchNormBackward0). In training the batch's mean and biased variance normalise and
+/// the running statistics, when given, are updated in place; otherwise the running ones are
+/// used. Backward formulas are ops, so the result is twice differentiable.
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(
+    x: &Tensor,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    running: Option<RunningStats<'_>>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> Result<Tensor> {
+    let xs = x.shape();
+    if xs.len() < 2 {
+        // PyTorch reads input.size(1) first
+        let n = xs.len().max(1) as i64;
+        return Err(Error::Index(format!(
+            "Dimension out of range (expected to be in range of [{}, {}], but got 1)",
+            -n,
+            n - 1
+        )));
+    }
+    let c = xs[1];
+    for (what, t) in [
+        ("weight", weight),
+        ("bias", bias),
+        ("running_mean", running.as_ref().map(|r| r.mean)),
+        ("running_var", running.as_ref().map(|r| r.var)),
+    ] {
+        if let Some(t) = t {
+            if t.numel() != c {
+                return Err(Error::Runtime(format!(
+                    "{what} should contain {c} elements not {}",
+                    t.numel()
+                )));
+            }
+        }
+    }
+    if !training && running.is_none() {
+        return Err(Error::Runtime(
+            "running_mean must be defined in evaluation mode".into(),
+        ));
+    }
+    // the per-channel tensors as [1, C, 1, ...], to broadcast against x
+    let mut bshape = vec![1i64; xs.len()];
+    bshape[1] = c as i64;
+    let per_channel = move |t: &Tensor| reshape(t, &bshape);
+    let dims: Arc<Vec<i64>> = Arc::new(
+        std::iter::once(0)
+            .chain(2..xs.len() as i64)
+            .collect::<Vec<i64>>(),
+    );
+    let n = xs.iter().product::<usize>() / c.max(1);
+    // (x̂, invstd as [1, C, ...], mean as [1, C, ...]) from the batch
+    let batch_parts = {
+        let dims = dims.clone();
+        Arc::new(move |x: &Tensor| -> Result<(Tensor, Tensor, Tensor)> {
+            let mu = mean(x, Some(&dims), true)?;
+            let dev = sub(x, &mu)?;
+            let v = mean(&mul(&dev, &dev)?, Some(&dims), true)?;
+            let invstd = reciprocal(&sqrt(&add(&v, &Tensor::wrapped_scalar(eps))?)?)?;
+            Ok((mul(&dev, &invstd)?, invstd, mu))
+        })
+    };
+    let (out, save_mean, save_invstd, eval_stats) = {
+        let _g = GradModeGuard::new(false);
+        let (xhat, invstd, mu, eval_stats) = if training {
+            let (xhat, invstd, mu) = batch_parts(x)?;
+            if let Some(r) = &running {
+                // running = (1 - m) · running + m · batch (the variance unbiased)
+                let m_mean = mul_scalar(&reshape(&mu, &[c as i64])?, momentum)?;
+                let var = reshape(
+                    &mean(&mul(&sub(x, &mu)?, &sub(x, &mu)?)?, Some(&dims), true)?,
+                    &[c as i64],
+                )?;
+                let unbiased = mul_scalar(&var, n as f64 / (n as f64 - 1.0))?;
+                let new_mean = add(&mul_scalar(r.mean, 1.0 - momentum)?, &m_mean)?;
+                let new_var = add(
+                    &mul_scalar(r.var, 1.0 - momentum)?,
+                    &mul_scalar(&unbiased, momentum)?,
+                )?;
+                copy_(r.mean, &new_mean)?;
+                copy_(r.var, &new_var)?;
+            }
+            (xhat, invstd, mu, None)
+        } else {
+            let r = running.as_ref().expect("checked above");
+            let mu = per_channel(r.mean)?;
+            let invstd = reciprocal(&sqrt(&add(
+                &per_channel(r.var)?,
+                &Tensor::wrapped_scalar(eps),
+            )?)?)?;
+            let xhat = mul(&sub(x, &mu)?, &invstd)?;
+            (xhat, invstd.clone(), mu.clone(), Some((mu, invstd)))
+        };
+        let mut y = xhat;
+        if let Some(w) = weight {
+            y = mul(&y, &per_channel(w)?)?;
+        }
+        if let Some(b) = bias {
+            y = add(&y, &per_channel(b)?)?;
+        }
+        let y = to_dtype(&y, x.dtype())?;
+        (
+            y.detached(),
+            reshape(&mu, &[c as i64])?.detached(),
+            reshape(&invstd, &[c as i64])?.detached(),
+            eval_stats,
+        )
+    };
+    let mut inputs: Vec<&Tensor> = vec![x];
+    if let Some(w) = weight {
+        inputs.push(w);
+    }
+    if let Some(b) = bias {
+        inputs.push(b);
+    }
+    if needs_grad(&inputs)? {
+        let (hw, hb) = (weight.is_some(), bias.is_some());
+        let mut saved = vec![save("input", x)?];
+        if let Some(w) = weight {
+            saved.push(save("weight", w)?);
+        }
+        if let Some(r) = &running {
+            saved.push(save("running_mean", r.mean)?);
+            saved.push(save("running_var", r.var)?);
+        }
+        saved.push(save("result1", &save_mean)?);
+        saved.push(save("result2", &save_invstd)?);
+        let dims = dims.clone();
+        let bp = batch_parts.clone();
+        let mut bshape = vec![1i64; xs.len()];
+        bshape[1] = c as i64;
+        record(
+            "NativeBatchNormBackward0",
+            &inputs,
+            &[&out],
+            saved,
+            Box::new(move |s, g| {
+                let gy = &g[0];
+                let w = if hw {
+                    Some(reshape(&s[1], &bshape)?)
+                } else {
+                    None
+                };
+                let dxhat = match &w {
+                    Some(w) => mul(gy, w)?,
+                    None => gy.clone(),
+                };
+                let (xhat, dx) = match &eval_stats {
+                    // the running statistics are constants: dx = dx̂ · invstd
+                    Some((mu, invstd)) => {
+                        let xhat = mul(&sub(&s[0], mu)?, invstd)?;
+                        (xhat, mul(&dxhat, invstd)?)
+                    }
+                    // dx = invstd · (dx̂ - mean(dx̂) - x̂ · mean(dx̂ ⊙ x̂))
+                    None => {
+                        let (xhat, invstd, _) = bp(&s[0])?;
+                        let m1 = mean(&dxhat, Some(&dims), true)?;
+                        let m2 = mean(&mul(&dxhat, &xhat)?, Some(&dims), true)?;
+                        let dx = mul(&invstd, &sub(&sub(&dxhat, &m1)?, &mul(&xhat, &m2)?)?)?;
+                        (xhat, dx)
+                    }
+                };
+                let mut out = vec![Some(dx)];
+                if hw {
+                    out.push(Some(sum(&mul(gy, &xhat)?, Some(&dims), false)?));
+                }
+                if hb {
+                    out.push(Some(sum(gy, Some(&dims), false)?));
+                }
+                Ok(out)
+            }),
+        )?;
+    }
+    Ok(out)
+}

@@ -151,6 +151,52 @@ fn _layer_norm<'py>(
     )
 }
 
+#[pyfunction]
+#[pyo3(signature = (input, weight, bias, running_mean, running_var, training, momentum, eps))]
+#[allow(clippy::too_many_arguments)]
+fn _batch_norm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: Option<PyRef<'py, PyTensor>>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    running_mean: Option<PyRef<'py, PyTensor>>,
+    running_var: Option<PyRef<'py, PyTensor>>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> R<'py> {
+    let running = match (&running_mean, &running_var) {
+        (Some(m), Some(v)) => Some(ops::RunningStats {
+            mean: &m.t,
+            var: &v.t,
+        }),
+        (None, None) => None,
+        (m, _) if !training => {
+            let missing = if m.is_none() { "mean" } else { "var" };
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "running_{missing} must be defined in evaluation mode"
+            )));
+        }
+        _ => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "running_mean and running_var must either both be None or neither be None",
+            ))
+        }
+    };
+    out(
+        py,
+        ops::batch_norm(
+            &input.t,
+            weight.as_ref().map(|w| &w.t),
+            bias.as_ref().map(|b| &b.t),
+            running,
+            training,
+            momentum,
+            eps,
+        ),
+    )
+}
+
 #[pymethods]
 impl PyTensor {
     #[pyo3(signature = (dim, dtype = None))]
@@ -405,6 +451,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_embedding, m)?)?;
     m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(_batch_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_linear, m)?)?;

@@ -49,6 +49,7 @@ MODULES = [
     "leafgrad.nn.modules.container",
     "leafgrad.nn.modules.layers",
     "leafgrad.nn.modules.loss",
+    "leafgrad.nn.modules.normalization",
     "leafgrad.nn.functional",
     "leafgrad.nn.init",
     "leafgrad.nn.parameter",

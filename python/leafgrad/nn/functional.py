@@ -309,6 +309,34 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _core._layer_norm(input, list(normalized_shape), weight, bias, eps)
 
 
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5):
+    """Normalises each channel (dim 1) over the batch and the other dims: with the batch's mean
+    and biased variance in training (updating `running_mean`/`running_var` in place, the variance
+    unbiased, by `momentum`), with the running statistics otherwise; then * weight + bias.
+
+    >>> x = torch.tensor([[1., 2.], [3., 6.]])
+    >>> rm, rv = torch.zeros(2), torch.ones(2)
+    >>> torch.nn.functional.batch_norm(x, rm, rv, training=True)
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]])
+    >>> rm, rv
+    (tensor([0.2000, 0.4000]), tensor([1.1000, 1.7000]))
+    """
+    if training:
+        size = input.size()
+        n = size[0]
+        for d in size[2:]:
+            n *= d
+        if n == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return _core._batch_norm(input, weight, bias, running_mean, running_var, bool(training), float(momentum), float(eps))
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x for x >= 0, negative_slope * x otherwise.
 

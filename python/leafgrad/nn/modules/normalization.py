@@ -1,0 +1,139 @@
+"""Batch normalisation: BatchNorm1d/2d/3d with PyTorch's running statistics (momentum, the
+cumulative average of `momentum=None`, `track_running_stats`, `num_batches_tracked`), train/eval
+behaviour, state_dict keys and reprs."""
+from ... import _core
+from ..._factories import tensor, zeros, ones
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .layers import _empty
+from .module import Module
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+
+
+class _NormBase(Module):
+    """What batch (and instance) norms share: the affine parameters and running statistics."""
+
+    _version = 2
+    __constants__ = ["track_running_stats", "momentum", "eps", "num_features", "affine"]
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None, *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = Parameter(_empty((num_features,), dtype, device))
+            if bias:
+                self.bias = Parameter(_empty((num_features,), dtype, device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if self.track_running_stats:
+            kw = {"dtype": dtype, "device": device}
+            self.register_buffer("running_mean", zeros(num_features, **kw))
+            self.register_buffer("running_var", ones(num_features, **kw))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype=_core.int64, device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        raise NotImplementedError
+
+    def extra_repr(self):
+        return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, bias={use_bias}, "
+                "track_running_stats={track_running_stats}").format(**self.__dict__, use_bias=self.bias is not None)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        version = local_metadata.get("version", None)
+        if (version is None or version < 2) and self.track_running_stats:
+            # state dicts from before num_batches_tracked existed load with it at 0
+            key = prefix + "num_batches_tracked"
+            if key not in state_dict:
+                state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
+                                   and self.num_batches_tracked.device.type != "meta"
+                                   else tensor(0, dtype=_core.int64))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
+
+class _BatchNorm(_NormBase):
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            # momentum=None: the cumulative average of every batch so far
+            factor = 1.0 / float(self.num_batches_tracked) if self.momentum is None else self.momentum
+        # batch statistics in training, and in eval when there are no running ones
+        bn_training = self.training or (self.running_mean is None and self.running_var is None)
+        use_running = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if use_running else None,
+                            self.running_var if use_running else None, self.weight, self.bias,
+                            bn_training, factor, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) input over the batch (and length), per channel:
+    batch statistics in training (updating the running ones), running statistics in eval.
+
+    >>> bn = torch.nn.BatchNorm1d(2)
+    >>> bn
+    BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> bn(torch.tensor([[1., 2.], [3., 6.]]))
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+    >>> bn.running_mean, bn.num_batches_tracked
+    (tensor([0.2000, 0.4000]), tensor(1))
+    """
+
+    def _check_input_dim(self, input):
+        if input.dim() != 2 and input.dim() != 3:
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) input, per channel (see BatchNorm1d).
+
+    >>> torch.nn.BatchNorm2d(3, momentum=None, affine=False)
+    BatchNorm2d(3, eps=1e-05, momentum=None, affine=False, bias=False, track_running_stats=True)
+    """
+
+    def _check_input_dim(self, input):
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) input, per channel (see BatchNorm1d).
+
+    >>> torch.nn.BatchNorm3d(4).running_var
+    tensor([1., 1., 1., 1.])
+    """
+
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
