@@ -276,15 +276,23 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     return _finish(t, requires_grad, device)
 
 
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default.
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default:
+    `randint(high, size)`, `randint(low, high, size)` or with keywords.
 
     >>> g = torch.Generator().manual_seed(0)
     >>> torch.randint(3, 10, (5,), generator=g)
     tensor([7, 6, 3, 5, 4])
+    >>> torch.randint(high=3, size=(4,), generator=g)
+    tensor([0, 1, 1, 1])
     """
     if size is None:
         low, high, size = 0, low, high
+    elif low is None:
+        low = 0
+    if high is None:
+        raise TypeError("randint() received an invalid combination of arguments: it needs `high` "
+                        "and `size` (randint(high, size) or randint(low, high, size))")
     if isinstance(size, int):
         raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
     dtype = dtype or _core.int64

@@ -1,4 +1,4 @@
-"""`torch.utils`: `checkpoint` (activation checkpointing)."""
-from . import checkpoint, hooks
+"""`torch.utils`: `checkpoint` (activation checkpointing), `data` (datasets and the DataLoader)."""
+from . import checkpoint, data, hooks
 
-__all__ = ["checkpoint", "hooks"]
+__all__ = ["checkpoint", "data", "hooks"]
