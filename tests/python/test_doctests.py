@@ -31,6 +31,7 @@ MODULES = [
     "leafgrad._size",
     "leafgrad._device",
     "leafgrad.storage",
+    "leafgrad.serialization",
     "leafgrad.autograd",
     "leafgrad.autograd.function",
     "leafgrad.autograd.functional",
