@@ -167,6 +167,35 @@ macro_rules! float_unary_ops {
                     mul(g, &mul_scalar(&e, std::f64::consts::FRAC_2_SQRT_PI)?)
                 },
             }
+            /// The elementwise complementary error function, 1 - erf(x), accurate where erf(x) is
+            /// near 1.
+            ///
+            /// >>> torch.erfc(torch.tensor([0.0, 1.0, 5.0]))
+            /// tensor([1.0000e+00, 1.5730e-01, 1.5375e-12])
+            erfc erfc_ Erfc "ErfcBackward0" {
+                real: |v| v.via_f64(libm::erfc),
+                cuda: "m_erfc(v)",
+                saves: self,
+                // d erfc(x) = -2/√π · exp(-x²) dx
+                grad: |x, g| {
+                    let e = exp(&neg(&mul(x, x)?)?)?;
+                    mul(g, &mul_scalar(&e, -std::f64::consts::FRAC_2_SQRT_PI)?)
+                },
+            }
+            /// Elementwise 2 ** x.
+            ///
+            /// >>> torch.exp2(torch.tensor([0.0, 3.0, -1.0]))
+            /// tensor([1.0000, 8.0000, 0.5000])
+            exp2 exp2_ Exp2 "Exp2Backward0" {
+                real: |v| v.via_f64(libm::exp2),
+                cuda: "m_exp2(v)",
+                // e^(z ln 2)
+                complex: |z| z.scale(std::f64::consts::LN_2 as _).exp(),
+                cuda_complex: "c_exp(mkc(v.re * (R)0.6931471805599453, v.im * (R)0.6931471805599453))",
+                saves: result,
+                // d 2^x = 2^x · ln 2 dx
+                grad: |y, g| mul(g, &mul_scalar(&conj(y)?, std::f64::consts::LN_2)?),
+            }
             /// The elementwise inverse error function: `erfinv(erf(x)) = x` on (-1, 1), ±inf at
             /// ±1, NaN beyond.
             ///

@@ -61,7 +61,7 @@ from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
-from . import random, serialization, storage  # noqa: E402
+from . import random, serialization, special, storage  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .storage import TypedStorage, UntypedStorage  # noqa: E402
 from .random import (  # noqa: E402

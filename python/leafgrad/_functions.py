@@ -12,7 +12,7 @@ __all__ = [
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
-    "view_as_real", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "view_as_real", "view_as_complex", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
@@ -209,6 +209,16 @@ def view_as_real(input):
             [ 3., -4.]])
     """
     return input._view_as_real()
+
+
+def view_as_complex(input):
+    """Real pairs `[..., 2]` seen as complex numbers: a view sharing `input`'s memory (the last
+    dim of size 2 and stride 1, other strides and the offset even).
+
+    >>> torch.view_as_complex(torch.tensor([[1., 2.], [3., -4.]]))
+    tensor([1.+2.j, 3.-4.j])
+    """
+    return input._view_as_complex()
 
 
 def outer(input, vec2):

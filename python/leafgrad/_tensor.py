@@ -324,6 +324,17 @@ def _options(t):
             "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
+def _to_dense(self, dtype=None, *, masked_grad=None):
+    """The tensor in the strided (dense) layout: itself, as every leafgrad tensor is strided (in
+    `dtype` if given, a differentiable copy).
+
+    >>> x = torch.tensor([1., 2.])
+    >>> x.to_dense() is x, x.is_sparse
+    (True, False)
+    """
+    return self if dtype is None or dtype == self.dtype else self.to(dtype)
+
+
 def _type_as(self, other):
     """Self in `other`'s dtype and on its device (self when already so).
 
@@ -557,6 +568,9 @@ def _install():
     T.new_tensor = _new_tensor
     T.new = _legacy_new
     T.type_as = _type_as
+    T.to_dense = _to_dense
+    T.is_sparse = property(lambda self: False, doc="Whether the tensor is sparse: False, leafgrad's tensors are strided.")
+    T.is_sparse_csr = property(lambda self: False, doc="Whether the tensor is in a compressed sparse layout: False.")
     T.is_neg = lambda self: False
     T.resolve_neg = lambda self: self
     T.half = lambda self: self._to_dtype(_core.float16)

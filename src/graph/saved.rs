@@ -10,6 +10,8 @@ use std::sync::Arc;
 /// What `pack` made of a saved tensor; `unpack` gives a tensor back (each time it is needed).
 pub trait PackedTensor: Send + Sync {
     fn unpack(&self) -> Result<Tensor>;
+    /// The packing side's own type (the bindings read back what a Python hook returned).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// A pair of saved-tensor hooks: `pack` is called on each tensor saved while they are active.

@@ -348,13 +348,24 @@ fn view_of_base_history(view: &Tensor, base: &Tensor, window: Window) {
 }
 
 /// Where a view lies in its base, in the view's element type: a real view of a complex base
-/// (`view_as_real`) is a window of the base's real pairs.
+/// (`view_as_real`) is a window of the base's real pairs, a complex view of a real base
+/// (`view_as_complex`) a window of the base's complex numbers.
 #[derive(Clone)]
 struct Window {
     region: Region,
-    /// The base's shape as the window sees it (with a trailing 2 for real pairs).
+    /// The base's shape as the window sees it (with a trailing 2 for real pairs, without the
+    /// base's trailing 2 for complex numbers).
     shape: Shape,
-    pairs: bool,
+    kind: WindowKind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum WindowKind {
+    Same,
+    /// A real view of a complex base.
+    Pairs,
+    /// A complex view of a real base.
+    Complex,
 }
 
 impl Window {
@@ -364,7 +375,7 @@ impl Window {
             return Ok(Window {
                 region: region_in_base(view, base)?,
                 shape: base.shape(),
-                pairs: false,
+                kind: WindowKind::Same,
             });
         }
         if bdt.is_complex() && vdt == bdt.to_real() {
@@ -375,7 +386,18 @@ impl Window {
             return Ok(Window {
                 region: region_in_base(view, &pairs)?,
                 shape: pairs.shape(),
-                pairs: true,
+                kind: WindowKind::Pairs,
+            });
+        }
+        if vdt.is_complex() && bdt == vdt.to_real() {
+            let numbers = {
+                let _g = crate::grad_mode::GradModeGuard::new(false);
+                view_as_complex(&base.detached())?
+            };
+            return Ok(Window {
+                region: region_in_base(view, &numbers)?,
+                shape: numbers.shape(),
+                kind: WindowKind::Complex,
             });
         }
         Err(Error::Runtime(format!(
@@ -387,19 +409,19 @@ impl Window {
 
     /// A gradient of the base seen as the window's element type.
     fn to_view_type(&self, g: &Tensor) -> Result<Tensor> {
-        if self.pairs {
-            view_as_real(g)
-        } else {
-            Ok(g.clone())
+        match self.kind {
+            WindowKind::Same => Ok(g.clone()),
+            WindowKind::Pairs => view_as_real(g),
+            WindowKind::Complex => view_as_complex_copy(g),
         }
     }
 
     /// Back from the window's element type to the base's.
     fn to_base_type(&self, g: Tensor) -> Result<Tensor> {
-        if self.pairs {
-            view_as_complex_copy(&g)
-        } else {
-            Ok(g)
+        match self.kind {
+            WindowKind::Same => Ok(g),
+            WindowKind::Pairs => view_as_complex_copy(&g),
+            WindowKind::Complex => view_as_real(&g),
         }
     }
 

@@ -644,6 +644,24 @@ pub fn batch_norm(
             "running_mean must be defined in evaluation mode".into(),
         ));
     }
+    // PyTorch's CPU kernel takes float32 parameters for 16-bit float input, and otherwise
+    // parameters of the input's dtype only
+    let dt = x.dtype();
+    let params = [
+        weight,
+        bias,
+        running.as_ref().map(|r| r.mean),
+        running.as_ref().map(|r| r.var),
+    ];
+    let mixed = params.iter().flatten().any(|t| {
+        let pd = t.dtype();
+        pd != dt && !(matches!(dt, DType::Float16 | DType::BFloat16) && pd == DType::Float32)
+    });
+    if mixed {
+        return Err(Error::Runtime(
+            "mixed dtype (CPU): all inputs must share same datatype.".into(),
+        ));
+    }
     // the per-channel tensors as [1, C, 1, ...], to broadcast against x
     let mut bshape = vec![1i64; xs.len()];
     bshape[1] = c as i64;

@@ -2,6 +2,7 @@
 //! backward maps the gradient back onto the input's shape.
 use super::*;
 use crate::backend::{self, cpu};
+use crate::dtype::DType;
 use crate::grads;
 use crate::shape::{contiguous_strides, fmt_shape, numel, wrap_dim, Shape, Strides};
 use smallvec::SmallVec;
@@ -720,6 +721,68 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
         x,
         &out,
         Box::new(|_, g| grads![view_as_complex_copy(&g[0])?]),
+    )?;
+    Ok(out)
+}
+
+/// Real pairs `[..., 2]` seen as a complex tensor (ViewAsComplexBackward0): shares storage,
+/// with PyTorch's checks of the layout (a last dim of size 2 and stride 1, even strides and
+/// offset elsewhere).
+pub fn view_as_complex(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    match dt {
+        DType::Float32 | DType::Float64 => {}
+        // complex32 (ComplexHalf) does not exist in leafgrad
+        DType::Float16 => {
+            return Err(Error::NotImplemented(
+                "view_as_complex of a float16 tensor would be complex32, which leafgrad does not have"
+                    .into(),
+            ))
+        }
+        _ => {
+            return Err(Error::NotImplemented(format!(
+                "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: {}",
+                dt.scalar_type_name()
+            )))
+        }
+    }
+    let d = x.data();
+    let n = d.shape.len();
+    let problem = if n == 0 {
+        Some("Input tensor must have one or more dimensions")
+    } else if d.shape[n - 1] != 2 {
+        Some("Tensor must have a last dimension of size 2")
+    } else if d.strides[n - 1] != 1 {
+        Some("Tensor must have a last dimension with stride 1")
+    } else if d.strides[..n - 1].iter().any(|s| s % 2 != 0) {
+        Some("Tensor must have a stride divisible by 2 for all but last dimension")
+    } else if d.offset % 2 != 0 {
+        Some("Tensor must have a storage_offset divisible by 2")
+    } else {
+        None
+    };
+    if let Some(msg) = problem {
+        return Err(Error::Runtime(msg.into()));
+    }
+    let inference = x.is_inference();
+    let base = (!inference).then(|| d.base.clone().unwrap_or_else(|| x.clone()));
+    let out = Tensor::from_data(crate::tensor::TensorData {
+        storage: d.storage.clone(),
+        shape: d.shape[..n - 1].iter().copied().collect(),
+        strides: d.strides[..n - 1].iter().map(|s| s / 2).collect(),
+        offset: d.offset / 2,
+        dtype: dt.to_complex(),
+        version: d.version.clone(),
+        base,
+        wrapped_number: false,
+    });
+    drop(d);
+    out.init_view_meta(x.view_creation(), inference);
+    record_view(
+        "ViewAsComplexBackward0",
+        x,
+        &out,
+        Box::new(|_, g| grads![view_as_real(&g[0])?]),
     )?;
     Ok(out)
 }

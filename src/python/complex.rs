@@ -32,4 +32,7 @@ impl PyTensor {
     fn _view_as_real<'py>(&self, py: Python<'py>) -> R<'py> {
         out(py, ops::view_as_real(&self.t))
     }
+    fn _view_as_complex<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::view_as_complex(&self.t))
+    }
 }

@@ -265,7 +265,16 @@ impl PyTensor {
         let s = shape_args(sizes, "repeat")?;
         out(py, ops::repeat(&self.t, &s))
     }
-    fn gather<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {
+    /// `sparse_grad=True` is accepted; the gradient stays dense (leafgrad has no sparse layout).
+    #[pyo3(signature = (dim, index, *, sparse_grad = false))]
+    fn gather<'py>(
+        &self,
+        py: Python<'py>,
+        dim: i64,
+        index: &Bound<'py, PyAny>,
+        sparse_grad: bool,
+    ) -> R<'py> {
+        let _ = sparse_grad;
         out(py, ops::gather(&self.t, dim, &index_arg(index)?))
     }
     fn index_select<'py>(&self, py: Python<'py>, dim: i64, index: &Bound<'py, PyAny>) -> R<'py> {

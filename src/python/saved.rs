@@ -39,6 +39,9 @@ impl SaveHooks for PyHooks {
 }
 
 impl PackedTensor for PyPacked {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn unpack(&self) -> crate::Result<Tensor> {
         Python::attach(|py| {
             let r = self.unpack.call1(py, (self.data.clone_ref(py),))?;
@@ -117,6 +120,20 @@ pub fn _raw_saved_all<'py>(
         .collect()
 }
 
+impl PySavedTensor {
+    /// The saved value and whether it is an output of its node (not after the graph is freed).
+    fn value(&self) -> PyResult<(SavedValue, bool)> {
+        let s = lock(&self.node.saved);
+        if s.released {
+            return Err(PyRuntimeError::new_err(crate::error::SECOND_BACKWARD));
+        }
+        Ok(s.tensors
+            .get(self.index)
+            .map(|st| (st.value.clone(), st.is_output))
+            .unwrap_or((SavedValue::Absent, false)))
+    }
+}
+
 #[pymethods]
 impl PySavedTensor {
     /// Saved tensors come from nodes (`grad_fn._raw_saved_<name>`); PyTorch refuses to make one.
@@ -129,6 +146,35 @@ impl PySavedTensor {
         Err(pyo3::exceptions::PyRuntimeError::new_err(
             "Trying to create a SavedTensor object from Python is forbidden.",
         ))
+    }
+    /// What is saved: the object the pack hook returned when hooks packed it, else the tensor
+    /// (an input as it is, an output without its history, as PyTorch's).
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (value, is_output) = self.value()?;
+        match value {
+            SavedValue::Packed(p) => match p.as_any().downcast_ref::<PyPacked>() {
+                Some(pp) => Ok(pp.data.bind(py).clone()),
+                None => Err(PyRuntimeError::new_err(
+                    "the saved tensor was packed by leafgrad itself",
+                )),
+            },
+            SavedValue::Tensor(t) if is_output => wrap(py, t.detached()),
+            SavedValue::Tensor(t) => wrap(py, t),
+            SavedValue::Absent => Ok(py.None().into_bound(py)),
+        }
+    }
+    /// The unpack hook registered for this saved tensor (None without hooks).
+    #[getter]
+    fn unpack_hook<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (value, _) = self.value()?;
+        Ok(match value {
+            SavedValue::Packed(p) => match p.as_any().downcast_ref::<PyPacked>() {
+                Some(pp) => pp.unpack.bind(py).clone(),
+                None => py.None().into_bound(py),
+            },
+            _ => py.None().into_bound(py),
+        })
     }
     /// Pack the saved tensor now with `pack`; backward gets it back from `unpack`.
     fn register_hooks(&self, pack_hook: Py<PyAny>, unpack_hook: Py<PyAny>) -> PyResult<()> {

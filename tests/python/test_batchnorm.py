@@ -143,3 +143,51 @@ def test_twice_differentiable():
 ])
 def test_errors(call, etype, msg):
     raises(call, msg, etype)
+
+
+def test_instance_norm_normalises_each_sample_and_channel():
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 4, 5, dtype=torch.float64, requires_grad=True)
+    m = torch.nn.InstanceNorm2d(3, affine=True, track_running_stats=True, dtype=torch.float64)
+    with torch.no_grad():
+        m.weight.copy_(torch.tensor([1., 2., 3.]))
+    y = m(x)
+    assert name(y) == "ViewBackward0"  # batch norm of (1, N*C, H, W), viewed back
+    mean = x.mean((2, 3), keepdim=True)
+    var = x.var((2, 3), unbiased=False, keepdim=True)
+    expected = (x - mean) / (var + 1e-5).sqrt() * torch.tensor([1., 2., 3.], dtype=torch.float64).view(1, 3, 1, 1)
+    assert torch.allclose(y, expected, atol=1e-12)
+    # running stats: the batch's update averaged over the samples
+    assert torch.allclose(m.running_mean, 0.1 * mean.view(2, 3).mean(0))
+    assert torch.allclose(m.running_var, 0.9 + 0.1 * x.var((2, 3)).mean(0))
+    assert torch.autograd.gradcheck(lambda x: torch.nn.functional.instance_norm(x), (x.detach()[:, :, :2, :2].requires_grad_(),))
+    assert repr(torch.nn.InstanceNorm2d(3)) == (
+        "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)")
+    one = torch.nn.InstanceNorm1d(2)(torch.tensor([[1., 3.], [0., 4.]]))  # no batch dim
+    assert torch.allclose(one, torch.tensor([[-1., 1.], [-1., 1.]]), atol=1e-5)
+
+
+def test_instance_norm_errors_and_warning():
+    raises(lambda: torch.nn.InstanceNorm2d(3)(torch.zeros(2, 3)), "expected 3D or 4D input (got 2D input)", ValueError)
+    raises(lambda: torch.nn.InstanceNorm2d(3, affine=True)(torch.zeros(1, 2, 3, 3)),
+           "expected input's size at dim=1 to match num_features (3), but got: 2.", ValueError)
+    raises(lambda: torch.nn.functional.instance_norm(torch.zeros(2, 3, 1)),
+           "Expected more than 1 spatial element when training, got input size torch.Size([2, 3, 1])", ValueError)
+    with pytest.warns(UserWarning, match="input's size at dim=1 does not match num_features"):
+        torch.nn.InstanceNorm2d(3)(torch.zeros(1, 2, 3, 3))
+    # parameters of another dtype than the input are refused, as by PyTorch's CPU kernel
+    raises(lambda: torch.nn.BatchNorm1d(3)(torch.zeros(4, 3, dtype=torch.float64)),
+           "mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def test_data_parallel_calls_the_module():
+    lin = torch.nn.Linear(2, 1)
+    dp = torch.nn.DataParallel(lin)
+    assert list(dp.state_dict()) == ["module.weight", "module.bias"]
+    assert repr(dp) == "DataParallel(\n  (module): Linear(in_features=2, out_features=1, bias=True)\n)"
+    x = torch.ones(3, 2)
+    if torch.cuda.is_available():  # one device: the module must be there already
+        raises(lambda: dp(x), "module must have its parameters and buffers on device cuda:0 (device_ids[0]) but "
+               "found one of them on device: cpu")
+        lin.cuda()
+    assert torch.equal(dp(x), lin(x.to(lin.weight.device)))

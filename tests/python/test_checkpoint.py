@@ -227,3 +227,33 @@ def test_early_stop_argument_and_its_override():
         assert run(early_stop=True) == 2
     with torch.utils.checkpoint.set_checkpoint_early_stop(True):
         assert run(early_stop=False) == 1
+
+
+def test_graph_exec_group_recomputes_once_for_several_backward_calls():
+    import contextlib
+
+    def run(use_group):
+        counter = [0]
+
+        def fn(x):
+            counter[0] += 1
+            y = x.sin().cos()
+            return y, y.sin().cos()
+
+        x = torch.randn(3, 3, requires_grad=True)
+        y, z = checkpoint(fn, x, use_reentrant=False)
+        with torch.utils.checkpoint.GraphExecGroup() if use_group else contextlib.nullcontext():
+            (gy,) = torch.autograd.grad(z, inputs=(y,), grad_outputs=(torch.ones(3, 3),))
+            torch.autograd.grad(y, inputs=(x,), grad_outputs=(gy,))
+        return counter[0]
+
+    assert run(True) == 2 and run(False) == 3
+    x = torch.randn(3, 3, requires_grad=True)
+    out = checkpoint(lambda t: t.sin().cos(), x, use_reentrant=False)
+    with torch.utils.checkpoint.GraphExecGroup():
+        out.sum().backward(retain_graph=True)
+        with pytest.raises(RuntimeError, match="Performing two backward calls that overlap"):
+            out.sum().backward()
+        with pytest.raises(RuntimeError, match="GraphExecGroup contexts cannot be nested"):
+            with torch.utils.checkpoint.GraphExecGroup():
+                pass

@@ -104,7 +104,10 @@ def test_api_reference_names_the_public_surface():
     import leafgrad.func
     import leafgrad.nn.functional
     import leafgrad.nn.init
+    import leafgrad.nn.utils
+    import leafgrad.optim.lr_scheduler
     import leafgrad.utils.checkpoint
+    import leafgrad.utils.data
 
     text = API.read_text(encoding="utf-8")
     mentioned = set(re.findall(r"`(?:[\w.]+\.)?(\w+)[^`]*`", text))
@@ -114,7 +117,8 @@ def test_api_reference_names_the_public_surface():
               leafgrad.optim, leafgrad.viz, leafgrad.Tensor, leafgrad.autograd.graph.Node,
               leafgrad.autograd.graph, leafgrad.autograd.function, leafgrad.autograd.functional,
               leafgrad.autograd.gradcheck, leafgrad.utils, leafgrad.utils.checkpoint,
-              leafgrad.autograd.forward_ad, leafgrad.func]
+              leafgrad.autograd.forward_ad, leafgrad.func, leafgrad.utils.data, leafgrad.nn.utils,
+              leafgrad.optim.lr_scheduler, leafgrad.serialization, leafgrad.special]
     missing = sorted(
         f"{getattr(space, '__name__', space)}.{name}"
         for space in spaces

@@ -32,6 +32,7 @@ MODULES = [
     "leafgrad._device",
     "leafgrad.storage",
     "leafgrad.serialization",
+    "leafgrad.special",
     "leafgrad.autograd",
     "leafgrad.autograd.function",
     "leafgrad.autograd.functional",
@@ -57,10 +58,13 @@ MODULES = [
     "leafgrad.nn.modules.normalization",
     "leafgrad.nn.functional",
     "leafgrad.nn.init",
+    "leafgrad.nn.utils.clip_grad",
+    "leafgrad.nn.utils.convert_parameters",
     "leafgrad.nn.parameter",
     "leafgrad.optim.optimizer",
     "leafgrad.optim.sgd",
     "leafgrad.optim.adam",
+    "leafgrad.optim.lr_scheduler",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str

@@ -337,6 +337,42 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _core._batch_norm(input, weight, bias, running_mean, running_var, bool(training), float(momentum), float(eps))
 
 
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Normalises each channel of each sample over its other dims: `batch_norm` of the input seen
+    as one sample of N*C channels (so the node is NativeBatchNormBackward0 under a view); the
+    running statistics, when given, take the mean over the batch of the update.
+
+    >>> torch.nn.functional.instance_norm(torch.tensor([[[1., 3.], [0., 4.]]]))
+    tensor([[[-1.0000,  1.0000],
+             [-1.0000,  1.0000]]])
+    """
+    if use_input_stats:
+        size = input.size()
+        n = 1
+        for d in size[2:]:
+            n *= d
+        if n == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    b, c = input.size(0), input.size(1)
+    shape = (1, b * c) + tuple(input.shape[2:])
+    x = input.contiguous().view(shape)
+
+    def repeat(t):
+        return None if t is None else t.repeat(b)
+
+    rm, rv = repeat(running_mean), repeat(running_var)
+    out = batch_norm(x, rm, rv, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
+    from .._grad_mode import no_grad
+
+    with no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.view(b, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x for x >= 0, negative_slope * x otherwise.
 

@@ -23,6 +23,7 @@ PyTorch's format), so dropout inside the checkpoint draws the same mask again. `
 `determinism_check` is "default" (shapes, dtypes, devices compared) or "none".
 """
 import contextlib
+import threading
 import warnings
 import weakref
 
@@ -40,6 +41,7 @@ __all__ = [
     "detach_variable",
     "set_checkpoint_early_stop",
     "set_checkpoint_debug_enabled",
+    "GraphExecGroup",
 ]
 
 _DEBUG_TIP = """
@@ -70,6 +72,42 @@ def _torch():
     import leafgrad
 
     return leafgrad
+
+
+_group = threading.local()
+
+
+class GraphExecGroup:
+    """Backward calls under one instance recompute each checkpointed region (use_reentrant=False)
+    at most once, and must use disjoint saved activations, even with retain_graph=True.
+
+    >>> x = torch.tensor([1., 2.], requires_grad=True)
+    >>> calls = []
+    >>> def block(t):
+    ...     calls.append(1)
+    ...     y = t.sin().cos()
+    ...     return y, y.sin().cos()
+    >>> y, z = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)
+    >>> with torch.utils.checkpoint.GraphExecGroup():
+    ...     gy, = torch.autograd.grad(z, (y,), (torch.ones(2),))
+    ...     gx, = torch.autograd.grad(y, (x,), (gy,))
+    >>> len(calls)  # the forward and one recomputation for both backward calls
+    2
+    """
+
+    def __enter__(self):
+        current = getattr(_group, "value", None)
+        if current is not None:
+            raise RuntimeError(f"GraphExecGroup contexts cannot be nested. Already inside group {current}")
+        _group.value = self
+        return self
+
+    def __exit__(self, *args):
+        _group.value = None
+
+    @classmethod
+    def _get_current_group(cls):
+        return getattr(_group, "value", None)
 
 
 class CheckpointError(RuntimeError):
@@ -265,16 +303,21 @@ class _Frame:
         return handle
 
     def unpack(self, handle):
-        task = _core._current_graph_task_id()
+        # one recomputation per backward pass, or per GraphExecGroup
+        group = GraphExecGroup._get_current_group()
+        task = group if group is not None else _core._current_graph_task_id()
         if task is None or task != self.task:
             # a new backward pass (or an access outside backward): recompute for it
             self.task = task
             self.unpacked = set()
             self.recompute()
         elif handle.index in self.unpacked:
+            extra = ("Performing two backward calls that overlap (i.e. require the same saved activation in "
+                     "order to compute gradients) is not allowed while under the "
+                     "torch.utils.checkpoint.GraphExecGroup context. ") if group is not None else ""
             raise CheckpointError(
                 "torch.utils.checkpoint: Unpack is being triggered for a tensor that was already "
-                "unpacked once. If you are calling ctx.saved_tensors in backward, make sure to do so "
+                f"unpacked once. {extra}If you are calling ctx.saved_tensors in backward, make sure to do so "
                 "only once. Otherwise please open an issue with details on your use case."
             )
         elif handle.index not in self.recomputed:

@@ -84,7 +84,7 @@ ALL_TYPES(COPY_FROM)
     __device__ __forceinline__ double m_##fn(double x) { return fn(x); }
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
 MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p) MATH1(expm1)
-MATH1(log10) MATH1(log2) MATH1(trunc) MATH1(erfinv)
+MATH1(log10) MATH1(log2) MATH1(trunc) MATH1(erfinv) MATH1(erfc) MATH1(exp2)
 __device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
 __device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
 __device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }

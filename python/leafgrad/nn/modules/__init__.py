@@ -22,12 +22,14 @@ from .layers import (
 )
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .parallel import DataParallel
 
 __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict",
     "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
     "LogSoftmax", "SiLU", "ELU", "Hardtanh", "ReLU6", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
-    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "DataParallel",
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
 ]

@@ -1,6 +1,9 @@
-"""Batch normalisation: BatchNorm1d/2d/3d with PyTorch's running statistics (momentum, the
-cumulative average of `momentum=None`, `track_running_stats`, `num_batches_tracked`), train/eval
+"""Batch and instance normalisation: BatchNorm1d/2d/3d with PyTorch's running statistics
+(momentum, the cumulative average of `momentum=None`, `track_running_stats`,
+`num_batches_tracked`), InstanceNorm1d/2d/3d (batch norm of each sample's channels), train/eval
 behaviour, state_dict keys and reprs."""
+import warnings
+
 from ... import _core
 from ..._factories import tensor, zeros, ones
 from .. import functional as F
@@ -9,7 +12,7 @@ from ..parameter import Parameter
 from .layers import _empty
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 
 
 class _NormBase(Module):
@@ -137,3 +140,78 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class _InstanceNorm(_NormBase):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
+                 device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def _get_no_batch_dim(self):
+        raise NotImplementedError
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        feature_dim = input.dim() - self._get_no_batch_dim()
+        if input.size(feature_dim) != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input.size(feature_dim)}.")
+            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                          "warning by not passing in num_features, which is not used because affine=False",
+                          stacklevel=2)
+        if input.dim() == self._get_no_batch_dim():  # one sample without a batch dim
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+    def _apply_instance_norm(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats,
+                               self.momentum if self.momentum is not None else 0.0, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Normalises each channel of each sample of (N, C, L) (or (C, L)) input over its length;
+    no affine parameters or running statistics by default.
+
+    >>> torch.nn.InstanceNorm1d(2)(torch.tensor([[[1., 3.], [0., 4.]]]))
+    tensor([[[-1.0000,  1.0000],
+             [-1.0000,  1.0000]]])
+    """
+
+    def _get_no_batch_dim(self):
+        return 2
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of (N, C, H, W) (or (C, H, W)) input (see InstanceNorm1d).
+
+    >>> torch.nn.InstanceNorm2d(3, affine=True)
+    InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=False)
+    """
+
+    def _get_no_batch_dim(self):
+        return 3
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"expected 3D or 4D input (got {input.dim()}D input)")
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalisation of (N, C, D, H, W) (or (C, D, H, W)) input (see InstanceNorm1d).
+
+    >>> torch.nn.InstanceNorm3d(2).affine
+    False
+    """
+
+    def _get_no_batch_dim(self):
+        return 4
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (4, 5):
+            raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")

@@ -1,0 +1,116 @@
+"""`torch.special`: the special functions under their `torch.special` names (the same ops as
+`torch.erf`, `torch.sigmoid`, ...: values, nodes and gradients are theirs).
+
+>>> torch.special.expit(torch.tensor([0.0]))
+tensor([0.5000])
+"""
+import sys
+
+
+def _torch():
+    return sys.modules[__name__.rsplit(".", 1)[0]]
+
+__all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
+           "log_softmax", "round"]
+
+
+def erf(input, *, out=None):
+    """The error function (`torch.erf`).
+
+    >>> torch.special.erf(torch.tensor([0.5]))
+    tensor([0.5205])
+    """
+    return _torch().erf(input, out=out)
+
+
+def erfc(input, *, out=None):
+    """1 - erf(x) (`torch.erfc`).
+
+    >>> torch.special.erfc(torch.tensor([0.5]))
+    tensor([0.4795])
+    """
+    return _torch().erfc(input, out=out)
+
+
+def erfinv(input, *, out=None):
+    """The inverse error function (`torch.erfinv`).
+
+    >>> torch.special.erfinv(torch.tensor([0.5]))
+    tensor([0.4769])
+    """
+    return _torch().erfinv(input, out=out)
+
+
+def expit(input, *, out=None):
+    """The logistic sigmoid 1 / (1 + e^-x) (`torch.sigmoid`).
+
+    >>> torch.special.expit(torch.tensor([2.0]))
+    tensor([0.8808])
+    """
+    r = input.sigmoid()
+    return r if out is None else out.copy_(r)
+
+
+def exp2(input, *, out=None):
+    """2 ** x (`torch.exp2`).
+
+    >>> torch.special.exp2(torch.tensor([3.0]))
+    tensor([8.])
+    """
+    return _torch().exp2(input, out=out)
+
+
+def expm1(input, *, out=None):
+    """e ** x - 1 (`torch.expm1`).
+
+    >>> torch.special.expm1(torch.tensor([1e-10]))
+    tensor([1.0000e-10])
+    """
+    return _torch().expm1(input, out=out)
+
+
+def log1p(input, *, out=None):
+    """log(1 + x) (`torch.log1p`).
+
+    >>> torch.special.log1p(torch.tensor([1e-10]))
+    tensor([1.0000e-10])
+    """
+    return _torch().log1p(input, out=out)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    """log(sum(exp(x))) along `dim`, computed stably (`torch.logsumexp`).
+
+    >>> torch.special.logsumexp(torch.tensor([0.0, 0.0]), 0)
+    tensor(0.6931)
+    """
+    r = input.logsumexp(dim, keepdim)
+    return r if out is None else out.copy_(r)
+
+
+def softmax(input, dim, *, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim` (`torch.softmax`).
+
+    >>> torch.special.softmax(torch.tensor([0.0, 0.0]), 0)
+    tensor([0.5000, 0.5000])
+    """
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """log(softmax(x)) along `dim` (`torch.log_softmax`).
+
+    >>> torch.special.log_softmax(torch.tensor([0.0, 0.0]), 0)
+    tensor([-0.6931, -0.6931])
+    """
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def round(input, decimals=0, *, out=None):
+    """Round half to even (`torch.round`).
+
+    >>> torch.special.round(torch.tensor([0.5, 1.5]))
+    tensor([0., 2.])
+    """
+    r = input.round(decimals=decimals) if decimals else input.round()
+    return r if out is None else out.copy_(r)
