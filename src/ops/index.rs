@@ -236,8 +236,17 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
 /// `x.gather(dim, index)` (GatherBackward0): `out[i][j] = x[index[i][j]][j]` for dim 0.
 pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let d = wrap_dim(dim, x.ndim())?;
-    let xs = x.shape();
-    let is = index.shape();
+    // a 0-d tensor counts as 1-d of one element here, as in PyTorch's checks
+    let nonempty = |s: Shape| {
+        if s.is_empty() {
+            smallvec::smallvec![1]
+        } else {
+            s
+        }
+    };
+    let out_shape = index.shape();
+    let xs = nonempty(x.shape());
+    let is = nonempty(index.shape());
     if is.len() != xs.len() {
         return Err(Error::Runtime(
             "Index tensor must have the same number of dimensions as input tensor".into(),
@@ -283,7 +292,7 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
                 .sum()
         })
         .collect();
-    take(x, &Arc::new(plan), &is, "GatherBackward0")
+    take(x, &Arc::new(plan), &out_shape, "GatherBackward0")
 }
 
 /// `x.masked_fill(mask, value)` (MaskedFillBackward0).

@@ -2,6 +2,8 @@
 broadcast_tensors, count_nonzero: values, gradients, node names (one node, as PyTorch records)
 and error texts recorded from torch 2.15. With LEAFGRAD_TEST_TORCH=1 the same tests run against
 torch."""
+import pytest
+
 from support import grad_fn_name as name, raises_exactly as raises
 
 import leafgrad as torch
@@ -105,3 +107,17 @@ def test_broadcast_helpers_and_count_nonzero():
     with torch.autograd.set_multithreading_enabled(False):
         assert torch.autograd.is_multithreading_enabled() is False
     assert torch.autograd.is_multithreading_enabled() is True
+
+
+def test_gather_treats_zero_dim_tensors_as_one_element():
+    # a 0-d input or index counts as 1-d (PyTorch's check); the result has the index's shape
+    x = torch.tensor(5., requires_grad=True)
+    out = torch.gather(x, 0, torch.zeros((), dtype=torch.int64))
+    assert out.shape == () and out.item() == 5.
+    out.backward()
+    assert x.grad.item() == 1.
+    y = torch.arange(10., requires_grad=True)
+    assert torch.gather(y, 0, torch.tensor(3)).shape == ()
+    assert torch.gather(x, 0, torch.tensor([0])).tolist() == [5.]
+    with pytest.raises(RuntimeError, match="^index 1 is out of bounds for dimension 0 with size 1$"):
+        torch.gather(x, 0, torch.tensor([1]))
