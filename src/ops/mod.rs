@@ -16,6 +16,7 @@ pub mod linalg;
 pub mod loss;
 pub mod masked;
 pub mod matrix;
+pub mod multinomial;
 pub mod nn;
 pub mod pointwise;
 pub mod prod;

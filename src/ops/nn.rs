@@ -493,6 +493,15 @@ pub fn embedding(weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
     take(weight, &Arc::new(plan), &shape, "EmbeddingBackward0")
 }
 
+/// A normalisation's differentiable inputs: `x`, then the weight and bias it was given.
+fn with_affine<'a>(
+    x: &'a Tensor,
+    weight: Option<&'a Tensor>,
+    bias: Option<&'a Tensor>,
+) -> Vec<&'a Tensor> {
+    std::iter::once(x).chain(weight).chain(bias).collect()
+}
+
 /// Layer normalisation over the last dims (NativeLayerNormBackward0).
 pub fn layer_norm(
     x: &Tensor,
@@ -540,13 +549,7 @@ pub fn layer_norm(
         // PyTorch's layer norm kernel writes a row-major result
         backend::contiguous(&y)?.detached()
     };
-    let mut inputs: Vec<&Tensor> = vec![x];
-    if let Some(w) = weight {
-        inputs.push(w);
-    }
-    if let Some(b) = bias {
-        inputs.push(b);
-    }
+    let inputs = with_affine(x, weight, bias);
     if needs_grad(&inputs)? {
         let (hw, hb) = (weight.is_some(), bias.is_some());
         let lead: Vec<i64> = (0..xs.len() - k).map(|d| d as i64).collect();
@@ -729,13 +732,7 @@ pub fn batch_norm(
             eval_stats,
         )
     };
-    let mut inputs: Vec<&Tensor> = vec![x];
-    if let Some(w) = weight {
-        inputs.push(w);
-    }
-    if let Some(b) = bias {
-        inputs.push(b);
-    }
+    let inputs = with_affine(x, weight, bias);
     if needs_grad(&inputs)? {
         let (hw, hb) = (weight.is_some(), bias.is_some());
         let mut saved = vec![save("input", x)?];

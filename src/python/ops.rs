@@ -7,7 +7,7 @@ use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::ops::{self, CmpOp};
 use crate::tensor::Tensor;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -788,34 +788,6 @@ impl PyTensor {
         };
         let s = s.get().t.clone();
         ops::copy_(&slf.get().t, &s).py()?;
-        Ok(slf.clone())
-    }
-
-    /// Writes drawn `values` into self as the random fill `kind` (`uniform_`, ...): the
-    /// node PyTorch records for it when autograd records the write.
-    #[pyo3(signature = (values, kind, p = None))]
-    fn _write_drawn<'py>(
-        slf: &Bound<'py, Self>,
-        values: PyRef<'py, PyTensor>,
-        kind: &str,
-        p: Option<PyRef<'py, PyTensor>>,
-    ) -> PyResult<Bound<'py, Self>> {
-        let name = match kind {
-            "uniform" => "UniformBackward0",
-            "normal" => "NormalBackward0",
-            "exponential" => "ExponentialBackward0",
-            "cauchy" => "CauchyBackward0",
-            "log_normal" => "LogNormalBackward0",
-            "geometric" => "GeometricBackward0",
-            "random_from_to" => "RandomBackward0",
-            "random_to" => "RandomBackward1",
-            "random" => "RandomBackward2",
-            "bernoulli_tensor" => "BernoulliBackward1",
-            "bernoulli" => "BernoulliBackward2",
-            k => return Err(PyValueError::new_err(format!("unknown random fill {k:?}"))),
-        };
-        let p = p.map(|p| p.t.clone());
-        ops::write_drawn(&slf.get().t, &values.t, p.as_ref(), name).py()?;
         Ok(slf.clone())
     }
 

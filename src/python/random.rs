@@ -264,3 +264,34 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
     Ok(())
 }
+
+#[pymethods]
+impl PyTensor {
+    /// Writes drawn `values` into self as the random fill `kind` (`uniform_`, ...): the
+    /// node PyTorch records for it when autograd records the write.
+    #[pyo3(signature = (values, kind, p = None))]
+    fn _write_drawn<'py>(
+        slf: &Bound<'py, Self>,
+        values: PyRef<'py, PyTensor>,
+        kind: &str,
+        p: Option<PyRef<'py, PyTensor>>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let name = match kind {
+            "uniform" => "UniformBackward0",
+            "normal" => "NormalBackward0",
+            "exponential" => "ExponentialBackward0",
+            "cauchy" => "CauchyBackward0",
+            "log_normal" => "LogNormalBackward0",
+            "geometric" => "GeometricBackward0",
+            "random_from_to" => "RandomBackward0",
+            "random_to" => "RandomBackward1",
+            "random" => "RandomBackward2",
+            "bernoulli_tensor" => "BernoulliBackward1",
+            "bernoulli" => "BernoulliBackward2",
+            k => return Err(PyValueError::new_err(format!("unknown random fill {k:?}"))),
+        };
+        let p = p.map(|p| p.t.clone());
+        crate::ops::write_drawn(&slf.get().t, &values.t, p.as_ref(), name).py()?;
+        Ok(slf.clone())
+    }
+}

@@ -44,29 +44,40 @@ def default_convert(data):
             return data
         return as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
-        try:
-            if isinstance(data, collections.abc.MutableMapping):
-                clone = copy.copy(data)
-                clone.update({k: default_convert(data[k]) for k in data})
-                return clone
-            return elem_type({k: default_convert(data[k]) for k in data})
-        except TypeError:
-            return {k: default_convert(data[k]) for k in data}
+        return _like_mapping(data, {k: default_convert(data[k]) for k in data})
     if isinstance(data, tuple) and hasattr(data, "_fields"):  # namedtuple
         return elem_type(*(default_convert(d) for d in data))
     if isinstance(data, tuple):
         return [default_convert(d) for d in data]
     if isinstance(data, collections.abc.Sequence) and not isinstance(data, (str, bytes)):
-        try:
-            if isinstance(data, collections.abc.MutableSequence):
-                clone = copy.copy(data)
-                for i, d in enumerate(data):
-                    clone[i] = default_convert(d)
-                return clone
-            return elem_type([default_convert(d) for d in data])
-        except TypeError:
-            return [default_convert(d) for d in data]
+        return _like_sequence(data, [default_convert(d) for d in data])
     return data
+
+
+def _like_mapping(elem, items):
+    """The dict `items` in `elem`'s mapping type, as PyTorch keeps a sample's container type: a
+    copy of a mutable mapping updated, else the type built from it, else a plain dict."""
+    try:
+        if isinstance(elem, collections.abc.MutableMapping):
+            clone = copy.copy(elem)
+            clone.update(items)
+            return clone
+        return type(elem)(items)
+    except TypeError:
+        return items
+
+
+def _like_sequence(elem, values):
+    """The list `values` in `elem`'s sequence type (see `_like_mapping`)."""
+    try:
+        if isinstance(elem, collections.abc.MutableSequence):
+            clone = copy.copy(elem)
+            for i, v in enumerate(values):
+                clone[i] = v
+            return clone
+        return type(elem)(values)
+    except TypeError:
+        return values
 
 
 def default_collate(batch):
@@ -100,14 +111,7 @@ def default_collate(batch):
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, collections.abc.Mapping):
-        try:
-            if isinstance(elem, collections.abc.MutableMapping):
-                clone = copy.copy(elem)
-                clone.update({key: default_collate([d[key] for d in batch]) for key in elem})
-                return clone
-            return elem_type({key: default_collate([d[key] for d in batch]) for key in elem})
-        except TypeError:
-            return {key: default_collate([d[key] for d in batch]) for key in elem}
+        return _like_mapping(elem, {key: default_collate([d[key] for d in batch]) for key in elem})
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
         return elem_type(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
@@ -116,17 +120,8 @@ def default_collate(batch):
         if not all(len(e) == elem_size for e in it):
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
-        if isinstance(elem, tuple):
-            return [default_collate(samples) for samples in transposed]
-        try:
-            if isinstance(elem, collections.abc.MutableSequence):
-                clone = copy.copy(elem)
-                for i, samples in enumerate(transposed):
-                    clone[i] = default_collate(samples)
-                return clone
-            return elem_type([default_collate(samples) for samples in transposed])
-        except TypeError:
-            return [default_collate(samples) for samples in transposed]
+        collated = [default_collate(samples) for samples in transposed]
+        return collated if isinstance(elem, tuple) else _like_sequence(elem, collated)
     raise TypeError(_COLLATE_ERROR.format(elem_type))
 
 
