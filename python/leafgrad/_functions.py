@@ -12,7 +12,7 @@ __all__ = [
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
-    "view_as_real", "view_as_complex", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "view_as_real", "view_as_complex", "threshold", "threshold_", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
@@ -219,6 +219,26 @@ def view_as_complex(input):
     tensor([1.+2.j, 3.-4.j])
     """
     return input._view_as_complex()
+
+
+def threshold(input, threshold, value, *, out=None):
+    """input where input > threshold, else value (ThresholdBackward0).
+
+    >>> torch.threshold(torch.tensor([1, 5]), 2, 0)
+    tensor([0, 5])
+    """
+    r = _core._threshold(input, float(threshold), float(value), False)
+    return r if out is None else out.copy_(r)
+
+
+def threshold_(input, threshold, value):
+    """`threshold` in place (ThresholdBackward1).
+
+    >>> x = torch.tensor([1., 5.])
+    >>> torch.threshold_(x, 2, 0)
+    tensor([0., 5.])
+    """
+    return _core._threshold(input, float(threshold), float(value), True)
 
 
 def outer(input, vec2):

@@ -76,6 +76,38 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `x` where `x > threshold`, else `value` (`torch.threshold`, ThresholdBackward0; `node` names
+/// the in-place form's ThresholdBackward1, whose gradient is the same).
+pub fn threshold(x: &Tensor, threshold: f64, value: f64, node: &'static str) -> Result<Tensor> {
+    if x.dtype() == DType::Bool || x.dtype().is_complex() {
+        return Err(Error::NotImplemented(format!(
+            "\"threshold_cpu\" not implemented for '{}'",
+            x.dtype().scalar_type_name()
+        )));
+    }
+    let out = {
+        let _nograd = crate::grad_mode::GradModeGuard::new(false);
+        let keep = compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?;
+        // the result keeps the input's dtype (an integer tensor stays integer)
+        let out = index::where_(&keep, x, &Tensor::wrapped_scalar(value))?;
+        if out.dtype() == x.dtype() {
+            out
+        } else {
+            to_dtype(&out, x.dtype())?
+        }
+    };
+    if needs_grad(&[x])? {
+        record(
+            node,
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(move |s, g| grads![threshold_backward(&g[0], &s[0], threshold)?]),
+        )?;
+    }
+    Ok(out)
+}
+
 /// `g` where `x > threshold`, else 0: relu's backward. Under create_graph it is recorded as
 /// PyTorch records it (ThresholdBackwardBackward0: linear in `g`, zero gradient for `x`).
 pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tensor> {

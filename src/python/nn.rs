@@ -197,6 +197,27 @@ fn _batch_norm<'py>(
     )
 }
 
+/// `torch.threshold(input, threshold, value)` / `threshold_` (`inplace`).
+#[pyfunction]
+fn _threshold<'py>(
+    py: Python<'py>,
+    input: Bound<'py, PyTensor>,
+    threshold: f64,
+    value: f64,
+    inplace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if inplace {
+        return Ok(super::ops::inplace(&input, &[], |t| {
+            ops::threshold(t, threshold, value, "ThresholdBackward1")
+        })?
+        .into_any());
+    }
+    out(
+        py,
+        ops::threshold(&input.get().t, threshold, value, "ThresholdBackward0"),
+    )
+}
+
 #[pymethods]
 impl PyTensor {
     #[pyo3(signature = (dim, dtype = None))]
@@ -452,6 +473,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_embedding, m)?)?;
     m.add_function(wrap_pyfunction!(_layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_batch_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(_threshold, m)?)?;
     m.add_function(wrap_pyfunction!(_mse_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_l1_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_linear, m)?)?;

@@ -140,3 +140,26 @@ def test_in_place_leaky_relu_with_a_negative_slope_refuses_its_backward():
     # out of place, a negative slope is fine
     F.leaky_relu(x, -0.5).sum().backward()
     assert x.grad.tolist() == [-0.5, 1.0]
+
+
+def test_threshold_softsign_tanhshrink():
+    x = torch.tensor([-1., 0.5, 2.], requires_grad=True)
+    y = torch.nn.functional.threshold(x, 0.6, 5.0)
+    assert y.tolist() == [5., 5., 2.] and y.grad_fn.name() == "ThresholdBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [0., 0., 1.]
+    x.grad = None
+    z = x * 1
+    w = torch.nn.functional.threshold(z, 0.6, 5.0, inplace=True)
+    assert w is z and w.grad_fn.name() == "ThresholdBackward1"
+    w.sum().backward()
+    assert x.grad.tolist() == [0., 0., 1.]  # the input's values decide, as for the functional form
+    t = torch.threshold(torch.tensor([1, 5]), 2, 0)
+    assert t.dtype == torch.int64 and t.tolist() == [0, 5]
+    assert repr(torch.nn.Threshold(0.1, 20, inplace=True)) == "Threshold(threshold=0.1, value=20, inplace=True)"
+    s = torch.nn.functional.softsign(x)
+    assert s.grad_fn.name() == "DivBackward0"
+    assert torch.allclose(s, torch.tensor([-0.5, 1 / 3, 2 / 3]))
+    assert torch.nn.Tanhshrink()(x).grad_fn.name() == "SubBackward0"
+    with pytest.raises(NotImplementedError, match="\"threshold_cpu\" not implemented for 'Bool'"):
+        torch.threshold(torch.tensor([True]), 0, 0)

@@ -56,6 +56,8 @@ MODULES = [
     "leafgrad.nn.modules.layers",
     "leafgrad.nn.modules.loss",
     "leafgrad.nn.modules.normalization",
+    "leafgrad.nn.modules.activation",
+    "leafgrad.nn.modules.parallel",
     "leafgrad.nn.functional",
     "leafgrad.nn.init",
     "leafgrad.nn.utils.clip_grad",

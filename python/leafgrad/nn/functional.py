@@ -409,6 +409,43 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return _composites.hardtanh(input, min_val, max_val, inplace)
 
 
+def threshold(input, threshold, value, inplace=False):
+    """input where input > threshold, else value (ThresholdBackward0; in place ThresholdBackward1).
+
+    >>> torch.nn.functional.threshold(torch.tensor([-1., 0.5, 2.]), 0.6, 5.0)
+    tensor([5., 5., 2.])
+    """
+    return _core._threshold(input, float(threshold), float(value), bool(inplace))
+
+
+def threshold_(input, threshold, value):
+    """`threshold` in place.
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.nn.functional.threshold_(x, 0.0, 0.0) is x
+    True
+    """
+    return _core._threshold(input, float(threshold), float(value), True)
+
+
+def softsign(input):
+    """x / (1 + |x|), composed of ops as in PyTorch (so its node is DivBackward0).
+
+    >>> torch.nn.functional.softsign(torch.tensor([-1., 3.]))
+    tensor([-0.5000,  0.7500])
+    """
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """x - tanh(x), composed of ops as in PyTorch (SubBackward0).
+
+    >>> torch.nn.functional.tanhshrink(torch.tensor([0., 1.]))
+    tensor([0.0000, 0.2384])
+    """
+    return input - input.tanh()
+
+
 def relu6(input, inplace=False):
     """min(max(0, x), 6): `hardtanh(x, 0, 6)` (HardtanhBackward0).
 

@@ -1,8 +1,9 @@
-"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6 (PyTorch's reprs and arguments)."""
+"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6, Threshold, Softsign, Tanhshrink
+(PyTorch's reprs and arguments)."""
 from .. import functional as F
 from .module import Module
 
-__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6"]
+__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink"]
 
 
 class SiLU(Module):
@@ -94,3 +95,50 @@ class ReLU6(Hardtanh):
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class Threshold(Module):
+    """x where x > threshold, else value.
+
+    >>> m = torch.nn.Threshold(0.1, 20.0)
+    >>> m
+    Threshold(threshold=0.1, value=20.0)
+    >>> m(torch.tensor([0.0, 0.5]))
+    tensor([20.0000,  0.5000])
+    """
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Softsign(Module):
+    """x / (1 + |x|).
+
+    >>> torch.nn.Softsign()(torch.tensor([1.0]))
+    tensor([0.5000])
+    """
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """x - tanh(x).
+
+    >>> torch.nn.Tanhshrink()
+    Tanhshrink()
+    """
+
+    def forward(self, input):
+        return F.tanhshrink(input)
