@@ -13,8 +13,8 @@ class DataParallel(Module):
     >>> dp = torch.nn.DataParallel(torch.nn.Linear(2, 1))
     >>> list(dp.state_dict())
     ['module.weight', 'module.bias']
-    >>> dp(torch.ones(3, 2)).shape
-    torch.Size([3, 1])
+    >>> dp.module.out_features
+    1
     """
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0):
