@@ -163,3 +163,27 @@ def test_threshold_softsign_tanhshrink():
     assert torch.nn.Tanhshrink()(x).grad_fn.name() == "SubBackward0"
     with pytest.raises(NotImplementedError, match="\"threshold_cpu\" not implemented for 'Bool'"):
         torch.threshold(torch.tensor([True]), 0, 0)
+
+
+def test_softmin_softmax2d_unflatten_and_the_implicit_softmax_dim():
+    import warnings
+
+    x = torch.tensor([[1., 2.], [3., 0.]], requires_grad=True)
+    y = F.softmin(x, dim=1)
+    assert y.grad_fn.name() == "SoftmaxBackward0"
+    assert torch.allclose(y, torch.tensor([[0.7311, 0.2689], [0.0474, 0.9526]]), atol=1e-4)
+    assert repr(torch.nn.Softmin()) == "Softmin(dim=None)" and repr(torch.nn.Softmax2d()) == "Softmax2d()"
+    assert repr(torch.nn.Unflatten(1, (2, 5))) == "Unflatten(dim=1, unflattened_size=(2, 5))"
+    assert torch.nn.Unflatten(1, (2, 5))(torch.zeros(3, 10)).shape == (3, 2, 5)
+    with pytest.raises(ValueError, match="^Softmax2d: expected input to be 3D or 4D, got 2D instead$"):
+        torch.nn.Softmax2d()(torch.zeros(2, 3))
+    with pytest.raises(TypeError, match="^unflattened_size must be a tuple of ints, but found type int$"):
+        torch.nn.Unflatten(1, 5)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert F.softmax(torch.zeros(2, 2)).tolist() == [[0.5, 0.5], [0.5, 0.5]]  # implicit dim 1
+        F.log_softmax(torch.zeros(3))
+        F.softmin(torch.zeros(3))
+    assert [str(m.message).split(" has been")[0] for m in w] == [
+        "Implicit dimension choice for softmax", "Implicit dimension choice for log_softmax",
+        "Implicit dimension choice for softmin"]

@@ -38,8 +38,28 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     tensor([0.2500, 0.7500])
     """
     if dim is None:
-        dim = 0 if input.dim() in (0, 1, 3) else 1
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim, dtype=dtype)
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    """PyTorch's implicit dim (0 for 0-, 1- and 3-d input, else 1), with its deprecation warning."""
+    import warnings
+
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                  "dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along `dim`: non-negative, summing to 1, largest where x is smallest.
+
+    >>> torch.nn.functional.softmin(torch.tensor([1., 2.]), dim=0)
+    tensor([0.7311, 0.2689])
+    """
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -50,7 +70,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
             [-100.0000,    0.0000]])
     """
     if dim is None:
-        dim = 0 if input.dim() in (0, 1, 3) else 1
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype=dtype)
 
 

@@ -1,9 +1,10 @@
-"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6, Threshold, Softsign, Tanhshrink
-(PyTorch's reprs and arguments)."""
+"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6, Threshold, Softsign, Tanhshrink,
+Softmin, Softmax2d, and Unflatten (PyTorch's reprs and arguments)."""
 from .. import functional as F
 from .module import Module
 
-__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink"]
+__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d",
+           "Unflatten"]
 
 
 class SiLU(Module):
@@ -142,3 +143,65 @@ class Tanhshrink(Module):
 
     def forward(self, input):
         return F.tanhshrink(input)
+
+
+class Softmin(Module):
+    """softmax(-x) along `dim`.
+
+    >>> m = torch.nn.Softmin(dim=1)
+    >>> m
+    Softmin(dim=1)
+    >>> m(torch.tensor([[1., 2.]]))
+    tensor([[0.7311, 0.2689]])
+    """
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) of (N, C, H, W) or (C, H, W) input.
+
+    >>> torch.nn.Softmax2d()(torch.zeros(2, 1, 1)).flatten()
+    tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class Unflatten(Module):
+    """Splits dim `dim` into `unflattened_size` (Flatten's inverse).
+
+    >>> m = torch.nn.Unflatten(1, (2, 5))
+    >>> m
+    Unflatten(dim=1, unflattened_size=(2, 5))
+    >>> m(torch.zeros(3, 10)).shape
+    torch.Size([3, 2, 5])
+    """
+
+    __constants__ = ["dim", "unflattened_size"]
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input):
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
