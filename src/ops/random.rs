@@ -627,16 +627,23 @@ pub fn exponential(
     lambd: f64,
     generator: Option<&Generator>,
 ) -> Result<Tensor> {
-    if lambd <= 0.0 {
-        return Err(Error::Runtime(format!(
-            "exponential_ expects lambda > 0.0, but found lambda={}",
-            cpp_double(lambd)
-        )));
-    }
+    positive("exponential_", "lambda", lambd)?;
     continuous_only("Exponential", dtype, dtype.scalar_type_name())?;
     per_element(shape, strides, dtype, generator, |g| {
         -1.0 / lambd * (-g.uniform01_f64()).ln_1p()
     })
+}
+
+/// PyTorch's check of a distribution parameter that must be positive (`TORCH_CHECK(v > 0.0)`,
+/// so NaN is refused too).
+fn positive(op: &str, name: &str, v: f64) -> Result<()> {
+    if v > 0.0 {
+        return Ok(());
+    }
+    Err(Error::Runtime(format!(
+        "{op} expects {name} > 0.0, but found {name}={}",
+        cpp_double(v)
+    )))
 }
 
 /// PyTorch's refusal of an integer (or complex) dtype for a continuous distribution; `shown`
@@ -675,13 +682,7 @@ pub fn cauchy(
     sigma: f64,
     generator: Option<&Generator>,
 ) -> Result<Tensor> {
-    // NaN passes, as in PyTorch (its check is `sigma > 0.0` negated only for ordered values)
-    if sigma <= 0.0 {
-        return Err(Error::Runtime(format!(
-            "cauchy_ expects sigma > 0.0, but found sigma={}",
-            cpp_double(sigma)
-        )));
-    }
+    positive("cauchy_", "sigma", sigma)?;
     continuous_only("Cauchy", dtype, dtype.cpp_name())?;
     per_element(shape, strides, dtype, generator, |g| {
         median + sigma * (std::f64::consts::PI * (g.uniform01_f64() - 0.5)).tan()
@@ -698,12 +699,7 @@ pub fn log_normal(
     std: f64,
     generator: Option<&Generator>,
 ) -> Result<Tensor> {
-    if std <= 0.0 {
-        return Err(Error::Runtime(format!(
-            "log_normal_ expects std > 0.0, but found std={}",
-            cpp_double(std)
-        )));
-    }
+    positive("log_normal_", "std", std)?;
     if !dtype.is_floating() {
         return Err(not_implemented("log_normal_cpu", dtype));
     }
