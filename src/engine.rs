@@ -368,6 +368,32 @@ pub fn call_node(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Optio
     validate_outputs(node, out)
 }
 
+/// PyTorch's error for a node whose `i`th gradient has NaN values.
+fn check_nan_gradients(name: &str, grads: &[Option<Tensor>]) -> Result<()> {
+    if !anomaly::check_nan() {
+        return Ok(());
+    }
+    for (i, g) in grads.iter().enumerate() {
+        let Some(g) = g else { continue };
+        if !g.dtype().is_differentiable() {
+            continue;
+        }
+        let nan = ops::compare(ops::CmpOp::Ne, g, g)?;
+        let count = ops::sum(
+            &backend::cast(&nan, crate::dtype::DType::Int64)?,
+            None,
+            false,
+        )?;
+        if count.item()?.re != 0.0 {
+            return Err(Error::Runtime(format!(
+                "Function '{}' returned nan values in its {}th output.",
+                name, i
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Run a node's backward; in anomaly mode, NaN gradients fail (PyTorch's check) and a failing
 /// node is reported with where it was made.
 fn anomaly_checked(
@@ -378,7 +404,7 @@ fn anomaly_checked(
         return run();
     }
     let r = anomaly::running(node, run).and_then(|out| {
-        anomaly::check_gradients(&node.name, &out)?;
+        check_nan_gradients(&node.name, &out)?;
         Ok(out)
     });
     if r.is_err() {
@@ -625,7 +651,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<Tensor
             } else {
                 let sum = ops::add(&old, &g)?;
                 backend::copy_into(&old, &sum)?;
-                old.bump_version();
+                ops::mark_written(&old);
                 old
             }
         }

@@ -7,7 +7,18 @@ use crate::graph::node::{lock, TensorHook};
 use crate::shape::{contiguous_strides, is_contiguous, numel, Shape, Strides};
 use crate::storage::Storage;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
+
+/// How a view whose base (or a sibling view) was written in place since it was made takes its
+/// current history: `ops::refresh_view`, installed by the autograd layer (`ops`) when it first
+/// moves a version counter on, as PyTorch's autograd installs its `VariableHooks` into the tensor
+/// library. Until then no view can be stale, so the tensor layer needs no call upwards.
+static VIEW_REFRESH: OnceLock<fn(&Tensor) -> Result<()>> = OnceLock::new();
+
+/// Install the view refresh (the first call wins; `ops` is the only caller).
+pub fn install_view_refresh(refresh: fn(&Tensor) -> Result<()>) {
+    let _ = VIEW_REFRESH.set(refresh);
+}
 
 pub struct TensorData {
     pub storage: Arc<Storage>,
@@ -419,7 +430,9 @@ impl Tensor {
             .unwrap_or(&*d.storage.version)
             .load(Ordering::Relaxed)
     }
-    pub fn bump_version(&self) {
+    /// Move the version counter on. In-place writes go through `ops::mark_written`, which
+    /// also installs the view refresh ([`install_view_refresh`]).
+    pub(crate) fn bump_version(&self) {
         let d = self.data();
         d.version
             .as_deref()
@@ -450,10 +463,12 @@ impl Tensor {
     }
     /// The grad_fn; a view whose base (or another view of it) was written in place since gets a
     /// new one first (AsStridedBackward0 from its base's). A view that may not be rebased keeps
-    /// its old one here: [`crate::ops::refresh_view`] says why.
+    /// its old one here: `ops::refresh_view` says why.
     pub fn grad_fn(&self) -> Option<NodeRef> {
         if self.is_view() {
-            let _ = crate::ops::refresh_view(self);
+            if let Some(refresh) = VIEW_REFRESH.get() {
+                let _ = refresh(self);
+            }
         }
         self.meta().grad_fn.clone()
     }

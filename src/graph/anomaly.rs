@@ -2,10 +2,8 @@
 //! description of where it was made (from a source the binding layer installs: the Python
 //! stack), the engine reports a failing node with that description, and, with `check_nan`, a
 //! node whose gradients contain NaN fails. Off (the default), it costs one atomic load per node.
-use crate::error::{Error, Result};
 use crate::graph::arena::NodeRef;
 use crate::graph::node::Node;
-use crate::tensor::Tensor;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
@@ -88,30 +86,4 @@ pub fn report(node: &Node) {
         }
         r(&node.name, node.trace.as_deref(), &parents)
     }
-}
-
-/// PyTorch's error for a node whose `i`th gradient has NaN values.
-pub fn check_gradients(name: &str, grads: &[Option<Tensor>]) -> Result<()> {
-    if !check_nan() {
-        return Ok(());
-    }
-    for (i, g) in grads.iter().enumerate() {
-        let Some(g) = g else { continue };
-        if !g.dtype().is_differentiable() {
-            continue;
-        }
-        let nan = crate::ops::compare(crate::ops::CmpOp::Ne, g, g)?;
-        let count = crate::ops::sum(
-            &crate::backend::cast(&nan, crate::dtype::DType::Int64)?,
-            None,
-            false,
-        )?;
-        if count.item()?.re != 0.0 {
-            return Err(Error::Runtime(format!(
-                "Function '{}' returned nan values in its {}th output.",
-                name, i
-            )));
-        }
-    }
-    Ok(())
 }

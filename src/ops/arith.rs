@@ -200,7 +200,7 @@ fn check_out(name: &str, inputs: &[&Tensor], out: &Tensor) -> Result<()> {
     super::inplace::before_write(out)?;
     let mut all: Vec<&Tensor> = inputs.to_vec();
     all.push(out);
-    if crate::forward_ad::wanted(&all) {
+    if super::tangent::wanted(&all) {
         return Err(Error::NotImplemented(format!(
             "Trying to use forward AD with {name}_out (because it is an out= function) that does not support it."
         )));

@@ -62,7 +62,7 @@ pub fn record_function(
     }
     // The in-place writes happened with gradients off; marking counts as a write, as PyTorch.
     for d in call.dirty {
-        d.bump_version();
+        super::inplace::mark_written(d);
     }
     let executable =
         grad_mode::recording() && call.inputs.iter().flatten().any(|t| t.requires_grad());

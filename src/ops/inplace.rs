@@ -147,8 +147,16 @@ pub fn bump_after_write(target: &Tensor) -> Result<()> {
     if outside_inference_mode(target) {
         return Err(Error::Runtime(INFERENCE_INPLACE.into()));
     }
-    target.bump_version();
+    mark_written(target);
     Ok(())
+}
+
+/// Count an in-place write: `t`'s version counter moves on (its views see it and take their
+/// base's current history when next asked for their grad_fn: the refresh is installed into the
+/// tensor layer here, before any view can be stale).
+pub fn mark_written(t: &Tensor) {
+    crate::tensor::install_view_refresh(refresh_view);
+    t.bump_version();
 }
 
 /// A private copy of `t`'s values that carries `t`'s history (grad_fn / output_nr).
@@ -163,8 +171,8 @@ fn snapshot(t: &Tensor) -> Result<Tensor> {
         m.grad_fn = Some(gf);
         m.output_nr = nr;
     }
-    if let Some(t) = crate::forward_ad::tangent(t) {
-        crate::forward_ad::set_tangent(&s, Some(t));
+    if let Some(t) = super::tangent::tangent(t) {
+        super::tangent::set_tangent(&s, Some(t));
     }
     Ok(s)
 }
@@ -234,8 +242,8 @@ pub fn apply_inplace(
     let base = target.base();
     backend::copy_into(target, &r)?;
     bump_after_write(target)?;
-    if crate::forward_ad::active() {
-        crate::forward_ad::write_inplace(target, &r)?;
+    if super::tangent::active() {
+        super::tangent::write_inplace(target, &r)?;
     }
     let base_rg = base.as_ref().is_some_and(|b| b.requires_grad());
     if !recording || !(r.requires_grad() || base_rg) {
@@ -565,8 +573,8 @@ fn inplace_records(target: &Tensor, others: &[&Tensor]) -> bool {
 /// moves with it?
 fn inplace_tracked(target: &Tensor, others: &[&Tensor]) -> bool {
     inplace_records(target, others)
-        || crate::forward_ad::has_tangent(target)
-        || others.iter().any(|t| crate::forward_ad::has_tangent(t))
+        || super::tangent::has_tangent(target)
+        || others.iter().any(|t| super::tangent::has_tangent(t))
 }
 
 /// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
@@ -668,7 +676,7 @@ pub fn view_inplace(
         let _g = crate::grad_mode::GradModeGuard::new(false);
         view(&target.detached())?
     };
-    let tangent = crate::forward_ad::tangent(target)
+    let tangent = super::tangent::tangent(target)
         .map(|t| {
             let _g = crate::grad_mode::GradModeGuard::new(false);
             view(&t)
@@ -697,7 +705,7 @@ pub fn view_inplace(
         set_history(target, Some(node), 0);
     }
     if let Some(t) = tangent {
-        crate::forward_ad::set_tangent(target, Some(t));
+        super::tangent::set_tangent(target, Some(t));
     }
     Ok(())
 }

@@ -26,16 +26,17 @@ pub mod sorting;
 pub mod stats;
 pub mod strided;
 pub mod sum;
+pub mod tangent;
 pub mod unary;
 pub mod view;
 
 use crate::error::{Error, Result, INFERENCE_SAVED};
-pub use crate::forward_ad::needs_formula;
 use crate::grad_mode;
 use crate::graph::arena::NodeRef;
 use crate::graph::node::{BackwardFn, Edge, Node, NodeKind, SavedTensor, SavedValue, TensorMeta};
 use crate::tensor::Tensor;
 use smallvec::SmallVec;
+pub use tangent::needs_formula;
 
 pub use activation::*;
 pub use arith::*;
@@ -79,7 +80,7 @@ pub fn needs_grad(inputs: &[&Tensor]) -> Result<bool> {
         return Ok(true);
     }
     // forward AD runs the formulas too, in any grad mode (PyTorch)
-    Ok(crate::forward_ad::wanted(inputs))
+    Ok(tangent::wanted(inputs))
 }
 
 /// Does an op over these inputs give its outputs a grad_fn (grad mode on and an input requires
@@ -281,14 +282,14 @@ pub fn record(
     backward: BackwardFn,
 ) -> Result<()> {
     let output_meta = outputs.iter().map(|t| meta_of(t)).collect();
-    let forward = crate::forward_ad::wanted(inputs);
+    let forward = tangent::wanted(inputs);
     let backward_too = !forward || needs_backward(inputs)?;
     let node = record_node(name, inputs, output_meta, saved, backward);
     if backward_too {
         attach(&node, outputs);
     }
     if forward {
-        crate::forward_ad::propagate(&node, inputs, outputs, backward_too)?;
+        tangent::propagate(&node, inputs, outputs, backward_too)?;
     }
     Ok(())
 }

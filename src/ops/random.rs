@@ -2,7 +2,8 @@
 //! `rand`/`uniform_` (one 32-bit draw per float32, 64 per float64), `randn`/`normal_` (blocks of
 //! 16 by Box–Muller for contiguous tensors of 16 elements or more, as PyTorch's AVX2 kernel
 //! computes them for float32; one cached Box–Muller double per element otherwise), `randint`/
-//! `random_`, `randperm`, `bernoulli`, `exponential_` and `multinomial`.
+//! `random_`, `randperm`, `bernoulli` and `exponential_` (`multinomial` is in
+//! [`super::multinomial`]).
 //!
 //! Each function returns the values a tensor of `shape` with `strides` gets, in PyTorch's order
 //! (memory order: PyTorch's serial kernels walk the tensor as it lies in memory), as a new
@@ -775,5 +776,3 @@ pub fn draw(
         Draw::Geometric { p } => geometric(shape, strides, dtype, p, generator),
     }
 }
-
-pub use super::multinomial::multinomial;

@@ -322,7 +322,7 @@ fn install_anomaly_hooks() {
 #[pyfunction]
 fn _increment_version(t: PyRef<'_, PyTensor>) {
     if !t.t.is_inference() {
-        t.t.bump_version();
+        crate::ops::mark_written(&t.t);
     }
 }
 

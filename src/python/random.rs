@@ -251,7 +251,8 @@ fn _multinomial<'py>(
     let g = gen_of(&generator);
     wrap(
         py,
-        rnd::multinomial(&input.t, num_samples, replacement, g.as_ref()).py()?,
+        crate::ops::multinomial::multinomial(&input.t, num_samples, replacement, g.as_ref())
+            .py()?,
     )
 }
 

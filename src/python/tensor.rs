@@ -403,7 +403,7 @@ impl PyTensor {
         };
         drop(old);
         // forward-mode AD is cut too (PyTorch's detach_ drops the tangent)
-        crate::forward_ad::set_tangent(t, None);
+        crate::ops::tangent::set_tangent(t, None);
         Ok(slf.clone())
     }
 
