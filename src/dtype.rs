@@ -130,6 +130,17 @@ impl DType {
         }
     }
     /// The real counterpart of a complex type (itself otherwise).
+    /// The largest finite value of a floating dtype (`torch.finfo(dt).max`; that of the real
+    /// part for a complex one); None for the others.
+    pub fn max_finite(self) -> Option<f64> {
+        match self.to_real() {
+            DType::Float32 => Some(f32::MAX as f64),
+            DType::Float64 => Some(f64::MAX),
+            DType::Float16 => Some(65504.0),
+            DType::BFloat16 => Some(3.389_531_389_251_535_5e38),
+            _ => None,
+        }
+    }
     pub fn to_real(self) -> DType {
         match self {
             DType::Complex64 => DType::Float32,
@@ -216,14 +227,10 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
 /// finite values out of the dtype's range, and complex values into a real dtype, are refused.
 pub fn check_fill_value(v: num_complex::Complex64, dt: DType) -> crate::Result<()> {
     let (name, lo, hi): (&str, f64, f64) = match dt {
-        DType::Float32 => ("float", -f32::MAX as f64, f32::MAX as f64),
-        DType::Float64 => ("double", f64::MIN, f64::MAX),
-        DType::Float16 => ("c10::Half", -65504.0, 65504.0),
-        DType::BFloat16 => (
-            "c10::BFloat16",
-            -3.389_531_389_251_535_5e38,
-            3.389_531_389_251_535_5e38,
-        ),
+        DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16 => {
+            let max = dt.max_finite().unwrap_or(f64::MAX);
+            (dt.cpp_name(), -max, max)
+        }
         DType::Int64 => ("int64_t", i64::MIN as f64, i64::MAX as f64),
         DType::Int32 => ("int", i32::MIN as f64, i32::MAX as f64),
         DType::UInt8 => ("uint8_t", i64::MIN as f64, i64::MAX as f64),

@@ -26,6 +26,26 @@ def elu(x, alpha=1.0, inplace=False):
     return _activation(x, inplace, lambda s, ip: _core._elu(s, float(alpha), ip))
 
 
+def selu(x, inplace=False):
+    return _activation(x, inplace, lambda s, ip: _core._selu(s, ip))
+
+
+def celu(x, alpha=1.0, inplace=False):
+    return _activation(x, inplace, lambda s, ip: _core._celu(s, float(alpha), ip))
+
+
+def mish(x, inplace=False):
+    return _activation(x, inplace, lambda s, ip: _core._mish(s))
+
+
+def hardswish(x, inplace=False):
+    return _activation(x, inplace, lambda s, ip: _core._hardswish(s))
+
+
+def hardsigmoid(x, inplace=False):
+    return _activation(x, inplace, lambda s, ip: _core._hardsigmoid(s))
+
+
 def hardtanh(x, min_val=-1.0, max_val=1.0, inplace=False):
     # gradient 1 strictly inside (min_val, max_val) and through NaN, as PyTorch's
     return _activation(x, inplace, lambda s, ip: _core._hardtanh(s, float(min_val), float(max_val)))

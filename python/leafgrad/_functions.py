@@ -12,7 +12,7 @@ __all__ = [
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
-    "view_as_real", "view_as_complex", "threshold", "threshold_", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "view_as_real", "view_as_complex", "threshold", "threshold_", "selu", "selu_", "celu", "celu_", "prelu", "hardshrink", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
@@ -249,6 +249,72 @@ def outer(input, vec2):
             [  2.,  20., 200.]])
     """
     return input.unsqueeze(1) * vec2.unsqueeze(0)
+
+
+def selu(input):
+    """scale * elu(x, alpha) with SELU's constants (EluBackward0).
+
+    >>> torch.selu(torch.tensor([-1., 2.]))
+    tensor([-1.1113,  2.1014])
+    """
+    from . import _composites
+
+    return _composites.selu(input)
+
+
+def selu_(input):
+    """`selu` in place (EluBackward1).
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.selu_(x) is x
+    True
+    """
+    from . import _composites
+
+    return _composites.selu(input, True)
+
+
+def celu(input, alpha=1.0):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (CeluBackward0).
+
+    >>> torch.celu(torch.tensor([-1., 2.]))
+    tensor([-0.6321,  2.0000])
+    """
+    from . import _composites
+
+    return _composites.celu(input, alpha)
+
+
+def celu_(input, alpha=1.0):
+    """`celu` in place (CeluBackward1).
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.celu_(x) is x
+    True
+    """
+    from . import _composites
+
+    return _composites.celu(input, alpha, True)
+
+
+def prelu(input, weight):
+    """x where x > 0, weight * x elsewhere (see `torch.nn.functional.prelu`).
+
+    >>> torch.prelu(torch.tensor([-2., 3.]), torch.tensor([0.1]))
+    tensor([-0.2000,  3.0000])
+    """
+    from .nn.functional import prelu as _p
+
+    return _p(input, weight)
+
+
+def hardshrink(input, lambd=0.5):
+    """0 where -lambd <= x <= lambd, x elsewhere (HardshrinkBackward0).
+
+    >>> torch.hardshrink(torch.tensor([-1., 0.3]))
+    tensor([-1.,  0.])
+    """
+    return _core._hardshrink(input, float(lambd))
 
 
 def dropout(input, p=0.5, train=True):

@@ -593,6 +593,8 @@ def _install():
                  "equal", "allclose", "isnan"):
         if not hasattr(T, name):
             setattr(T, name, getattr(F, name))
+    T.hardshrink = lambda self, lambd=0.5: F.hardshrink(self, lambd)
+    T.prelu = lambda self, weight: F.prelu(self, weight)
     T.volatile = property(_volatile)
     T.arctan2 = lambda self, other: self.atan2(other)
     T.arctan2_ = lambda self, other: self.atan2_(other)

@@ -244,7 +244,13 @@ pub fn delayed_error(inputs: &[Option<Tensor>], msg: String) -> Result<Vec<Optio
 /// PyTorch's "the derivative for '`op`' is not implemented." (ops such as unique, whose
 /// results require grad but have no formula).
 pub fn no_derivative(input: &Tensor, out: &Tensor, name: String, op: &str) -> Result<()> {
-    if out.dtype().is_differentiable() && needs_grad(&[input])? {
+    no_derivative_of(&[input], out, name, op)
+}
+
+/// [`no_derivative`] of several inputs (a backward formula's result computed from the output
+/// gradient and saved inputs, when PyTorch has no derivative for that formula).
+pub fn no_derivative_of(inputs: &[&Tensor], out: &Tensor, name: String, op: &str) -> Result<()> {
+    if out.dtype().is_differentiable() && needs_grad(inputs)? {
         // PyTorch's generic NotImplemented node names the aten op; a formula marked
         // not_implemented in its derivatives.yaml names the op in quotes
         // (a RuntimeError there, a NotImplementedError here)
@@ -256,7 +262,7 @@ pub fn no_derivative(input: &Tensor, out: &Tensor, name: String, op: &str) -> Re
         };
         record(
             name,
-            &[input],
+            inputs,
             &[out],
             vec![],
             Box::new(move |_, _| {

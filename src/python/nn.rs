@@ -275,6 +275,61 @@ fn _elu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, alpha: f64, inplace: 
 }
 
 #[pyfunction]
+fn _selu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, inplace: bool) -> R<'py> {
+    out(py, ops::selu(&input.t, inplace))
+}
+
+#[pyfunction]
+fn _celu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, alpha: f64, inplace: bool) -> R<'py> {
+    out(py, ops::celu(&input.t, alpha, inplace))
+}
+
+#[pyfunction]
+fn _mish<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::mish(&input.t))
+}
+
+#[pyfunction]
+fn _hardswish<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::hardswish(&input.t))
+}
+
+#[pyfunction]
+fn _hardsigmoid<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::hardsigmoid(&input.t))
+}
+
+#[pyfunction]
+fn _logsigmoid<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>) -> R<'py> {
+    out(py, ops::logsigmoid(&input.t))
+}
+
+#[pyfunction]
+fn _hardshrink<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, lambd: f64) -> R<'py> {
+    out(py, ops::hardshrink(&input.t, lambd))
+}
+
+#[pyfunction]
+fn _softshrink<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, lambd: f64) -> R<'py> {
+    out(py, ops::softshrink(&input.t, lambd))
+}
+
+#[pyfunction]
+fn _glu<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, dim: &Bound<'py, PyAny>) -> R<'py> {
+    let dim = super::convert::int_arg(dim, "glu", "dim", 2)?;
+    out(py, ops::glu(&input.t, dim))
+}
+
+#[pyfunction]
+fn _prelu_kernel<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    weight: PyRef<'py, PyTensor>,
+) -> R<'py> {
+    out(py, ops::prelu_kernel(&input.t, &weight.t))
+}
+
+#[pyfunction]
 fn _hardtanh<'py>(
     py: Python<'py>,
     input: PyRef<'py, PyTensor>,
@@ -464,6 +519,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
     m.add_function(wrap_pyfunction!(_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_elu, m)?)?;
+    m.add_function(wrap_pyfunction!(_selu, m)?)?;
+    m.add_function(wrap_pyfunction!(_celu, m)?)?;
+    m.add_function(wrap_pyfunction!(_mish, m)?)?;
+    m.add_function(wrap_pyfunction!(_hardswish, m)?)?;
+    m.add_function(wrap_pyfunction!(_hardsigmoid, m)?)?;
+    m.add_function(wrap_pyfunction!(_logsigmoid, m)?)?;
+    m.add_function(wrap_pyfunction!(_hardshrink, m)?)?;
+    m.add_function(wrap_pyfunction!(_softshrink, m)?)?;
+    m.add_function(wrap_pyfunction!(_glu, m)?)?;
+    m.add_function(wrap_pyfunction!(_prelu_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(_hardtanh, m)?)?;
     m.add_function(wrap_pyfunction!(_softplus, m)?)?;
     m.add_function(wrap_pyfunction!(_gelu, m)?)?;

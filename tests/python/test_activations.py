@@ -1,4 +1,5 @@
-"""SiLU, ELU, Hardtanh, ReLU6 (and leaky_relu in place): values, grad_fn names and gradients as
+"""SiLU, ELU, SELU, CELU, Mish, Hardswish, Hardsigmoid, LogSigmoid, Hardshrink, Softshrink, GLU,
+PReLU, Hardtanh, ReLU6 (and leaky_relu in place): values, grad_fn names and gradients as
 PyTorch 2.15 gives them (these expectations run against it with LEAFGRAD_TEST_TORCH=1)."""
 import pytest
 from support import exact
@@ -21,6 +22,32 @@ CASES = {
                       [-2.0, -1.0, 0.0, 0.5, 2.0, 2.0], [0.0, 1.0, 1.0, 1.0, 0.0, 0.0]),
     "relu6": (F.relu6, "HardtanhBackward0",
               [0.0, 0.0, 0.0, 0.5, 6.0, 6.0], [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+    "selu": (F.selu, "EluBackward0",
+        [-1.6706, -1.1113, 0.0, 0.5254, 6.3042, 7.3549], [0.0875, 0.6468, 1.7581, 1.0507, 1.0507, 1.0507]),
+    "celu": (lambda x: F.celu(x, 0.5), "CeluBackward0",
+        [-0.4988, -0.4323, 0.0, 0.5, 6.0, 7.0], [0.0025, 0.1353, 1.0, 1.0, 1.0, 1.0]),
+    "mish": (F.mish, "MishBackward0",
+        [-0.1456, -0.3034, 0.0, 0.3752, 5.9999, 7.0], [-0.0934, 0.0592, 0.6, 0.8864, 1.0001, 1.0]),
+    "hardswish": (F.hardswish, "HardswishBackward0",
+        [0.0, -0.3333, 0.0, 0.2917, 6.0, 7.0], [0.0, 0.1667, 0.5, 0.6667, 1.0, 1.0]),
+    "hardsigmoid": (F.hardsigmoid, "HardsigmoidBackward0",
+        [0.0, 0.3333, 0.5, 0.5833, 1.0, 1.0], [0.0, 0.1667, 0.1667, 0.1667, 0.0, 0.0]),
+    "logsigmoid": (F.logsigmoid, "LogSigmoidBackward0",
+        [-3.0486, -1.3133, -0.6931, -0.4741, -0.0025, -0.0009], [0.9526, 0.7311, 0.5, 0.3775, 0.0025, 0.0009]),
+    "hardshrink": (F.hardshrink, "HardshrinkBackward0",
+        [-3.0, -1.0, 0.0, 0.0, 6.0, 7.0], [1.0, 1.0, 0.0, 0.0, 1.0, 1.0]),
+    "softshrink 1": (lambda x: F.softshrink(x, 1.0), "SoftshrinkBackward0",
+        [-2.0, 0.0, 0.0, 0.0, 5.0, 6.0], [1.0, 0.0, 0.0, 0.0, 1.0, 1.0]),
+    "glu": (F.glu, "GluBackward0",
+        [-1.8674, -0.9975, 0.0], [0.6225, 0.9975, 0.9991, -0.705, -0.0025, 0.0]),
+    "prelu": (lambda x: F.prelu(x, torch.tensor([0.25])), "PreluKernelBackward0",
+        [-0.75, -0.25, 0.0, 0.5, 6.0, 7.0], [0.25, 0.25, 0.25, 1.0, 1.0, 1.0]),
+    "torch.selu": (torch.selu, "EluBackward0",
+        [-1.6706, -1.1113, 0.0, 0.5254, 6.3042, 7.3549], [0.0875, 0.6468, 1.7581, 1.0507, 1.0507, 1.0507]),
+    "torch.celu": (torch.celu, "CeluBackward0",
+        [-0.9502, -0.6321, 0.0, 0.5, 6.0, 7.0], [0.0498, 0.3679, 1.0, 1.0, 1.0, 1.0]),
+    "hardshrink method": (lambda x: x.hardshrink(0.75), "HardshrinkBackward0",
+        [-3.0, -1.0, 0.0, 0.0, 6.0, 7.0], [1.0, 1.0, 0.0, 0.0, 1.0, 1.0]),
 }
 
 
@@ -187,3 +214,115 @@ def test_softmin_softmax2d_unflatten_and_the_implicit_softmax_dim():
     assert [str(m.message).split(" has been")[0] for m in w] == [
         "Implicit dimension choice for softmax", "Implicit dimension choice for log_softmax",
         "Implicit dimension choice for softmin"]
+
+
+def test_in_place_forms_of_the_elu_family_and_the_hard_functions():
+    for f, node, values, grads in [
+        (lambda t: F.selu(t, inplace=True), "EluBackward1", [-1.3658, 0.0, 2.1014], [0.3923, 3.5162, 3.1521]),
+        (torch.selu_, "EluBackward1", [-1.3658, 0.0, 2.1014], [0.3923, 3.5162, 3.1521]),
+        (lambda t: F.celu(t, 2.0, inplace=True), "CeluBackward1", [-1.0553, 0.0, 2.0], [0.4724, 2.0, 3.0]),
+        (lambda t: F.celu_(t, 2.0), "CeluBackward1", [-1.0553, 0.0, 2.0], [0.4724, 2.0, 3.0]),
+        (lambda t: F.mish(t, inplace=True), "MishBackward0", [-0.2981, 0.0, 1.944], [-0.0641, 1.2, 3.208]),
+        (lambda t: F.hardswish(t, inplace=True), "HardswishBackward0", [-0.375, 0.0, 1.6667], [0.0, 1.0, 3.5]),
+        (lambda t: F.hardsigmoid(t, inplace=True), "HardsigmoidBackward0", [0.25, 0.5, 0.8333], [0.1667, 0.3333, 0.5]),
+    ]:
+        a = torch.tensor([-1.5, 0.0, 2.0], requires_grad=True)
+        b = a * 1
+        y = f(b)
+        assert y is b and y.grad_fn.name() == node
+        y.backward(torch.tensor([1.0, 2.0, 3.0]))
+        assert torch.allclose(y.detach(), torch.tensor(values), atol=1e-4)
+        assert torch.allclose(a.grad, torch.tensor(grads), atol=1e-4)
+
+
+def test_selu_and_celu_in_float64_are_pytorchs_to_the_last_bits():
+    x = torch.tensor([-4.0, -1.0, -0.5, 0.3, 25.0], dtype=torch.float64, requires_grad=True)
+    y = F.selu(x)
+    assert y.tolist() == pytest.approx(
+        [-1.7258986281898945, -1.1113307378125625, -0.6917581878028713, 0.31521029620664415, 26.26752468388701],
+        rel=1e-15)
+    (g,) = torch.autograd.grad(F.celu(x, 0.7).sum(), x)
+    # PyTorch's backward scales by 1/float32(alpha), its forward by 1/alpha
+    assert g.tolist() == pytest.approx(
+        [0.003298505491122497, 0.23965103469267596, 0.48954166193890875, 1.0, 1.0], rel=1e-12)
+    assert F.celu(x, 0.7)[2].item() == pytest.approx(-0.3573208383101328, rel=1e-15)
+
+
+def test_glu_prelu_and_the_shrink_functions_edges():
+    x = torch.arange(8.0).reshape(4, 2).requires_grad_()
+    y = F.glu(x, 0)
+    assert y.shape == (2, 2) and torch.allclose(y, torch.tensor([[0.0, 0.9933], [1.9951, 2.9973]]), atol=1e-4)
+    y.sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([[0.982, 0.9933], [0.9975, 0.9991],
+                                                 [0.0, 0.0066], [0.0049, 0.0027]]), atol=1e-4)
+    w = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)
+    x = torch.linspace(-2, 2, 24).reshape(2, 3, 4).requires_grad_()
+    y = F.prelu(x, w)
+    assert y.grad_fn.name() == "PreluKernelBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad", "ViewBackward0"]
+    y.sum().backward()
+    assert torch.allclose(w.grad, torch.tensor([-6.9565, -4.1739, -1.3913]), atol=1e-4)
+    assert [str(v) for v in F.softshrink(torch.tensor([float("nan"), -0.5, 0.5])).tolist()[1:]] == ["-0.0", "0.0"]
+    assert F.softshrink(torch.tensor([float("nan")])).isnan().all()
+    assert F.hardshrink(torch.tensor([0.25, -3.0]), -1.0).tolist() == [0.25, -3.0]
+    assert F.logsigmoid(torch.tensor([-100.0, 100.0])).tolist()[0] == -100.0
+
+
+@pytest.mark.parametrize("f, error, message", [
+    (lambda: F.softshrink(torch.ones(2), -1.0), RuntimeError,
+     "lambda must be in range [0, 3.40282e+38] for input dtype Float, but found -1"),
+    (lambda: F.softshrink(torch.ones(2, dtype=torch.float16), 1e5), RuntimeError,
+     "lambda must be in range [0, 65504] for input dtype Half, but found 100000"),
+    (lambda: F.softshrink(torch.tensor([1])), NotImplementedError, "\"softshrink_check\" not implemented for 'Long'"),
+    (lambda: F.hardshrink(torch.tensor([1])), NotImplementedError, "\"hardshrink_cpu\" not implemented for 'Long'"),
+    (lambda: F.mish(torch.tensor([1])), NotImplementedError, "\"mish_cpu\" not implemented for 'Long'"),
+    (lambda: F.selu(torch.tensor([1])), NotImplementedError, "\"elu_cpu\" not implemented for 'Long'"),
+    (lambda: F.hardswish(torch.tensor([1])), NotImplementedError, "\"hardswish_cpu\" not implemented for 'Long'"),
+    (lambda: F.hardsigmoid(torch.tensor([1])), NotImplementedError, "\"hardsigmoid_cpu\" not implemented for 'Long'"),
+    (lambda: F.logsigmoid(torch.tensor([1])), NotImplementedError, "\"log_sigmoid_cpu\" not implemented for 'Long'"),
+    (lambda: F.prelu(torch.tensor([1]), torch.tensor([1])), NotImplementedError, "\"prelu_cpu\" not implemented for 'Long'"),
+    (lambda: F.celu(torch.ones(2), 0.0), RuntimeError, "ZeroDivisionError: alpha cannot be 0 for CELU"),
+    (lambda: F.glu(torch.ones(2, 3)), RuntimeError, "Halving dimension must be even, but dimension 1 is size 3"),
+    (lambda: F.glu(torch.tensor(1.0)), RuntimeError, "glu does not support scalars because halving size must be even"),
+    (lambda: F.glu(torch.ones(2, 4), 2), IndexError,
+     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    (lambda: F.glu(torch.ones(4), 0.5), TypeError, "glu(): argument 'dim' (position 2) must be int, not float"),
+    (lambda: F.prelu(torch.ones(2, 3), torch.ones(3, dtype=torch.float64)), RuntimeError,
+     "prelu: Type promoting not supported. Got Float and Double"),
+    (lambda: F.prelu(torch.ones(2, 3), torch.ones(2)), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 and channel size = 3."),
+    (lambda: F.prelu(torch.ones(2, 3), torch.ones(1, 3)), RuntimeError,
+     "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = 2"),
+    (lambda: F.prelu(torch.tensor(-1.0), torch.ones(2)), RuntimeError, "Not allow zero-dim input tensor."),
+])
+def test_activation_errors(f, error, message):
+    with pytest.raises(error) as e:
+        f()
+    assert str(e.value) == message
+
+
+def test_hardsigmoid_has_no_second_derivative():
+    x = torch.tensor([0.5, 4.0], requires_grad=True)
+    (g,) = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == "torch::autograd::NotImplemented"
+    with pytest.raises(RuntimeError, match="^derivative for aten::hardsigmoid_backward is not implemented$"):
+        g.sum().backward()
+
+
+def test_more_activation_modules():
+    assert [repr(m) for m in (torch.nn.SELU(), torch.nn.SELU(inplace=True), torch.nn.CELU(), torch.nn.CELU(0.5, True),
+                              torch.nn.Mish(True), torch.nn.Hardswish(True), torch.nn.Hardsigmoid(),
+                              torch.nn.LogSigmoid(), torch.nn.GLU(1), torch.nn.Hardshrink(0.2), torch.nn.Softshrink(),
+                              torch.nn.PReLU(), torch.nn.PReLU(3, 0.1))] == [
+        "SELU()", "SELU(inplace=True)", "CELU(alpha=1.0)", "CELU(alpha=0.5, inplace=True)", "Mish(inplace=True)",
+        "Hardswish()", "Hardsigmoid()", "LogSigmoid()", "GLU(dim=1)", "Hardshrink(0.2)", "Softshrink(0.5)",
+        "PReLU(num_parameters=1)", "PReLU(num_parameters=3)"]
+    m = torch.nn.PReLU(3, 0.1)
+    assert list(m.state_dict()) == ["weight"] and m.weight.tolist() == pytest.approx([0.1] * 3)
+    y = m(torch.tensor([[-1.0, 2.0, -3.0]]))
+    assert torch.allclose(y, torch.tensor([[-0.1, 2.0, -0.3]]))
+    y.sum().backward()
+    assert m.weight.grad.tolist() == [-1.0, 0.0, -3.0]
+    assert not isinstance(torch.nn.Softshrink(), torch.nn.Hardshrink)
+    assert torch.prelu(torch.tensor([-2.0, 3.0]), torch.tensor([0.1])).tolist() == pytest.approx([-0.2, 3.0])
+    assert torch.tensor([-2.0, 3.0]).prelu(torch.tensor([0.5])).tolist() == [-1.0, 3.0]

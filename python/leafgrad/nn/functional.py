@@ -1,6 +1,7 @@
 """`torch.nn.functional`: activations, losses, linear/conv/pooling layers as functions."""
 from .. import _composites, _core
 from .._core import Tensor
+from .._gather import _scalar_name
 from .._grad_mode import no_grad as _no_grad
 
 
@@ -482,6 +483,135 @@ def softplus(input, beta=1.0, threshold=20.0):
     tensor([ 0.6931, 30.0000])
     """
     return _composites.softplus(input, beta, threshold)
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with SELU's fixed alpha and scale (EluBackward0, as PyTorch's).
+
+    >>> torch.nn.functional.selu(torch.tensor([-1., 0., 2.]))
+    tensor([-1.1113,  0.0000,  2.1014])
+    """
+    return _composites.selu(input, inplace)
+
+
+def selu_(input):
+    """`selu` in place (EluBackward1).
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.nn.functional.selu_(x) is x
+    True
+    """
+    return _composites.selu(input, True)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (CeluBackward0).
+
+    >>> torch.nn.functional.celu(torch.tensor([-1., 0., 2.]), alpha=0.5)
+    tensor([-0.4323,  0.0000,  2.0000])
+    """
+    return _composites.celu(input, alpha, inplace)
+
+
+def celu_(input, alpha=1.0):
+    """`celu` in place (CeluBackward1).
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.nn.functional.celu_(x) is x
+    True
+    """
+    return _composites.celu(input, alpha, True)
+
+
+def mish(input, inplace=False):
+    """x * tanh(softplus(x)) (MishBackward0).
+
+    >>> torch.nn.functional.mish(torch.tensor([-1., 0., 2.]))
+    tensor([-0.3034,  0.0000,  1.9440])
+    """
+    return _composites.mish(input, inplace)
+
+
+def hardswish(input, inplace=False):
+    """x * relu6(x + 3) / 6 (HardswishBackward0).
+
+    >>> torch.nn.functional.hardswish(torch.tensor([-4., 1., 4.]))
+    tensor([-0.0000, 0.6667, 4.0000])
+    """
+    return _composites.hardswish(input, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(x + 3) / 6 (HardsigmoidBackward0; its backward has no derivative, as in PyTorch).
+
+    >>> torch.nn.functional.hardsigmoid(torch.tensor([-4., 1., 4.]))
+    tensor([0.0000, 0.6667, 1.0000])
+    """
+    return _composites.hardsigmoid(input, inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)), computed without overflow (LogSigmoidBackward0).
+
+    >>> torch.nn.functional.logsigmoid(torch.tensor([-100., 0., 2.]))
+    tensor([-100.0000,   -0.6931,   -0.1269])
+    """
+    return _core._logsigmoid(input)
+
+
+def hardshrink(input, lambd=0.5):
+    """0 where -lambd <= x <= lambd, x elsewhere (HardshrinkBackward0).
+
+    >>> torch.nn.functional.hardshrink(torch.tensor([-1., 0.3, 2.]))
+    tensor([-1.,  0.,  2.])
+    """
+    return _core._hardshrink(input, float(lambd))
+
+
+def softshrink(input, lambd=0.5):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between (SoftshrinkBackward0).
+
+    >>> torch.nn.functional.softshrink(torch.tensor([-1., 0.3, 2.]))
+    tensor([-0.5000,  0.0000,  1.5000])
+    """
+    return _core._softshrink(input, float(lambd))
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b) for the halves a, b of `input` along `dim` (GluBackward0).
+
+    >>> torch.nn.functional.glu(torch.tensor([1., 2., 0., 3.]))
+    tensor([0.5000, 1.9051])
+    """
+    return _core._glu(input, dim)
+
+
+def prelu(input, weight):
+    """x where x > 0, weight * x elsewhere, one weight per channel (dim 1) or one for all
+    (PreluKernelBackward0).
+
+    >>> torch.nn.functional.prelu(torch.tensor([-2., 3.]), torch.tensor([0.25]))
+    tensor([-0.5000,  3.0000])
+    """
+    if input.dtype != weight.dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {_scalar_name(input.dtype)} and {_scalar_name(weight.dtype)}")
+    n = weight.numel()
+    if n != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != n:
+            raise RuntimeError("Mismatch of parameter numbers and input channel size. "
+                               f"Found parameter numbers = {n} and channel size = {channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if input.dim() != weight.dim():
+        shape = [1] * input.dim()
+        if input.dim() > 1:
+            shape[1] = n
+        weight = weight.reshape(shape)
+    return _core._prelu_kernel(input, weight)
 
 
 def gelu(input, approximate="none"):

@@ -1,5 +1,8 @@
 """`torch.nn.modules`: Module, containers, layers and losses."""
-from .activation import ELU, Hardtanh, ReLU6, SiLU, Softmax2d, Softmin, Softsign, Tanhshrink, Threshold, Unflatten
+from .activation import (
+    CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, SiLU,
+    Softmax2d, Softmin, Softshrink, Softsign, Tanhshrink, Threshold, Unflatten,
+)
 from .container import ModuleDict, ModuleList, Sequential
 from .layers import (
     GELU,
@@ -28,7 +31,8 @@ from .parallel import DataParallel
 __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict",
     "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
-    "LogSoftmax", "SiLU", "ELU", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Unflatten", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "LogSoftmax", "SiLU", "ELU", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "GLU",
+    "PReLU", "Hardshrink", "Softshrink", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Unflatten", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
     "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "DataParallel",
     "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",

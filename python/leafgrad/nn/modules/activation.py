@@ -1,10 +1,15 @@
-"""More activations as modules: SiLU, ELU, Hardtanh, ReLU6, Threshold, Softsign, Tanhshrink,
+"""More activations as modules: SiLU, ELU, SELU, CELU, Mish, Hardswish, Hardsigmoid,
+LogSigmoid, GLU, PReLU, Hardshrink, Softshrink, Hardtanh, ReLU6, Threshold, Softsign, Tanhshrink,
 Softmin, Softmax2d, and Unflatten (PyTorch's reprs and arguments)."""
 from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .layers import _empty
 from .module import Module
 
-__all__ = ["SiLU", "ELU", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d",
-           "Unflatten"]
+__all__ = ["SiLU", "ELU", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "GLU", "PReLU",
+           "Hardshrink", "Softshrink", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin",
+           "Softmax2d", "Unflatten"]
 
 
 class SiLU(Module):
@@ -52,6 +57,215 @@ class ELU(Module):
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class SELU(Module):
+    """scale * elu(x, alpha) with SELU's constants.
+
+    >>> torch.nn.SELU()(torch.tensor([-1., 2.]))
+    tensor([-1.1113,  2.1014])
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+
+    >>> m = torch.nn.CELU(0.5)
+    >>> m
+    CELU(alpha=0.5)
+    >>> m(torch.tensor([-1., 2.]))
+    tensor([-0.4323,  2.0000])
+    """
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Mish(Module):
+    """x * tanh(softplus(x)).
+
+    >>> torch.nn.Mish()(torch.tensor([-1., 2.]))
+    tensor([-0.3034,  1.9440])
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Module):
+    """x * relu6(x + 3) / 6 (its repr shows no `inplace`, as PyTorch's).
+
+    >>> torch.nn.Hardswish(inplace=True)
+    Hardswish()
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    """relu6(x + 3) / 6 (its repr shows no `inplace`, as PyTorch's).
+
+    >>> torch.nn.Hardsigmoid()(torch.tensor([1.]))
+    tensor([0.6667])
+    """
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class LogSigmoid(Module):
+    """log(sigmoid(x)).
+
+    >>> torch.nn.LogSigmoid()(torch.tensor([0.]))
+    tensor([-0.6931])
+    """
+
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class GLU(Module):
+    """a * sigmoid(b) for the halves a, b of the input along `dim`.
+
+    >>> m = torch.nn.GLU()
+    >>> m
+    GLU(dim=-1)
+    >>> m(torch.tensor([1., 2., 0., 3.]))
+    tensor([0.5000, 1.9051])
+    """
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """x where x > 0, weight * x elsewhere; `num_parameters` learnt slopes (one, or one per
+    channel), each starting at `init`.
+
+    >>> m = torch.nn.PReLU(2)
+    >>> m
+    PReLU(num_parameters=2)
+    >>> m(torch.tensor([[-1., -1.], [2., 2.]]))
+    tensor([[-0.2500, -0.2500],
+            [ 2.0000,  2.0000]], grad_fn=<PreluKernelBackward0>)
+    """
+
+    __constants__ = ["num_parameters"]
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(_empty((num_parameters,), dtype, device))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class Hardshrink(Module):
+    """0 where -lambd <= x <= lambd, x elsewhere.
+
+    >>> m = torch.nn.Hardshrink()
+    >>> m
+    Hardshrink(0.5)
+    >>> m(torch.tensor([-1., 0.3]))
+    tensor([-1.,  0.])
+    """
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Module):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between.
+
+    >>> m = torch.nn.Softshrink(0.3)
+    >>> m
+    Softshrink(0.3)
+    >>> m(torch.tensor([-1., 0.2]))
+    tensor([-0.7000,  0.0000])
+    """
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return str(self.lambd)
 
 
 class Hardtanh(Module):
