@@ -360,6 +360,36 @@ macro_rules! float_binary_ops {
                 grad_self: |s, g| mul(&mul(g, &s[1])?, &atan2_recip(s)?),
                 grad_other: |s, g| mul(&mul(g, &neg(&s[0])?)?, &atan2_recip(s)?),
             }
+            /// input * log(other) elementwise, and 0 where input is 0 (unless other is NaN).
+            ///
+            /// >>> torch.xlogy(torch.tensor([0., 2., 3.]), torch.tensor([0., 1., 2.]))
+            /// tensor([0.0000, 0.0000, 2.0794])
+            xlogy / xlogy_ Xlogy "XlogyBackward0" {
+                // PyTorch's kernel: NaN for a NaN other, then 0 for input 0 (+0 for -0 too)
+                real: |a, b| {
+                    if b.is_nan() {
+                        b
+                    } else if a == a - a {
+                        a - a
+                    } else {
+                        a * b.ln()
+                    }
+                },
+                cuda: "m_xlogy(a, b)",
+                ints: float,
+                numbers: ["XlogyBackward1", "XlogyBackward2"],
+                saves: [self, other],
+                // d (a log b) = log b da + a / b db; PyTorch's formula: xlogy(g, b) for a,
+                // 0 where a = 0 and b <= 0
+                grad_self: |s, g| {
+                    let zero = Tensor::wrapped_scalar(0.0f64);
+                    let a0 = compare(CmpOp::Eq, &s[0], &zero)?;
+                    let b_le0 = compare(CmpOp::Le, &s[1], &zero)?;
+                    let masked = bitwise(BitOp::And, &a0, &b_le0)?;
+                    where_(&masked, &zero, &xlogy(g, &s[1])?)
+                },
+                grad_other: |s, g| div(&mul(g, &s[0])?, &s[1]),
+            }
             /// log(e ** a + e ** b) elementwise, without overflow.
             ///
             /// >>> torch.logaddexp(torch.tensor([-1., 0.5]), torch.tensor([2., 0.5]))

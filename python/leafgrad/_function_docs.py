@@ -251,6 +251,16 @@ DOCS = {
     >>> torch.clamp(torch.tensor([-2., 0.5, 3.]), min=0, max=1)
     tensor([0.0000, 0.5000, 1.0000])
     """,
+    "clamp_min": """Each element at least `min` (ClampMinBackward0; ClampMinBackward1 for a tensor `min`).
+
+    >>> torch.clamp_min(torch.tensor([-2., 0.5]), 0)
+    tensor([0.0000, 0.5000])
+    """,
+    "clamp_max": """Each element at most `max` (ClampMaxBackward0; ClampMaxBackward1 for a tensor `max`).
+
+    >>> torch.clamp_max(torch.tensor([-2., 0.5]), 0)
+    tensor([-2.,  0.])
+    """,
     "clip": """An alias of `clamp`.
 
     >>> torch.clip(torch.tensor([-2., 3.]), max=1)

@@ -11,7 +11,7 @@ __all__ = [
     "square", "argmax", "argmin", "max", "min", "conj", "expand_copy",
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
-    "clamp", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
+    "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "view_as_complex", "threshold", "threshold_", "selu", "selu_", "celu", "celu_", "prelu", "hardshrink", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
@@ -139,8 +139,15 @@ def _declared(name, doc, binary):
     if binary:
 
         def f(input, other, *, out=None):
-            _check_tensor(name, "input", 1, input)
-            _check_tensor(name, "other", 2, other)
+            if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+                # a number on either side: PyTorch's Scalar overloads where the op has them
+                r = _core._float_binary(name, input, other)
+                if out is None:
+                    return r
+                _check_tensor(name, "out", 3, out)
+                _resize_out(out, (input, other), 4)
+                _core._declared_out(name, [input, other], out)
+                return out
             if out is not None:
                 return _write_out(name, (input, other), out)
             return getattr(input, name)(other)
@@ -178,7 +185,7 @@ minimum = _declared("minimum", Tensor.minimum.__doc__, True)
 concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
-           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clip", "detach", "cumsum"]:
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clamp_min", "clamp_max", "clip", "detach", "cumsum"]:
     globals()[_n] = _unary(_n)
 del _n
 

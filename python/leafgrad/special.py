@@ -11,7 +11,7 @@ def _torch():
     return sys.modules[__name__.rsplit(".", 1)[0]]
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
-           "log_softmax", "round"]
+           "log_softmax", "round", "xlogy"]
 
 
 def erf(input, *, out=None):
@@ -114,3 +114,12 @@ def round(input, decimals=0, *, out=None):
     """
     r = input.round(decimals=decimals) if decimals else input.round()
     return r if out is None else out.copy_(r)
+
+
+def xlogy(input, other, *, out=None):
+    """input * log(other), 0 where input is 0 (`torch.xlogy`).
+
+    >>> torch.special.xlogy(torch.tensor([0., 2.]), torch.tensor([0., 3.]))
+    tensor([0.0000, 2.1972])
+    """
+    return _torch().xlogy(input, other, out=out)

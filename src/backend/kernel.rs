@@ -149,6 +149,7 @@ macro_rules! define_float_binary_kernels {
             real: $real:expr,
             cuda: $cuda:literal,
             ints: $ints:ident,
+            $(numbers: [$num_self:literal, $num_other:literal],)?
             saves: [$($saves:ident),*],
             grad_self: $grad_self:expr,
             grad_other: $grad_other:expr $(,)?

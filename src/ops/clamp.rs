@@ -93,12 +93,45 @@ pub fn minimum(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     extreme(a, b, false)
 }
 
+/// Which of PyTorch's clamp functions an op is, for the node it records: `clamp`
+/// (ClampBackward1 with number bounds, ClampBackward0 with tensors), `clamp_min`
+/// (ClampMinBackward0/1) or `clamp_max` (ClampMaxBackward0/1). The rules are clamp's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ClampOp {
+    Clamp,
+    Min,
+    Max,
+}
+
+impl ClampOp {
+    fn node(self, tensor_bounds: bool) -> &'static str {
+        match (self, tensor_bounds) {
+            (ClampOp::Clamp, false) => "ClampBackward1",
+            (ClampOp::Clamp, true) => "ClampBackward0",
+            (ClampOp::Min, false) => "ClampMinBackward0",
+            (ClampOp::Min, true) => "ClampMinBackward1",
+            (ClampOp::Max, false) => "ClampMaxBackward0",
+            (ClampOp::Max, true) => "ClampMaxBackward1",
+        }
+    }
+}
+
 /// clamp with tensor bounds (ClampBackward0): `min(max(x, lo), hi)`, broadcast, in the common
 /// dtype of the three. With one bound the gradients are maximum's (or minimum's); with two,
 /// PyTorch's: x gets `g` unless it lies outside the bounds, lo gets it where x < lo <= hi, hi
 /// where x > hi >= lo or where lo > hi (the result is hi there), each halved at a tie with a
 /// bound when lo < hi.
 pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> Result<Tensor> {
+    clamp_tensor_as(x, min, max, ClampOp::Clamp)
+}
+
+/// [`clamp_tensor`] recorded as `op`.
+pub fn clamp_tensor_as(
+    x: &Tensor,
+    min: Option<&Tensor>,
+    max: Option<&Tensor>,
+    op: ClampOp,
+) -> Result<Tensor> {
     let out = match (min, max) {
         (None, None) => {
             return Err(Error::Runtime(
@@ -137,7 +170,7 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
     }
     let (has_lo, has_hi) = (min.is_some(), max.is_some());
     record(
-        "ClampBackward0",
+        op.node(true),
         &inputs,
         &[&out],
         saved,
@@ -198,10 +231,21 @@ pub fn clamp_scalar(
     max: Option<f64>,
     kind: BoundKind,
 ) -> Result<Tensor> {
+    clamp_scalar_as(x, min, max, kind, ClampOp::Clamp)
+}
+
+/// [`clamp_scalar`] recorded as `op`.
+pub fn clamp_scalar_as(
+    x: &Tensor,
+    min: Option<f64>,
+    max: Option<f64>,
+    kind: BoundKind,
+    op: ClampOp,
+) -> Result<Tensor> {
     let bounded = min.is_some() || max.is_some();
     if kind == BoundKind::Float && !x.dtype().is_differentiable() && bounded {
         // (an integer tensor: nothing to record; the float copy keeps its layout)
-        return clamp(&backend::cast_keep(x, DType::Float32)?, min, max);
+        return clamp_as(&backend::cast_keep(x, DType::Float32)?, min, max, op);
     }
     if x.dtype() == DType::Bool && bounded {
         if kind == BoundKind::Bool {
@@ -215,10 +259,10 @@ pub fn clamp_scalar(
             )));
         }
         if kind == BoundKind::Int {
-            return clamp(&to_dtype(x, DType::Int64)?, min, max);
+            return clamp_as(&to_dtype(x, DType::Int64)?, min, max, op);
         }
     }
-    clamp(x, min, max)
+    clamp_as(x, min, max, op)
 }
 
 /// The widest kind of Python number among clamp's bounds (for type promotion).
@@ -232,6 +276,11 @@ pub enum BoundKind {
 /// clamp(x, min, max) with Python-number bounds (ClampBackward1): gradient passes where the
 /// value was strictly inside the bounds. A NaN bound makes every element NaN, as in PyTorch.
 pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
+    clamp_as(x, min, max, ClampOp::Clamp)
+}
+
+/// [`clamp()`] recorded as `op` (clamp_min's and clamp_max's nodes have clamp's rule).
+pub fn clamp_as(x: &Tensor, min: Option<f64>, max: Option<f64>, op: ClampOp) -> Result<Tensor> {
     if min.is_none() && max.is_none() {
         return Err(Error::Runtime(
             "torch.clamp: At least one of 'min' or 'max' must not be None".into(),
@@ -249,7 +298,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
         // d clamp(x) = [min < x < max] dx: PyTorch 2.15 gives no gradient at a bound (nor to
         // NaN); an absent bound is no condition
         record(
-            "ClampBackward1",
+            op.node(false),
             &[x],
             &[&out],
             vec![save("self", x)?],

@@ -184,8 +184,14 @@ pub(crate) fn record_float_binary(
     grad_other: BinaryGrad,
 ) -> Result<()> {
     let (ra, rb) = (needs_formula(a), needs_formula(b));
+    // a Python number on either side is PyTorch's Scalar overload, with its own node
+    let node = match op.number_nodes() {
+        Some((num_self, _)) if a.data().wrapped_number => num_self,
+        Some((_, num_other)) if b.data().wrapped_number => num_other,
+        _ => op.node(),
+    };
     record(
-        op.node(),
+        node,
         &[a, b],
         &[out],
         saved,
@@ -201,6 +207,17 @@ pub(crate) fn record_float_binary(
     )
 }
 
+/// A binary row's `numbers:` nodes, or None without the field.
+macro_rules! number_nodes {
+    () => {
+        None
+    };
+    ($num_self:literal, $num_other:literal) => {
+        Some(($num_self, $num_other))
+    };
+}
+pub(crate) use number_nodes;
+
 /// Expands the rows of `float_binary_ops!`, as `define_float_unary!` does for one tensor:
 /// the Rust functions, the node of each [`FloatBinary`] and [`FLOAT_BINARY_OPS`].
 macro_rules! define_float_binary {
@@ -210,6 +227,7 @@ macro_rules! define_float_binary {
             real: $real:expr,
             cuda: $cuda:literal,
             ints: $ints:ident,
+            $(numbers: [$num_self:literal, $num_other:literal],)?
             saves: [$($saves:ident),*],
             grad_self: $grad_self:expr,
             grad_other: $grad_other:expr $(,)?
@@ -225,6 +243,16 @@ macro_rules! define_float_binary {
             /// raise PyTorch's missing-kernel error (`ints: refuse`)?
             pub fn ints_to_float(self) -> bool {
                 match self { $(FloatBinary::$Variant => stringify!($ints) == "float",)* }
+            }
+
+            /// The nodes of PyTorch's overloads with a number for `input` and for `other`
+            /// (`numbers: [..]`; None where PyTorch takes tensors only).
+            pub fn number_nodes(self) -> Option<(&'static str, &'static str)> {
+                match self {
+                    $(FloatBinary::$Variant => {
+                        $crate::ops::pointwise::number_nodes!($($num_self, $num_other)?)
+                    })*
+                }
             }
 
             /// `op(a, b)`, recorded: the declared function of this identity.

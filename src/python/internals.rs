@@ -86,10 +86,14 @@ fn _binary_out<'py>(
 #[pyfunction]
 fn _declared_out(
     name: &str,
-    inputs: Vec<PyRef<'_, PyTensor>>,
+    inputs: Vec<Bound<'_, PyAny>>,
     out: PyRef<'_, PyTensor>,
 ) -> PyResult<()> {
-    let ts: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
+    // (numbers only where the op has PyTorch's Scalar overloads: `_float_binary` checked)
+    let ts: Vec<Tensor> = inputs
+        .iter()
+        .map(|t| super::convert::operand_or_type_error(t, name, "input"))
+        .collect::<PyResult<_>>()?;
     let refs: Vec<&Tensor> = ts.iter().collect();
     let compute = || -> crate::Result<Tensor> {
         if let [x] = refs.as_slice() {

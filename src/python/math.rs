@@ -43,7 +43,7 @@ macro_rules! float_binary_methods {
             $(
                 $(#[doc = $doc])*
                 fn $name<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
-                    let o = tensor_or_type_error(other, stringify!($name), "other")?;
+                    let o = declared_other(ops::FloatBinary::$Variant, other, stringify!($name))?;
                     out(py, ops::$name(&self.t, &o))
                 }
                 $(
@@ -52,7 +52,7 @@ macro_rules! float_binary_methods {
                         slf: &Bound<'py, Self>,
                         other: &Bound<'py, PyAny>,
                     ) -> PyResult<Bound<'py, Self>> {
-                        let o = tensor_or_type_error(other, stringify!($inplace), "other")?;
+                        let o = declared_other(ops::FloatBinary::$Variant, other, stringify!($inplace))?;
                         inplace(slf, &[&o], |s| ops::$name(s, &o))
                     }
                 )?
@@ -61,6 +61,73 @@ macro_rules! float_binary_methods {
     };
 }
 crate::float_binary_ops!(float_binary_methods);
+
+/// The `other` of a declared function of two tensors: a tensor, or a number where PyTorch has
+/// that overload (else its argument-parser TypeError).
+fn declared_other(
+    op: ops::FloatBinary,
+    other: &Bound<'_, PyAny>,
+    fname: &str,
+) -> PyResult<crate::tensor::Tensor> {
+    if op.number_nodes().is_none() {
+        return tensor_or_type_error(other, fname, "other");
+    }
+    super::convert::operand(other).ok_or_else(|| {
+        let ty = type_name(other);
+        let no = format!("      didn't match because some of the arguments have invalid types: (!{ty}!)");
+        PyTypeError::new_err(format!(
+            "{fname}() received an invalid combination of arguments - got ({ty}), but expected one of:\n * (Tensor other)\n{no}\n * (Number other)\n{no}\n"
+        ))
+    })
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
+/// `torch.<name>(input, other)` of a declared function of two tensors with a number on either
+/// side, where PyTorch has those overloads (`torch.xlogy(2, t)`); else PyTorch's TypeError.
+#[pyfunction]
+fn _float_binary<'py>(
+    py: Python<'py>,
+    name: &str,
+    input: &Bound<'py, PyAny>,
+    other: &Bound<'py, PyAny>,
+) -> R<'py> {
+    // (also the functions made like the declared ones, maximum and minimum: tensors only)
+    let op = ops::FloatBinary::ALL
+        .iter()
+        .copied()
+        .find(|op| op.name() == name);
+    if op.and_then(|op| op.number_nodes()).is_none() {
+        for (obj, arg, pos) in [(input, "input", 1), (other, "other", 2)] {
+            if obj.cast::<PyTensor>().is_err() {
+                return Err(PyTypeError::new_err(format!(
+                    "{name}(): argument '{arg}' (position {pos}) must be Tensor, not {}",
+                    type_name(obj)
+                )));
+            }
+        }
+    }
+    let op = op.ok_or_else(|| PyTypeError::new_err(format!("unknown op {name}")))?;
+    let (a, b) = (
+        super::convert::operand(input),
+        super::convert::operand(other),
+    );
+    match (a, b) {
+        (Some(a), Some(b)) if !(a.data().wrapped_number && b.data().wrapped_number) => {
+            out(py, op.apply(&a, &b))
+        }
+        _ => Err(PyTypeError::new_err(format!(
+            "{name}() received an invalid combination of arguments - got ({}, {}), but expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n * (Number self, Tensor other, *, Tensor out = None)\n * (Tensor input, Number other, *, Tensor out = None)\n",
+            type_name(input),
+            type_name(other)
+        ))),
+    }
+}
 
 type Listing = Vec<(&'static str, &'static str, &'static str, &'static str)>;
 
@@ -119,6 +186,7 @@ fn _binary<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_binary, m)?)?;
+    m.add_function(wrap_pyfunction!(_float_binary, m)?)?;
     m.add_function(wrap_pyfunction!(_float_unary_ops, m)?)?;
     m.add_function(wrap_pyfunction!(_rounding_ops, m)?)?;
     m.add_function(wrap_pyfunction!(_float_binary_ops, m)?)

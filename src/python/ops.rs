@@ -177,11 +177,7 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> R<'py> {
-        if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
-            return out(py, ops::clamp_tensor(&self.t, lo.as_ref(), hi.as_ref()));
-        }
-        let (lo, hi, kind) = clamp_bounds(min, max)?;
-        out(py, ops::clamp_scalar(&self.t, lo, hi, kind))
+        clamp_as(&self.t, py, min, max, ops::ClampOp::Clamp)
     }
     #[pyo3(signature = (min = None, max = None))]
     fn clip<'py>(
@@ -198,25 +194,43 @@ impl PyTensor {
         min: Option<Bound<'py, PyAny>>,
         max: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
-        if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
-            let others: Vec<&Tensor> = lo.iter().chain(hi.iter()).collect();
-            return inplace(slf, &others, |s| {
-                ops::clamp_tensor(s, lo.as_ref(), hi.as_ref())
-            });
-        }
-        let (lo, hi, kind) = clamp_bounds(min, max)?;
-        inplace(slf, &[], |s| {
-            let r = ops::clamp_scalar(s, lo, hi, kind)?;
-            // clamp's own check names the output's C++ type ("long int"), not its ScalarType
-            if r.dtype() != s.dtype() && !ops::can_cast(r.dtype(), s.dtype()) {
-                return Err(crate::Error::Runtime(format!(
-                    "result type {} can't be cast to the desired output type {}",
-                    r.dtype().scalar_type_name(),
-                    s.dtype().cpp_name()
-                )));
-            }
-            Ok(r)
-        })
+        clamp_inplace_as(slf, min, max, ops::ClampOp::Clamp)
+    }
+    /// `clamp(min=min)` recorded as ClampMinBackward0 (ClampMinBackward1 for a tensor bound).
+    ///
+    /// >>> torch.tensor([-1., 2.]).clamp_min(0.5)
+    /// tensor([0.5000, 2.0000])
+    fn clamp_min<'py>(&self, py: Python<'py>, min: Bound<'py, PyAny>) -> R<'py> {
+        clamp_as(&self.t, py, Some(min), None, ops::ClampOp::Min)
+    }
+    /// `clamp_min` in place.
+    ///
+    /// >>> x = torch.tensor([-1., 2.])
+    /// >>> x.clamp_min_(0.5) is x
+    /// True
+    fn clamp_min_<'py>(
+        slf: &Bound<'py, Self>,
+        min: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        clamp_inplace_as(slf, Some(min), None, ops::ClampOp::Min)
+    }
+    /// `clamp(max=max)` recorded as ClampMaxBackward0 (ClampMaxBackward1 for a tensor bound).
+    ///
+    /// >>> torch.tensor([-1., 2.]).clamp_max(0.5)
+    /// tensor([-1.0000,  0.5000])
+    fn clamp_max<'py>(&self, py: Python<'py>, max: Bound<'py, PyAny>) -> R<'py> {
+        clamp_as(&self.t, py, None, Some(max), ops::ClampOp::Max)
+    }
+    /// `clamp_max` in place.
+    ///
+    /// >>> x = torch.tensor([-1., 2.])
+    /// >>> x.clamp_max_(0.5) is x
+    /// True
+    fn clamp_max_<'py>(
+        slf: &Bound<'py, Self>,
+        max: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        clamp_inplace_as(slf, None, Some(max), ops::ClampOp::Max)
     }
     /// Elementwise maximum (MaximumBackward0; ties split the gradient, NaN propagates).
     ///
@@ -814,6 +828,49 @@ fn no_bool_arg(t: &Tensor, f: &str) -> PyResult<()> {
 /// both given bounds are tensors, or one is and the other is absent. As PyTorch's argument
 /// parser, a 0-d tensor that does not require grad also passes as a number, so beside a
 /// number it takes the number overload (None here); any other mix is its TypeError.
+/// clamp, clamp_min or clamp_max (`op`) with number or tensor bounds.
+fn clamp_as<'py>(
+    t: &Tensor,
+    py: Python<'py>,
+    min: Option<Bound<'py, PyAny>>,
+    max: Option<Bound<'py, PyAny>>,
+    op: ops::ClampOp,
+) -> R<'py> {
+    if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
+        return out(py, ops::clamp_tensor_as(t, lo.as_ref(), hi.as_ref(), op));
+    }
+    let (lo, hi, kind) = clamp_bounds(min, max)?;
+    out(py, ops::clamp_scalar_as(t, lo, hi, kind, op))
+}
+
+/// [`clamp_as`] in place.
+fn clamp_inplace_as<'py>(
+    slf: &Bound<'py, PyTensor>,
+    min: Option<Bound<'py, PyAny>>,
+    max: Option<Bound<'py, PyAny>>,
+    op: ops::ClampOp,
+) -> PyResult<Bound<'py, PyTensor>> {
+    if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
+        let others: Vec<&Tensor> = lo.iter().chain(hi.iter()).collect();
+        return inplace(slf, &others, |s| {
+            ops::clamp_tensor_as(s, lo.as_ref(), hi.as_ref(), op)
+        });
+    }
+    let (lo, hi, kind) = clamp_bounds(min, max)?;
+    inplace(slf, &[], |s| {
+        let r = ops::clamp_scalar_as(s, lo, hi, kind, op)?;
+        // clamp's own check names the output's C++ type ("long int"), not its ScalarType
+        if r.dtype() != s.dtype() && !ops::can_cast(r.dtype(), s.dtype()) {
+            return Err(crate::Error::Runtime(format!(
+                "result type {} can't be cast to the desired output type {}",
+                r.dtype().scalar_type_name(),
+                s.dtype().cpp_name()
+            )));
+        }
+        Ok(r)
+    })
+}
+
 fn tensor_bounds<'py>(
     min: &Option<Bound<'py, PyAny>>,
     max: &Option<Bound<'py, PyAny>>,

@@ -84,12 +84,19 @@ class BinaryOp:
     torch_complex: bool = False  # PyTorch takes complex operands (leafgrad's rows do not yet)
     rtol32: float = 2e-6
     ints: bool = False  # integer and bool operands compute in float32 (else refused)
+    numbers: tuple = ()  # nodes of PyTorch's overloads with a number for input / for other
+
+
+def _xlogy(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.isnan(b), np.nan, np.where(a == 0, 0.0, a * np.log(b)))
 
 
 BINARY = [
     BinaryOp("hypot", np.hypot),
     BinaryOp("logaddexp", np.logaddexp, inplace=False, torch_complex=True),
     BinaryOp("atan2", np.arctan2, ints=True),
+    BinaryOp("xlogy", _xlogy, domains=("any", "pos"), ints=True, numbers=("XlogyBackward1", "XlogyBackward2")),
 ]
 
 @dataclass(frozen=True)
@@ -236,6 +243,12 @@ RECORDED_BINARY = {
         [0.0, 3.141592653589793, 0.0, 3.141592653589793, 0.0, 0.0, 3.141592653589793, NAN, -0.0, -3.141592653589793, -0.0, -3.141592653589793, -0.0, -0.0, -3.141592653589793, NAN, 1.5707963267948966, 1.5707963267948966, 0.7853981633974483, 2.761086276477428, 1e-300, 0.0, 3.141592653589793, NAN, -1.5707963267948966, -1.5707963267948966, -1.1902899496825317, -2.356194490192345, -2.5e-300, -0.0, -3.141592653589793, NAN, 1.5707963267948966, 1.5707963267948966, 1.5707963267948966, 1.5707963267948966, 0.7853981633974483, 0.0, 3.141592653589793, NAN, 1.5707963267948966, 1.5707963267948966, 1.5707963267948966, 1.5707963267948966, 1.5707963267948966, 0.7853981633974483, 2.356194490192345, NAN, -1.5707963267948966, -1.5707963267948966, -1.5707963267948966, -1.5707963267948966, -1.5707963267948966, -0.7853981633974483, -2.356194490192345, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
         [0.0, -0.0, 1.0, -0.4, 0.0, NAN, NAN, NAN, 0.0, -0.0, 1.0, -0.4, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.5, -0.3448275862068966, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.13793103448275862, -0.2, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.0, -0.0, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.0, -0.0, 0.0, NAN, NAN, NAN, 0.0, -0.0, 0.0, -0.0, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
         [-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, NAN, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, NAN, -1.0, -1.0, -0.5, -0.13793103448275862, -0.0, -0.0, -0.0, NAN, 0.4, 0.4, 0.3448275862068966, 0.2, 0.0, 0.0, 0.0, NAN, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
+    ),
+    "xlogy": (
+        "XlogyBackward0",
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, NAN, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, INF, INF, -0.0, NAN, -1726.9388197455341, -INF, NAN, NAN, -INF, -INF, 0.0, NAN, 6.907755278982137e+302, INF, NAN, NAN, -INF, -INF, NAN, NAN, INF, INF, NAN, NAN, INF, INF, NAN, NAN, -INF, -INF, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
+        [0.0, 0.0, 0.0, 0.0, 690.7755278982137, INF, 0.0, NAN, 0.0, 0.0, 0.0, 0.0, 690.7755278982137, INF, 0.0, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN, -INF, -INF, 0.0, NAN, 690.7755278982137, INF, NAN, NAN],
+        [NAN, NAN, 0.0, -0.0, 0.0, 0.0, -0.0, NAN, NAN, NAN, -0.0, 0.0, -0.0, -0.0, 0.0, NAN, INF, -INF, 1.0, -0.4, 1e-300, 0.0, -0.0, NAN, -INF, INF, -2.5, 1.0, -2.5e-300, -0.0, 0.0, NAN, INF, -INF, 1e+300, -4e+299, 1.0, 0.0, -0.0, NAN, INF, -INF, INF, -INF, INF, NAN, NAN, NAN, -INF, INF, -INF, INF, -INF, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN],
     ),
 }
 

@@ -238,3 +238,33 @@ def test_second_derivatives(fn):
     from test_gradcheck import check_second_order
 
     check_second_order("clamp", fn, [((2, 3), "any"), ((2, 3), "any")], "clamp")
+
+
+def test_clamp_min_and_clamp_max_record_their_own_nodes():
+    x = torch.tensor([0.0, 0.1, 0.5, float("nan")], requires_grad=True)
+    cases = [
+        (lambda x: x.clamp_min(0.1), "ClampMinBackward0", [0.0, 0.0, 1.0, 0.0]),
+        (lambda x: x.clamp_max(0.1), "ClampMaxBackward0", [1.0, 0.0, 0.0, 0.0]),
+        (lambda x: torch.clamp_min(x, torch.tensor(0.1)), "ClampMinBackward1", [0.0, 0.5, 1.0, 1.0]),
+        (lambda x: x.clamp_max(torch.tensor([0.1, 0.1, 0.6, 0.0])), "ClampMaxBackward1", [1.0, 0.5, 1.0, 1.0]),
+        (lambda x: torch.clamp_max(x, 0.2), "ClampMaxBackward0", [1.0, 1.0, 0.0, 0.0]),
+    ]
+    for f, node, grad in cases:
+        y = f(x)
+        (g,) = torch.autograd.grad(y.sum(), x)
+        assert type(y.grad_fn).__name__ == node and g.tolist() == grad
+    m = torch.tensor([0.0, 0.1, 0.5, 0.2], requires_grad=True)
+    x.detach().clamp_min(m).sum().backward()
+    assert m.grad.tolist() == [0.5, 0.5, 0.5, 1.0]
+    b = x.detach() * 1
+    b.requires_grad_()
+    c = b * 1
+    assert type(c.clamp_min_(0.1).grad_fn).__name__ == "ClampMinBackward0"
+    assert type(c.clamp_max_(0.3).grad_fn).__name__ == "ClampMaxBackward0"
+    r = torch.tensor([1, 5]).clamp_min(2.5)
+    assert r.dtype == torch.float32 and r.tolist() == [2.5, 5.0]
+    assert torch.tensor([1, 5]).clamp_min(2).tolist() == [2, 5]
+    b = torch.tensor([True]).clamp_min(0)  # an int bound on a bool tensor: int64
+    assert b.dtype == torch.int64 and b.tolist() == [1]
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type long int"):
+        torch.tensor([1, 2]).clamp_min_(2.5)

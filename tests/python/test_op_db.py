@@ -224,7 +224,8 @@ def test_binary_dtypes(op):
         x, y = f32.to(half), torch.tensor([0.25, -1.0]).to(half)
         r = getattr(torch, op.name)(x, y)
         assert r.dtype == half
-        assert values(r).tolist() == values(getattr(torch, op.name)(x.float(), y.float()).to(half)).tolist()
+        expect = values(getattr(torch, op.name)(x.float(), y.float()).to(half))
+        assert [repr(v) for v in values(r).tolist()] == [repr(v) for v in expect.tolist()]  # NaN too
     with pytest.raises(RuntimeError, match="The size of tensor a \\(2\\) must match the size of tensor b \\(3\\)"):
         getattr(torch, op.name)(f32, torch.ones(3))
 
@@ -232,12 +233,38 @@ def test_binary_dtypes(op):
 @pytest.mark.parametrize("op", BINARY, ids=BIDS)
 def test_binary_rejects_numbers(op):
     t = torch.tensor([1.0])
+    if op.numbers:
+        pytest.skip("PyTorch takes a number on either side (test_binary_numbers)")
     with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'other' \(position 2\) must be Tensor, not float"):
         getattr(torch, op.name)(t, 2.0)
     with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'input' \(position 1\) must be Tensor, not int"):
         getattr(torch, op.name)(2, t)
     with pytest.raises(TypeError, match=rf"{op.name}\(\): argument 'other' \(position 1\) must be Tensor, not float"):
         getattr(t, op.name)(2.0)
+
+
+@pytest.mark.parametrize("op", [op for op in BINARY if op.numbers], ids=lambda op: op.name)
+def test_binary_numbers(op):
+    """PyTorch's Scalar overloads: a Python number on either side, each with its own node, as
+    a 0-d operand that does not promote (an int tensor and a float number give float32)."""
+    f = getattr(torch, op.name)
+    t = torch.tensor([1.5, 2.5], requires_grad=True)
+    num_self, num_other = op.numbers
+    for y, node, expect in [(f(2.0, t), num_self, f(torch.tensor([2.0, 2.0]), t.detach())),
+                            (f(t, 3.0), num_other, f(t.detach(), torch.tensor([3.0, 3.0]))),
+                            (getattr(t, op.name)(3.0), num_other, f(t.detach(), torch.tensor([3.0, 3.0])))]:
+        assert type(y.grad_fn).__name__ == node
+        assert y.tolist() == expect.tolist()
+        (g,) = torch.autograd.grad(y.sum(), t)
+        assert torch.isfinite(g).all()
+    r = f(torch.tensor([1, 2]), 2.5)
+    assert r.dtype == torch.float32 and r.grad_fn is None
+    out = torch.empty(2)
+    assert f(2, torch.tensor([1.0, 3.0]), out=out) is out and out.tolist() == f(torch.tensor([2.0, 2.0]), torch.tensor([1.0, 3.0])).tolist()
+    with pytest.raises(TypeError, match=rf"^{op.name}\(\) received an invalid combination of arguments - got \(int, int\)"):
+        f(2, 3)
+    with pytest.raises(TypeError, match=rf"^{op.name}\(\) received an invalid combination of arguments - got \(str\)"):
+        getattr(t, op.name)("a")
 
 
 @pytest.mark.parametrize("op", BINARY, ids=BIDS)

@@ -97,6 +97,12 @@ template <typename T> __device__ __forceinline__ T m_logaddexp(T a, T b) {
     T m = a < b ? b : a;
     return m + m_log1p(m_exp(-m_fabs(a - b)));
 }
+// a log b, NaN for a NaN b, then 0 for a = 0 (PyTorch's kernel).
+template <typename T> __device__ __forceinline__ T m_xlogy(T a, T b) {
+    if (isnan(b)) return b;
+    if (a == (T)0) return (T)0;
+    return a * m_log(b);
+}
 __device__ __forceinline__ float m_pow(float a, float b) { return powf(a, b); }
 __device__ __forceinline__ double m_pow(double a, double b) { return pow(a, b); }
 
