@@ -67,8 +67,10 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
                 } else {
                     2.0
                 };
+                // the target's as PyTorch computes it: from target - input (0, not -0, at 0)
                 let gi = mul(&mul_scalar(&sub(&s[0], &s[1])?, scale)?, &g[0])?;
-                grads![gi.clone(), neg(&gi)?]
+                let gt = mul(&mul_scalar(&sub(&s[1], &s[0])?, scale)?, &g[0])?;
+                grads![gi, gt]
             }),
         )?;
     }
@@ -78,6 +80,160 @@ pub fn mse_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor>
 /// |input - target| reduced, composed of primitives (as PyTorch records it).
 pub fn l1_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
     reduce(&abs(&sub(input, target)?)?, r)
+}
+
+/// PyTorch's missing-kernel error for a loss without integer kernels.
+fn floating_loss(input: &Tensor, kernel: &str) -> Result<()> {
+    if input.dtype().is_differentiable() {
+        return Ok(());
+    }
+    Err(Error::NotImplemented(format!(
+        "\"{kernel}_cpu\" not implemented for '{}'",
+        input.dtype().scalar_type_name()
+    )))
+}
+
+/// An elementwise loss of (input, target), reduced, as one node `name` over both: `value` gives
+/// each element's loss from `input - target`, `slope` its derivative with respect to the input
+/// (the target's is its negative), both written with ops.
+fn difference_loss(
+    name: &'static str,
+    (input, target): (&Tensor, &Tensor),
+    r: Reduction,
+    value: fn(&Tensor, f64) -> Result<Tensor>,
+    slope: fn(&Tensor, f64) -> Result<Tensor>,
+    param: f64,
+) -> Result<Tensor> {
+    let out = {
+        let _g = GradModeGuard::new(false);
+        reduce(&value(&sub(input, target)?, param)?, r)?
+    };
+    if needs_grad(&[input, target])? {
+        let shape = crate::shape::broadcast_shapes(&input.shape(), &target.shape())?;
+        record(
+            name,
+            &[input, target],
+            &[&out],
+            vec![save("self", input)?, save("target", target)?],
+            Box::new(move |s, g| {
+                // the target's is the same function of target - input (PyTorch: 0, not -0, at 0)
+                let g = unreduce(&g[0], &shape, r)?;
+                let gi = mul(&slope(&sub(&s[0], &s[1])?, param)?, &g)?;
+                let gt = mul(&slope(&sub(&s[1], &s[0])?, param)?, &g)?;
+                grads![gi, gt]
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// `0.5 d² / beta` where |d| < beta, `|d| - 0.5 beta` elsewhere, d = input - target, reduced
+/// (SmoothL1LossBackward0; `F.smooth_l1_loss` takes beta = 0 as l1_loss, as PyTorch).
+pub fn smooth_l1_loss(input: &Tensor, target: &Tensor, r: Reduction, beta: f64) -> Result<Tensor> {
+    floating_loss(input, "smooth_l1")?;
+    if beta < 0.0 {
+        return Err(Error::Runtime(
+            "smooth_l1_loss does not support negative values for beta.".into(),
+        ));
+    }
+    let value = |d: &Tensor, beta: f64| {
+        let z = abs(d)?;
+        let inner = div(
+            &mul_scalar(&mul(&z, &z)?, 0.5)?,
+            &Tensor::wrapped_scalar(beta),
+        )?;
+        let outer = sub(&z, &Tensor::wrapped_scalar(0.5 * beta))?;
+        where_(
+            &compare(CmpOp::Lt, &z, &Tensor::wrapped_scalar(beta))?,
+            &inner,
+            &outer,
+        )
+    };
+    // d / beta inside (-beta, beta), ±1 outside
+    let slope = |d: &Tensor, beta: f64| {
+        let inner = div(d, &Tensor::wrapped_scalar(beta))?;
+        clip_slope(d, beta, &inner, 1.0)
+    };
+    difference_loss(
+        "SmoothL1LossBackward0",
+        (input, target),
+        r,
+        value,
+        slope,
+        beta,
+    )
+}
+
+/// `0.5 d²` where |d| < delta, `delta (|d| - 0.5 delta)` elsewhere, reduced (HuberLossBackward0).
+pub fn huber_loss(input: &Tensor, target: &Tensor, r: Reduction, delta: f64) -> Result<Tensor> {
+    floating_loss(input, "huber")?;
+    if delta <= 0.0 {
+        return Err(Error::Runtime(
+            "huber_loss does not support non-positive values for delta.".into(),
+        ));
+    }
+    let value = |d: &Tensor, delta: f64| {
+        let z = abs(d)?;
+        let inner = mul_scalar(&mul(&z, &z)?, 0.5)?;
+        let outer = mul_scalar(&sub(&z, &Tensor::wrapped_scalar(0.5 * delta))?, delta)?;
+        where_(
+            &compare(CmpOp::Lt, &z, &Tensor::wrapped_scalar(delta))?,
+            &inner,
+            &outer,
+        )
+    };
+    // d inside (-delta, delta), ±delta outside
+    let slope = |d: &Tensor, delta: f64| clip_slope(d, delta, d, delta);
+    difference_loss(
+        "HuberLossBackward0",
+        (input, target),
+        r,
+        value,
+        slope,
+        delta,
+    )
+}
+
+/// `inner` where -bound <= d <= bound, `±outer` (the sign of d) beyond.
+fn clip_slope(d: &Tensor, bound: f64, inner: &Tensor, outer: f64) -> Result<Tensor> {
+    let above = compare(CmpOp::Gt, d, &Tensor::wrapped_scalar(bound))?;
+    let below = compare(CmpOp::Lt, d, &Tensor::wrapped_scalar(-bound))?;
+    let t = where_(&above, &Tensor::wrapped_scalar(outer), inner)?;
+    where_(&below, &Tensor::wrapped_scalar(-outer), &t)
+}
+
+/// `log(1 + e^(-target · input))`, reduced (SoftMarginLossBackward0); the target is not
+/// differentiated (PyTorch refuses one that requires grad).
+pub fn soft_margin_loss(input: &Tensor, target: &Tensor, r: Reduction) -> Result<Tensor> {
+    if !input.dtype().is_differentiable() {
+        return Err(Error::Runtime(format!(
+            "result type Float can't be cast to the desired output type {}",
+            input.dtype().scalar_type_name()
+        )));
+    }
+    not_differentiable(target, "soft_margin_loss", "target")?;
+    let out = {
+        let _g = GradModeGuard::new(false);
+        reduce(&log1p(&exp(&neg(&mul(target, input)?)?)?)?, r)?
+    };
+    if needs_grad(&[input])? {
+        let shape = crate::shape::broadcast_shapes(&input.shape(), &target.shape())?;
+        record(
+            "SoftMarginLossBackward0",
+            &[input],
+            &[&out],
+            vec![save("self", input)?, save("target", target)?],
+            Box::new(move |s, g| {
+                // -target · z / (1 + z) · dL, z = e^(-target · input)
+                let (x, y) = (&s[0], &s[1]);
+                let z = exp(&neg(&mul(y, x)?)?)?;
+                let frac = div(&z, &add(&z, &Tensor::wrapped_scalar(1.0))?)?;
+                let d = mul(&neg(y)?, &frac)?;
+                grads![mul(&d, &unreduce(&g[0], &shape, r)?)?]
+            }),
+        )?;
+    }
+    Ok(out)
 }
 
 /// The gradient of a reduced loss spread back over its elements (`/ n` for the mean).
@@ -94,9 +250,18 @@ fn unreduce(g: &Tensor, shape: &[usize], r: Reduction) -> Result<Tensor> {
 
 /// PyTorch's refusal of a weight that requires grad (its BCE losses do not differentiate it).
 fn weight_without_grad(w: Option<&Tensor>, f: &str) -> Result<()> {
-    if w.is_some_and(|w| w.requires_grad()) && crate::grad_mode::is_grad_enabled() {
+    match w {
+        Some(w) => not_differentiable(w, f, "weight"),
+        None => Ok(()),
+    }
+}
+
+/// PyTorch's refusal of an argument `arg` of `f` that it does not differentiate, when it
+/// requires grad (with grad mode on).
+fn not_differentiable(t: &Tensor, f: &str, arg: &str) -> Result<()> {
+    if t.requires_grad() && crate::grad_mode::is_grad_enabled() {
         return Err(Error::Runtime(format!(
-            "The function '{f}' is not differentiable with respect to argument 'weight'. This input cannot have requires_grad True."
+            "The function '{f}' is not differentiable with respect to argument '{arg}'. This input cannot have requires_grad True."
         )));
     }
     Ok(())

@@ -481,6 +481,41 @@ fn _l1_loss<'py>(
     wrap(py, ops::l1_loss(&input.t, &target.t, r).py()?)
 }
 
+#[pyfunction]
+fn _smooth_l1_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+    beta: f64,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    out(py, ops::smooth_l1_loss(&input.t, &target.t, r, beta))
+}
+
+#[pyfunction]
+fn _huber_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+    delta: f64,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    out(py, ops::huber_loss(&input.t, &target.t, r, delta))
+}
+
+#[pyfunction]
+fn _soft_margin_loss<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    target: PyRef<'py, PyTensor>,
+    reduction: &str,
+) -> R<'py> {
+    let r = ops::Reduction::parse(reduction).py()?;
+    out(py, ops::soft_margin_loss(&input.t, &target.t, r))
+}
+
 /// `F.linear` (see `ops::linear`).
 #[pyfunction]
 #[pyo3(signature = (input, weight, bias = None))]
@@ -519,6 +554,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
     m.add_function(wrap_pyfunction!(_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_elu, m)?)?;
+    m.add_function(wrap_pyfunction!(_smooth_l1_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_huber_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_soft_margin_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_selu, m)?)?;
     m.add_function(wrap_pyfunction!(_celu, m)?)?;
     m.add_function(wrap_pyfunction!(_mish, m)?)?;

@@ -5,7 +5,10 @@ import warnings
 from .. import functional as F
 from .module import Module
 
-__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
+           "HuberLoss", "SoftMarginLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
+           "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
+           "MultiLabelSoftMarginLoss", "CosineSimilarity", "PairwiseDistance"]
 
 
 def _legacy_get_string(size_average, reduce, emit_warning=True):
@@ -149,3 +152,230 @@ class BCEWithLogitsLoss(_Loss):
     def forward(self, input, target):
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """0.5 * d**2 / beta where |d| < beta, |d| - 0.5 * beta elsewhere, reduced.
+
+    >>> torch.nn.SmoothL1Loss(beta=0.5)(torch.tensor([0.2, 3.0]), torch.tensor([0.0, 1.0]))
+    tensor(0.8950)
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """0.5 * d**2 where |d| < delta, delta * (|d| - 0.5 * delta) elsewhere, reduced.
+
+    >>> torch.nn.HuberLoss(delta=0.5)(torch.tensor([0.2, 3.0]), torch.tensor([0.0, 1.0]))
+    tensor(0.4475)
+    """
+
+    __constants__ = ["reduction", "delta"]
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SoftMarginLoss(_Loss):
+    """log(1 + exp(-target * input)), reduced.
+
+    >>> torch.nn.SoftMarginLoss()
+    SoftMarginLoss()
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class KLDivLoss(_Loss):
+    """The Kullback-Leibler divergence of log-probabilities from a target distribution.
+
+    >>> loss = torch.nn.KLDivLoss(reduction='batchmean')
+    >>> loss(torch.tensor([[0.25, 0.75]]).log(), torch.tensor([[0.5, 0.5]]))
+    tensor(0.1438)
+    """
+
+    __constants__ = ["reduction"]
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """max(0, -target * (input1 - input2) + margin), reduced.
+
+    >>> torch.nn.MarginRankingLoss(0.5)(torch.tensor([1.]), torch.tensor([2.]), torch.tensor([1.]))
+    tensor(1.5000)
+    """
+
+    __constants__ = ["margin", "reduction"]
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """input where target is 1, max(0, margin - input) where it is -1, reduced.
+
+    >>> torch.nn.HingeEmbeddingLoss()(torch.tensor([0.3, 2.]), torch.tensor([1., -1.]))
+    tensor(0.1500)
+    """
+
+    __constants__ = ["margin", "reduction"]
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """1 - cos(x1, x2) where target is 1, max(0, cos - margin) where it is -1, reduced.
+
+    >>> torch.nn.CosineEmbeddingLoss()
+    CosineEmbeddingLoss()
+    """
+
+    __constants__ = ["margin", "reduction"]
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), reduced.
+
+    >>> torch.nn.TripletMarginLoss()(torch.zeros(1, 2), torch.tensor([[0., 1.]]), torch.tensor([[0., 1.5]]))
+    tensor(0.5000)
+    """
+
+    __constants__ = ["margin", "p", "eps", "swap", "reduction"]
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                     swap=self.swap, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """The Poisson negative log likelihood of the target, the rate given as its log (or not).
+
+    >>> torch.nn.PoissonNLLLoss()(torch.tensor([0., 1.]), torch.tensor([1., 2.]))
+    tensor(0.8591)
+    """
+
+    __constants__ = ["log_input", "full", "eps", "reduction"]
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                  reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """The Gaussian negative log likelihood of the target given means and variances.
+
+    >>> torch.nn.GaussianNLLLoss()(torch.tensor([0., 1.]), torch.tensor([1., 1.]), torch.ones(2))
+    tensor(0.2500)
+    """
+
+    __constants__ = ["full", "eps", "reduction"]
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """The mean over classes of each label's logistic loss, reduced over the batch.
+
+    >>> torch.nn.MultiLabelSoftMarginLoss()(torch.tensor([[1., -1.]]), torch.tensor([[1., 0.]]))
+    tensor(0.3133)
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class CosineSimilarity(Module):
+    """The cosine similarity of two tensors along `dim`.
+
+    >>> torch.nn.CosineSimilarity()(torch.tensor([[1., 0.]]), torch.tensor([[1., 1.]]))
+    tensor([0.7071])
+    """
+
+    __constants__ = ["dim", "eps"]
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    """The p-norm distance of x1 - x2 + eps along the last dim.
+
+    >>> torch.nn.PairwiseDistance()(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.]]))
+    tensor([5.0000])
+    """
+
+    __constants__ = ["norm", "eps", "keepdim"]
+
+    def __init__(self, p=2.0, eps=1e-6, keepdim=False):
+        super().__init__()
+        self.norm = p
+        self.eps = eps
+        self.keepdim = keepdim
+
+    def forward(self, x1, x2):
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
