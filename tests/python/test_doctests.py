@@ -66,6 +66,8 @@ MODULES = [
     "leafgrad.optim.optimizer",
     "leafgrad.optim.sgd",
     "leafgrad.optim.adam",
+    "leafgrad.optim.rmsprop",
+    "leafgrad.optim.adagrad",
     "leafgrad.optim.lr_scheduler",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:

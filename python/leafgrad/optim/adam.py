@@ -1,8 +1,7 @@
 """`torch.optim.Adam` and `torch.optim.AdamW`: PyTorch's single-tensor update (bias corrections,
 amsgrad, maximize, L2 or decoupled weight decay), in place under no_grad."""
-from .. import _core
 from .._core import Tensor
-from .optimizer import Optimizer, _closure_loss, _use_grad_for_differentiable
+from .optimizer import Optimizer, _addcmul_, _closure_loss, _lerp_, _step_tensor, _use_grad_for_differentiable, _value
 
 __all__ = ["Adam", "AdamW"]
 
@@ -11,10 +10,6 @@ def _to_scalar(x):
     if isinstance(x, Tensor) and x.dim() != 0:
         return x.squeeze()
     return x
-
-
-def _value(x):
-    return x.item() if isinstance(x, Tensor) else x
 
 
 class Adam(Optimizer):
@@ -85,14 +80,14 @@ class Adam(Optimizer):
             for p in group["params"]:
                 p_state = self.state.get(p, [])
                 if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
-                    p_state["step"] = _core._full((), float(p_state["step"]), _core.float32)
+                    p_state["step"] = _step_tensor(float(p_state["step"]))
 
     def _init_state(self, group, p):
         from .. import zeros_like
 
         state = self.state[p]
         if len(state) == 0:
-            state["step"] = _core._full((), 0.0, _core.float32)
+            state["step"] = _step_tensor(0.0)
             state["exp_avg"] = zeros_like(p)
             state["exp_avg_sq"] = zeros_like(p)
             if group["amsgrad"]:
@@ -135,14 +130,8 @@ class Adam(Optimizer):
                     if amsgrad:
                         max_exp_avg_sq = view_as_real(max_exp_avg_sq)
                     target = view_as_real(param)
-                # exp_avg.lerp_(grad, 1 - beta1)
-                weight = 1 - beta1
-                if abs(weight) < 0.5:
-                    exp_avg.add_(grad - exp_avg, alpha=weight)
-                else:
-                    exp_avg.copy_(grad - (grad - exp_avg) * (1 - weight))
-                # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)
+                _lerp_(exp_avg, grad, 1 - beta1)
+                _addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
                 step = step_t.item()
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step

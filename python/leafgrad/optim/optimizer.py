@@ -308,3 +308,35 @@ class Optimizer:
         if not param_set.isdisjoint({id(p) for p in param_group["params"]}):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
+
+
+def _value(x):
+    """A learning rate or beta given as a 1-element tensor, as a number."""
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def _step_tensor(v):
+    """The `step` counter of an optimizer's state: a float32 0-d tensor, as PyTorch keeps it."""
+    return _core._full((), v, _core.float32)
+
+
+def _addcmul(x, t1, t2, value):
+    """`x.addcmul(t1, t2, value=value)` as PyTorch's kernel rounds it: x + (value * t1) * t2."""
+    return x + t1.mul(value) * t2
+
+
+def _addcmul_(x, t1, t2, value):
+    """`x.addcmul_(t1, t2, value=value)`."""
+    return x.add_(t1.mul(value) * t2)
+
+
+def _addcdiv_(x, t1, t2, value):
+    """`x.addcdiv_(t1, t2, value=value)` as PyTorch's kernel rounds it: x + (value * t1) / t2."""
+    return x.add_(t1.mul(value) / t2)
+
+
+def _lerp_(x, end, weight):
+    """`x.lerp_(end, weight)` as PyTorch's kernel computes it (from the nearer end)."""
+    if abs(weight) < 0.5:
+        return x.add_(end - x, alpha=weight)
+    return x.copy_(end - (end - x) * (1 - weight))

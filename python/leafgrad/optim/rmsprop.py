@@ -1,0 +1,116 @@
+"""`torch.optim.RMSprop`: PyTorch's single-tensor update (centered, momentum, weight decay,
+maximize), in place under no_grad."""
+from .. import zeros_like
+from .._core import Tensor
+from .optimizer import (Optimizer, _addcdiv_, _addcmul, _addcmul_, _closure_loss, _lerp_, _step_tensor,
+                        _use_grad_for_differentiable, _value)
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """RMSprop: steps by lr * grad / (sqrt(v) + eps), v a running average (weight alpha) of the
+    squared gradients (`centered`: minus the squared running average of the gradients).
+
+    >>> w = torch.nn.Parameter(torch.tensor([1., 2.]))
+    >>> opt = torch.optim.RMSprop([w], lr=0.01)
+    >>> (w ** 2).sum().backward()
+    >>> opt.step()
+    >>> w
+    Parameter containing:
+    tensor([0.9000, 1.9000], requires_grad=True)
+    """
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = {
+            "lr": lr,
+            "momentum": momentum,
+            "alpha": alpha,
+            "eps": eps,
+            "centered": centered,
+            "weight_decay": weight_decay,
+            "capturable": capturable,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("momentum", 0)
+            group.setdefault("centered", False)
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
+                    p_state["step"] = _step_tensor(float(p_state["step"]))
+
+    def _init_state(self, group, p):
+        state = self.state[p]
+        if len(state) == 0:
+            state["step"] = _step_tensor(0.0)
+            state["square_avg"] = zeros_like(p)
+            if group["momentum"] > 0:
+                state["momentum_buffer"] = zeros_like(p)
+            if group["centered"]:
+                state["grad_avg"] = zeros_like(p)
+        return state
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        loss = _closure_loss(closure)
+        for group in self.param_groups:
+            lr = _value(group["lr"])
+            alpha, eps = group["alpha"], group["eps"]
+            weight_decay, momentum = group["weight_decay"], group["momentum"]
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if param.grad.is_sparse:
+                    raise RuntimeError("RMSprop does not support sparse gradients")
+                state = self._init_state(group, param)
+                grad = param.grad if not group["maximize"] else -param.grad
+                state["step"].add_(1)
+                if weight_decay != 0:
+                    grad = grad.add(param, alpha=weight_decay)
+                square_avg = state["square_avg"]
+                grad_avg = state.get("grad_avg")
+                buf = state.get("momentum_buffer")
+                target = param
+                if param.is_complex():
+                    from .. import view_as_real
+
+                    grad, square_avg, target = view_as_real(grad), view_as_real(square_avg), view_as_real(param)
+                    grad_avg = None if grad_avg is None else view_as_real(grad_avg)
+                    buf = None if buf is None else view_as_real(buf)
+                _addcmul_(square_avg.mul_(alpha), grad, grad, 1 - alpha)
+                if group["centered"]:
+                    _lerp_(grad_avg, grad, 1 - alpha)
+                    avg = _addcmul(square_avg, grad_avg, grad_avg, -1).sqrt_()
+                else:
+                    avg = square_avg.sqrt()
+                avg = avg.add_(eps)
+                if momentum > 0:
+                    _addcdiv_(buf.mul_(momentum), grad, avg, 1)
+                    target.add_(buf, alpha=-lr)
+                else:
+                    _addcdiv_(target, grad, avg, -lr)
+        return loss
