@@ -1,5 +1,7 @@
 """Module-level functions (`torch.exp(x)`, `torch.add(a, b)`, ...): thin forwards to the
 Tensor methods, with numbers accepted where PyTorch accepts them."""
+import builtins
+
 from . import _core
 from ._core import Tensor
 from ._function_docs import DOCS
@@ -12,14 +14,14 @@ __all__ = [
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
-    "view_as_real", "view_as_complex", "threshold", "threshold_", "selu", "selu_", "celu", "celu_", "prelu", "hardshrink", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
     "unsafe_split", "unsafe_chunk", "greater", "greater_equal", "less", "less_equal", "not_equal",
     "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor", "fix", "sgn",
-    "arctan2",
+    "arctan2", "selu", "selu_", "celu", "celu_", "prelu", "hardshrink",
 ]
 
 
@@ -177,6 +179,7 @@ del _binary, _table, _name, _inplace, _node, _doc
 
 
 from ._core import cat, nonzero, stack, where  # noqa: E402
+from ._activations import celu, celu_, hardshrink, prelu, selu, selu_  # noqa: E402,F401
 from ._composites import complex, angle, diag, flip, roll, trace, tril, triu  # noqa: E402,F401
 
 maximum = _declared("maximum", Tensor.maximum.__doc__, True)
@@ -258,70 +261,60 @@ def outer(input, vec2):
     return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 
-def selu(input):
-    """scale * elu(x, alpha) with SELU's constants (EluBackward0).
+def _into_out(name, inputs, out, compute):
+    """`compute()` written into `out` (resized to the broadcast shape) for `torch.<name>(...,
+    out=out)`, with PyTorch's refusal when an argument requires grad."""
+    from ._grad_mode import no_grad
+    from ._core import is_grad_enabled
 
-    >>> torch.selu(torch.tensor([-1., 2.]))
-    tensor([-1.1113,  2.1014])
+    _check_tensor(name, "out", len(inputs) + 1, out)
+    if is_grad_enabled() and builtins.any(isinstance(t, Tensor) and t.requires_grad for t in (*inputs, out)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    _resize_out(out, inputs, 4)
+    with no_grad():
+        out.copy_(compute())
+    return out
+
+
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 * tensor2 (AddcmulBackward0), rounded as PyTorch's CPU kernel
+    (one rounding for the final multiply-add).
+
+    >>> torch.addcmul(torch.tensor([1., 2.]), torch.tensor([3., 4.]), torch.tensor([0.5, 0.5]), value=2)
+    tensor([4., 6.])
     """
-    from . import _composites
+    _check_tensor("addcmul", "input", 1, input)
+    if out is not None:
+        return _into_out("addcmul", (input, tensor1, tensor2), out,
+                         lambda: input.addcmul(tensor1, tensor2, value=value))
+    return input.addcmul(tensor1, tensor2, value=value)
 
-    return _composites.selu(input)
 
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2 (AddcdivBackward0).
 
-def selu_(input):
-    """`selu` in place (EluBackward1).
-
-    >>> x = torch.tensor([-1., 2.])
-    >>> torch.selu_(x) is x
-    True
+    >>> torch.addcdiv(torch.tensor([1., 2.]), torch.tensor([3., 4.]), torch.tensor([2., 8.]), value=2)
+    tensor([4., 3.])
     """
-    from . import _composites
+    _check_tensor("addcdiv", "input", 1, input)
+    if out is not None:
+        return _into_out("addcdiv", (input, tensor1, tensor2), out,
+                         lambda: input.addcdiv(tensor1, tensor2, value=value))
+    return input.addcdiv(tensor1, tensor2, value=value)
 
-    return _composites.selu(input, True)
 
+def lerp(input, end, weight, *, out=None):
+    """input + weight * (end - input), from the nearer end as PyTorch's kernel (LerpBackward0 for
+    a number weight, LerpBackward1 for a tensor).
 
-def celu(input, alpha=1.0):
-    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (CeluBackward0).
-
-    >>> torch.celu(torch.tensor([-1., 2.]))
-    tensor([-0.6321,  2.0000])
+    >>> torch.lerp(torch.tensor([1., 2.]), torch.tensor([3., 6.]), 0.75)
+    tensor([2.5000, 5.0000])
     """
-    from . import _composites
-
-    return _composites.celu(input, alpha)
-
-
-def celu_(input, alpha=1.0):
-    """`celu` in place (CeluBackward1).
-
-    >>> x = torch.tensor([-1., 2.])
-    >>> torch.celu_(x) is x
-    True
-    """
-    from . import _composites
-
-    return _composites.celu(input, alpha, True)
-
-
-def prelu(input, weight):
-    """x where x > 0, weight * x elsewhere (see `torch.nn.functional.prelu`).
-
-    >>> torch.prelu(torch.tensor([-2., 3.]), torch.tensor([0.1]))
-    tensor([-0.2000,  3.0000])
-    """
-    from .nn.functional import prelu as _p
-
-    return _p(input, weight)
-
-
-def hardshrink(input, lambd=0.5):
-    """0 where -lambd <= x <= lambd, x elsewhere (HardshrinkBackward0).
-
-    >>> torch.hardshrink(torch.tensor([-1., 0.3]))
-    tensor([-1.,  0.])
-    """
-    return _core._hardshrink(input, float(lambd))
+    _check_tensor("lerp", "input", 1, input)
+    if out is not None:
+        return _into_out("lerp", (input, end, weight), out, lambda: input.lerp(end, weight))
+    return input.lerp(end, weight)
 
 
 def dropout(input, p=0.5, train=True):

@@ -86,13 +86,17 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
 }
 
 /// a + alpha * b
+/// (a floating result on the CPU rounds once, `fma(alpha, b, a)`, as PyTorch's kernel)
 pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
-    let bb = if alpha == 1.0 {
-        b.clone()
-    } else {
-        kernel_mul_scalar(b, alpha)?
+    let fused = match alpha == 1.0 {
+        true => None,
+        false => super::fused::scaled_add(a, b, alpha)?,
     };
-    let out = arith(BinOp::Add, a, &bb, false)?;
+    let out = match fused {
+        Some(out) => out,
+        None if alpha == 1.0 => arith(BinOp::Add, a, b, false)?,
+        None => arith(BinOp::Add, a, &super::fused::times_number(b, alpha)?, false)?,
+    };
     if needs_grad(&[a, b])? {
         // d(a + αb) = da + α db
         record(
@@ -131,12 +135,16 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
         return binary_kernel(BinOp::Sub, a, b, DType::Bool);
     }
     bool_sub_check(a, b)?;
-    let bb = if alpha == 1.0 {
-        b.clone()
-    } else {
-        kernel_mul_scalar(b, alpha)?
+    // (PyTorch's sub is add with -alpha: one rounding for a floating result on the CPU)
+    let fused = match alpha == 1.0 {
+        true => None,
+        false => super::fused::scaled_add(a, b, -alpha)?,
     };
-    let out = arith(BinOp::Sub, a, &bb, false)?;
+    let out = match fused {
+        Some(out) => out,
+        None if alpha == 1.0 => arith(BinOp::Sub, a, b, false)?,
+        None => arith(BinOp::Sub, a, &super::fused::times_number(b, alpha)?, false)?,
+    };
     if needs_grad(&[a, b])? {
         // d(a - αb) = da - α db
         record(

@@ -46,22 +46,66 @@ pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor
     let n = steps as usize;
     let out = Tensor::zeros(&[n], dtype)?;
     let mut vals: Vec<f64> = alloc_vec(n)?;
-    let step = if n > 1 {
-        (end - start) / (n - 1) as f64
-    } else {
-        0.0
-    };
-    vals.extend((0..n).map(|i| {
-        if n == 1 {
-            start
-        } else if i < n / 2 {
-            start + step * i as f64
-        } else {
-            end - step * (n - 1 - i) as f64
-        }
-    }));
+    vals.extend(linspace_values(start, end, n, dtype));
     copy_into(&out, &Tensor::from_vec(vals, &[n])?)?;
     Ok(out)
+}
+
+/// PyTorch's linspace kernel, value for value: the first half from `start`, the rest back from
+/// `end`, each point one fused multiply-add (`fma(step, i, start)`, `fma(-step, n - 1 - i,
+/// end)`) in the dtype's own arithmetic: float32 in float32, 16-bit floats rounding after
+/// every operation (c10::Half arithmetic), float64 and the integer dtypes (whose bounds are
+/// truncated first) in float64.
+fn linspace_values(start: f64, end: f64, n: usize, dtype: DType) -> Vec<f64> {
+    if n == 1 {
+        // one point: `start` (PyTorch fills it without the kernel)
+        return vec![start];
+    }
+    let half = n / 2;
+    let back = |i: usize| (n - 1 - i) as f64;
+    match dtype {
+        DType::Float32 => {
+            let (s, e) = (start as f32, end as f32);
+            let step = if n > 1 { (e - s) / (n - 1) as f32 } else { 0.0 };
+            (0..n)
+                .map(|i| match i < half {
+                    true => step.mul_add(i as f32, s),
+                    false => (-step).mul_add(back(i) as f32, e),
+                } as f64)
+                .collect()
+        }
+        DType::Float16 | DType::BFloat16 => {
+            let r = |v: f64| match dtype {
+                DType::Float16 => half::f16::from_f64(v).to_f64(),
+                _ => half::bf16::from_f64(v).to_f64(),
+            };
+            let (s, e) = (r(start), r(end));
+            let step = if n > 1 {
+                r(r(e - s) / r((n - 1) as f64))
+            } else {
+                0.0
+            };
+            (0..n)
+                .map(|i| match i < half {
+                    true => r(s + r(step * r(i as f64))),
+                    false => r(e - r(step * r(back(i)))),
+                })
+                .collect()
+        }
+        _ => {
+            let (s, e) = match dtype.is_floating() || dtype.is_complex() {
+                true => (start, end),
+                false => (start.trunc(), end.trunc()),
+            };
+            let step = if n > 1 { (e - s) / (n - 1) as f64 } else { 0.0 };
+            (0..n)
+                .map(|i| match i < half {
+                    true => step.mul_add(i as f64, s),
+                    false => (-step).mul_add(back(i), e),
+                })
+                .collect()
+        }
+    }
 }
 
 /// Ones on the diagonal of an `n × m` matrix: `torch.eye`.

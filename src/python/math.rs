@@ -62,6 +62,84 @@ macro_rules! float_binary_methods {
 }
 crate::float_binary_ops!(float_binary_methods);
 
+#[pymethods]
+impl PyTensor {
+    /// `self + value * tensor1 * tensor2` (AddcmulBackward0), rounded as PyTorch's CPU kernel.
+    ///
+    /// >>> torch.tensor([1., 2.]).addcmul(torch.tensor([3., 4.]), torch.tensor([0.5, 0.5]), value=2)
+    /// tensor([4., 6.])
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcmul<'py>(
+        &self,
+        py: Python<'py>,
+        tensor1: PyRef<'py, PyTensor>,
+        tensor2: PyRef<'py, PyTensor>,
+        value: f64,
+    ) -> R<'py> {
+        out(py, ops::addcmul(&self.t, &tensor1.t, &tensor2.t, value))
+    }
+    /// `addcmul` in place.
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcmul_<'py>(
+        slf: &Bound<'py, Self>,
+        tensor1: PyRef<'py, PyTensor>,
+        tensor2: PyRef<'py, PyTensor>,
+        value: f64,
+    ) -> PyResult<Bound<'py, Self>> {
+        let (a, b) = (tensor1.t.clone(), tensor2.t.clone());
+        inplace(slf, &[&a, &b], |s| ops::addcmul(s, &a, &b, value))
+    }
+    /// `self + value * tensor1 / tensor2` (AddcdivBackward0).
+    ///
+    /// >>> torch.tensor([1., 2.]).addcdiv(torch.tensor([3., 4.]), torch.tensor([2., 8.]), value=2)
+    /// tensor([4., 3.])
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcdiv<'py>(
+        &self,
+        py: Python<'py>,
+        tensor1: PyRef<'py, PyTensor>,
+        tensor2: PyRef<'py, PyTensor>,
+        value: f64,
+    ) -> R<'py> {
+        out(py, ops::addcdiv(&self.t, &tensor1.t, &tensor2.t, value))
+    }
+    /// `addcdiv` in place.
+    #[pyo3(signature = (tensor1, tensor2, *, value = 1.0))]
+    fn addcdiv_<'py>(
+        slf: &Bound<'py, Self>,
+        tensor1: PyRef<'py, PyTensor>,
+        tensor2: PyRef<'py, PyTensor>,
+        value: f64,
+    ) -> PyResult<Bound<'py, Self>> {
+        let (a, b) = (tensor1.t.clone(), tensor2.t.clone());
+        inplace(slf, &[&a, &b], |s| ops::addcdiv(s, &a, &b, value))
+    }
+    /// `self + weight * (end - self)` (LerpBackward0 for a number weight, LerpBackward1 for a
+    /// tensor), rounded as PyTorch's CPU kernel.
+    ///
+    /// >>> torch.tensor([1., 2.]).lerp(torch.tensor([3., 6.]), 0.25)
+    /// tensor([1.5000, 3.0000])
+    fn lerp<'py>(
+        &self,
+        py: Python<'py>,
+        end: PyRef<'py, PyTensor>,
+        weight: &Bound<'py, PyAny>,
+    ) -> R<'py> {
+        let w = super::convert::operand_or_type_error(weight, "lerp", "weight")?;
+        out(py, ops::lerp(&self.t, &end.t, &w))
+    }
+    /// `lerp` in place.
+    fn lerp_<'py>(
+        slf: &Bound<'py, Self>,
+        end: PyRef<'py, PyTensor>,
+        weight: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let w = super::convert::operand_or_type_error(weight, "lerp_", "weight")?;
+        let e = end.t.clone();
+        inplace(slf, &[&e, &w], |s| ops::lerp(s, &e, &w))
+    }
+}
+
 /// The `other` of a declared function of two tensors: a tensor, or a number where PyTorch has
 /// that overload (else its argument-parser TypeError).
 fn declared_other(

@@ -1,6 +1,7 @@
 //! PyO3 bindings: the `leafgrad._core` module. Thin delegations to the core; the only logic here
 //! is argument conversion and the mapping of core errors to Python exceptions.
 mod autograd;
+mod clamp;
 mod complex;
 mod convert;
 mod cuda;

@@ -489,3 +489,20 @@ def test_rmsprop_and_adagrad_state_repr_and_checks():
     ]:
         with pytest.raises(ValueError, match=f"^{message}$"):
             make()
+
+
+# A float32 parameter's values after eight steps, recorded from torch 2.15: addcmul_, lerp_ and
+# add_(alpha=) round once as PyTorch's fused kernels do, so the updates agree to the last bit.
+OPT32_RECORDED = {'sgd_momentum_nesterov_wd': ('torch.optim.SGD(ps, lr=0.01, momentum=0.9, weight_decay=0.01, nesterov=True)', [0.5592841506004333, -0.1325569599866867, 1.1996564865112305, -6.384065628051758, 0.247862309217453, 1.355762004852295]), 'adam': ('torch.optim.Adam(ps, lr=0.01)', [0.5758718848228455, -0.17229020595550537, 1.6730334758758545, -3.0776190757751465, 0.20220935344696045, 2.422869920730591]), 'adamw_amsgrad': ('torch.optim.AdamW(ps, lr=0.01, amsgrad=True)', [0.5754545331001282, -0.17211724817752838, 1.6716694831848145, -3.0751852989196777, 0.20208214223384857, 2.4209046363830566]), 'rmsprop_centered_momentum': ('torch.optim.RMSprop(ps, lr=0.02, alpha=0.9, momentum=0.5, centered=True, weight_decay=0.1)', [0.6189064979553223, 0.3068532645702362, 1.2650150060653687, -3.60263729095459, 0.5637304186820984, 1.9875515699386597]), 'adagrad_decay': ('torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.05, weight_decay=0.01, initial_accumulator_value=0.3)', [0.6323294639587402, 0.015313301235437393, 1.4495807886123657, -3.355217933654785, 0.3685642182826996, 2.1839728355407715])}
+
+
+@pytest.mark.parametrize("name", sorted(OPT32_RECORDED))
+def test_float32_updates_are_pytorchs_bit_for_bit(name):
+    src, expected = OPT32_RECORDED[name]
+    b = torch.nn.Parameter(torch.tensor([0.5, -0.25, 1.75, -3.0, 0.125, 2.5]))
+    ps = [b]
+    opt = eval(src)
+    for i in range(8):
+        b.grad = (b.detach() * b.detach() - 0.5) * (0.9 ** i)
+        opt.step()
+    assert b.tolist() == expected

@@ -2,7 +2,7 @@
 place under no_grad; its state is made when the optimizer is, as PyTorch's."""
 from .. import full_like
 from .._core import Tensor
-from .optimizer import (Optimizer, _addcdiv_, _addcmul_, _closure_loss, _step_tensor,
+from .optimizer import (Optimizer, _closure_loss, _step_tensor,
                         _use_grad_for_differentiable, _value)
 
 __all__ = ["Adagrad"]
@@ -92,7 +92,7 @@ class Adagrad(Optimizer):
                     from .. import view_as_real
 
                     grad, state_sum, target = view_as_real(grad), view_as_real(state_sum), view_as_real(param)
-                _addcmul_(state_sum, grad, grad, 1)
+                state_sum.addcmul_(grad, grad, value=1)
                 std = state_sum.sqrt().add_(group["eps"])
-                _addcdiv_(target, grad, std, -clr)
+                target.addcdiv_(grad, std, value=-clr)
         return loss

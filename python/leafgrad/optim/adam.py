@@ -1,7 +1,7 @@
 """`torch.optim.Adam` and `torch.optim.AdamW`: PyTorch's single-tensor update (bias corrections,
 amsgrad, maximize, L2 or decoupled weight decay), in place under no_grad."""
 from .._core import Tensor
-from .optimizer import Optimizer, _addcmul_, _closure_loss, _lerp_, _step_tensor, _use_grad_for_differentiable, _value
+from .optimizer import Optimizer, _closure_loss, _step_tensor, _use_grad_for_differentiable, _value
 
 __all__ = ["Adam", "AdamW"]
 
@@ -130,8 +130,8 @@ class Adam(Optimizer):
                     if amsgrad:
                         max_exp_avg_sq = view_as_real(max_exp_avg_sq)
                     target = view_as_real(param)
-                _lerp_(exp_avg, grad, 1 - beta1)
-                _addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
+                exp_avg.lerp_(grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
                 step = step_t.item()
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
@@ -142,8 +142,7 @@ class Adam(Optimizer):
                     denom = max_exp_avg_sq.sqrt() / bias_correction2_sqrt + eps
                 else:
                     denom = exp_avg_sq.sqrt() / bias_correction2_sqrt + eps
-                # param.addcdiv_(exp_avg, denom, value=-step_size)
-                target.add_(exp_avg / denom, alpha=-step_size)
+                target.addcdiv_(exp_avg, denom, value=-step_size)
         return loss
 
 

@@ -319,24 +319,3 @@ def _step_tensor(v):
     """The `step` counter of an optimizer's state: a float32 0-d tensor, as PyTorch keeps it."""
     return _core._full((), v, _core.float32)
 
-
-def _addcmul(x, t1, t2, value):
-    """`x.addcmul(t1, t2, value=value)` as PyTorch's kernel rounds it: x + (value * t1) * t2."""
-    return x + t1.mul(value) * t2
-
-
-def _addcmul_(x, t1, t2, value):
-    """`x.addcmul_(t1, t2, value=value)`."""
-    return x.add_(t1.mul(value) * t2)
-
-
-def _addcdiv_(x, t1, t2, value):
-    """`x.addcdiv_(t1, t2, value=value)` as PyTorch's kernel rounds it: x + (value * t1) / t2."""
-    return x.add_(t1.mul(value) / t2)
-
-
-def _lerp_(x, end, weight):
-    """`x.lerp_(end, weight)` as PyTorch's kernel computes it (from the nearer end)."""
-    if abs(weight) < 0.5:
-        return x.add_(end - x, alpha=weight)
-    return x.copy_(end - (end - x) * (1 - weight))

@@ -2,7 +2,7 @@
 maximize), in place under no_grad."""
 from .. import zeros_like
 from .._core import Tensor
-from .optimizer import (Optimizer, _addcdiv_, _addcmul, _addcmul_, _closure_loss, _lerp_, _step_tensor,
+from .optimizer import (Optimizer, _closure_loss, _step_tensor,
                         _use_grad_for_differentiable, _value)
 
 __all__ = ["RMSprop"]
@@ -101,16 +101,16 @@ class RMSprop(Optimizer):
                     grad, square_avg, target = view_as_real(grad), view_as_real(square_avg), view_as_real(param)
                     grad_avg = None if grad_avg is None else view_as_real(grad_avg)
                     buf = None if buf is None else view_as_real(buf)
-                _addcmul_(square_avg.mul_(alpha), grad, grad, 1 - alpha)
+                square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
                 if group["centered"]:
-                    _lerp_(grad_avg, grad, 1 - alpha)
-                    avg = _addcmul(square_avg, grad_avg, grad_avg, -1).sqrt_()
+                    grad_avg.lerp_(grad, 1 - alpha)
+                    avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
                 else:
                     avg = square_avg.sqrt()
                 avg = avg.add_(eps)
                 if momentum > 0:
-                    _addcdiv_(buf.mul_(momentum), grad, avg, 1)
+                    buf.mul_(momentum).addcdiv_(grad, avg, value=1)
                     target.add_(buf, alpha=-lr)
                 else:
-                    _addcdiv_(target, grad, avg, -lr)
+                    target.addcdiv_(grad, avg, value=-lr)
         return loss

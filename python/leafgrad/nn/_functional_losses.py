@@ -1,0 +1,323 @@
+"""The losses of `torch.nn.functional` beyond MSE/L1/NLL/cross-entropy/BCE, the distance
+functions, and the reduction helpers every loss shares (re-exported by `functional`): the Rust
+ops where PyTorch has a node of its own (smooth_l1, huber, soft_margin), else compositions of
+ops in the order PyTorch's ATen composes them."""
+from .. import _core
+from .._factories import ones_like as _ones_like, zeros_like as _zeros_like
+from .._grad_mode import no_grad as _no_grad
+
+
+def _reduction(size_average, reduce, reduction):
+    """`reduction`, or the one the legacy size_average/reduce arguments name (with PyTorch's
+    deprecation warning)."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "none" if not reduce else "mean" if size_average else "sum"
+    import warnings
+
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+                  stacklevel=3)
+    return ret
+
+
+def _warn_target_size(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        import warnings
+
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            stacklevel=3)
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def _check_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 * d**2 / beta where |d| < beta, |d| - 0.5 * beta elsewhere (d = input - target),
+    reduced (SmoothL1LossBackward0; beta=0 is l1_loss).
+
+    >>> x, y = torch.tensor([0.2, 3.0]), torch.tensor([0.0, 1.0])
+    >>> torch.nn.functional.smooth_l1_loss(x, y, reduction='none')
+    tensor([0.0200, 1.5000])
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _warn_target_size(input, target)
+    if beta == 0.0:
+        return _core._l1_loss(input, target, reduction)
+    return _core._smooth_l1_loss(input, target, reduction, float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 * d**2 where |d| < delta, delta * (|d| - 0.5 * delta) elsewhere, reduced
+    (HuberLossBackward0).
+
+    >>> x, y = torch.tensor([0.2, 3.0]), torch.tensor([0.0, 1.0])
+    >>> torch.nn.functional.huber_loss(x, y, delta=0.5, reduction='none')
+    tensor([0.0200, 0.8750])
+    """
+    _warn_target_size(input, target)
+    if weight is None:
+        return _core._huber_loss(input, target, reduction, float(delta))
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = _core._huber_loss(input, target, "none", float(delta)) * weight
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)), reduced (SoftMarginLossBackward0).
+
+    >>> torch.nn.functional.soft_margin_loss(torch.tensor([2., -1.]), torch.tensor([1., 1.]))
+    tensor(0.7201)
+    """
+    return _core._soft_margin_loss(input, target, _reduction(size_average, reduce, reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """The Kullback-Leibler divergence of log-probabilities `input` from `target`:
+    target * (log(target) - input) (`log_target`: exp(target) * (target - input)), reduced;
+    'batchmean' divides the sum by the batch size.
+
+    >>> logp = torch.tensor([[0.25, 0.75]]).log()
+    >>> torch.nn.functional.kl_div(logp, torch.tensor([[0.5, 0.5]]), reduction='batchmean')
+    tensor(0.1438)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        import warnings
+
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            stacklevel=2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if input.is_complex() or target.is_complex():
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if not input.is_floating_point() or not target.is_floating_point():
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        loss = target.xlogy(target) - target * input
+    if reduction == "batchmean":
+        total = loss.sum()
+        return total / input.shape[0] if input.dim() != 0 else total
+    return _reduce(loss, reduction)
+
+
+def _check_loss_reduction(reduction):
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin), reduced: target 1 asks input1 to rank
+    higher, -1 lower.
+
+    >>> a, b = torch.tensor([1., 2.]), torch.tensor([2., 0.])
+    >>> torch.nn.functional.margin_ranking_loss(a, b, torch.tensor([1., 1.]), margin=0.5)
+    tensor(0.7500)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_loss_reduction(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """input where target is 1, max(0, margin - input) where target is -1, reduced.
+
+    >>> torch.nn.functional.hinge_embedding_loss(torch.tensor([0.3, 2.]), torch.tensor([1., -1.]))
+    tensor(0.1500)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_loss_reduction(reduction)
+    zeros = _zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output = _core.where(target != 1, margin_clamp, zeros) + _core.where(target != -1, input, zeros)
+    return _reduce(output, reduction)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between x1 and x2 along `dim`, each norm at least `eps`
+    (SumBackward1, as PyTorch computes it).
+
+    >>> torch.nn.functional.cosine_similarity(torch.tensor([[1., 0.]]), torch.tensor([[1., 1.]]))
+    tensor([0.7071])
+    """
+    def norm(x):
+        # at least eps, with the unclamped norm's gradient (PyTorch clamps under no_grad)
+        n = x.norm(2, dim, True)
+        with _no_grad():
+            lift = n.clamp_min(eps) - n
+        return n + lift
+
+    return ((x1 / norm(x1)) * (x2 / norm(x2))).sum(dim)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps along the last dim.
+
+    >>> torch.nn.functional.pairwise_distance(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.]]))
+    tensor([5.0000])
+    """
+    d = x1 - x2 + eps
+    return d.norm(p, -1 if d.dim() > 0 else 0, keepdim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(||input||_p along dim, eps) (DivBackward0).
+
+    >>> torch.nn.functional.normalize(torch.tensor([[3., 4.]]))
+    tensor([[0.6000, 0.8000]])
+    """
+    denom = input.norm(p, dim, True).clamp_min(eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return _core.div(input, denom, out=out)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1, reduced.
+
+    >>> a, b = torch.tensor([[1., 0.], [0., 1.]]), torch.tensor([[1., 1.], [0., 1.]])
+    >>> torch.nn.functional.cosine_embedding_loss(a, b, torch.tensor([1., -1.]))
+    tensor(0.6464)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_loss_reduction(reduction)
+    d = target.dim()
+    if d not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if d == 1 and input1.dim() != 2:
+        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    if d == 0 and input1.dim() != 1:
+        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with sizes "
+                           f"{list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(d)
+    mag1 = (input1 * input1).sum(d) + 1e-12
+    mag2 = (input2 * input2).sum(d) + 1e-12
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = _zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min(0)
+    output = _core.where(target == 1, pos, zeros) + _core.where(target == -1, neg, zeros)
+    return _reduce(output, reduction)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-distance
+    (`swap`: the smaller of d(anchor, negative) and d(positive, negative)), reduced.
+
+    >>> a, pos, neg = torch.tensor([[0., 0.]]), torch.tensor([[0., 1.]]), torch.tensor([[0., 1.5]])
+    >>> torch.nn.functional.triplet_margin_loss(a, pos, neg)
+    tensor(0.5000)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_loss_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not (anchor.dim() == positive.dim() == negative.dim()):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
+            f"got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative {negative.dim()}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """The negative log likelihood of `target` under a Poisson distribution of rate exp(input)
+    (`log_input`) or input, with Stirling's term for targets above 1 when `full`, reduced.
+
+    >>> torch.nn.functional.poisson_nll_loss(torch.tensor([0., 1.]), torch.tensor([1., 2.]))
+    tensor(0.8591)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_loss_reduction(reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        import math
+
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """The negative log likelihood of `target` under Gaussians of mean `input` and variance
+    `var` (one per element, per batch row, or a number), var clamped to at least `eps`.
+
+    >>> torch.nn.functional.gaussian_nll_loss(torch.tensor([0., 1.]), torch.tensor([1., 1.]), torch.ones(2))
+    tensor(0.2500)
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _ones_like(input)
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif input.dim() == var.dim() and sum(v for i, v in zip(input.shape, var.shape) if i != v) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with _no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        import math
+
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """The mean over classes of the binary logistic losses of each label, reduced over the batch.
+
+    >>> torch.nn.functional.multilabel_soft_margin_loss(torch.tensor([[1., -1.]]), torch.tensor([[1., 0.]]))
+    tensor(0.3133)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * _core._logsigmoid(input) + (1 - target) * _core._logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(class_dim) / input.shape[class_dim]
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    return _reduce(loss, reduction)

@@ -1,0 +1,293 @@
+//! The pointwise ops of three tensors whose CPU kernels PyTorch compiles with fused
+//! multiply-adds: `addcmul` (`x + (value · t1) · t2`, one rounding for the final multiply-add),
+//! `lerp` (`fma(w, end - x, x)`, or from `end` for weights of 1/2 and more) and `addcdiv`
+//! (`x + (value · t1) / t2`, no fusion: kept here beside its sibling). Optimizers are built on
+//! them, so a float32 training run follows PyTorch's to the last bit only if these round as
+//! PyTorch's do. Other devices and dtypes compute the same formulas from separate ops.
+use super::*;
+use crate::backend;
+use crate::dtype::{DType, Priority};
+use crate::grad_mode::GradModeGuard;
+use crate::grads;
+
+/// The dtype and shape of an op of these operands (PyTorch's promotion and broadcasting).
+fn result_of(ts: &[&Tensor]) -> Result<(DType, Vec<usize>)> {
+    let kinds: Vec<(DType, Priority)> = ts
+        .iter()
+        .map(|t| {
+            let (d, p, _) = t.info();
+            (d, p)
+        })
+        .collect();
+    let mut shape = ts[0].shape().to_vec();
+    for t in &ts[1..] {
+        shape = crate::shape::broadcast_shapes(&shape, &t.shape())?.to_vec();
+    }
+    Ok((crate::dtype::result_type(&kinds), shape))
+}
+
+/// The operands as host columns of `T`, broadcast to `shape`.
+fn columns<T: crate::dtype::Element>(ts: &[&Tensor], shape: &[usize]) -> Result<Vec<Vec<T>>> {
+    ts.iter()
+        .map(|t| backend::contiguous(&backend::broadcast_to(t, shape)?)?.try_to_vec::<T>())
+        .collect()
+}
+
+/// The dtype and shape of the result when `ts` are host tensors of a real floating result dtype
+/// (where the fused CPU kernels apply); None elsewhere.
+fn host_float(ts: &[&Tensor]) -> Result<Option<(DType, Vec<usize>)>> {
+    let (dt, shape) = result_of(ts)?;
+    let host = ts.iter().all(|t| t.device() == crate::device::Device::Cpu);
+    Ok((dt.is_floating() && host).then_some((dt, shape)))
+}
+
+/// `vals` (float32, or float64 for a float64 result) as a tensor of `dt` (16-bit floats were
+/// computed in float32 and are rounded once here).
+fn from_columns<T: crate::dtype::Element>(
+    vals: Vec<T>,
+    shape: &[usize],
+    dt: DType,
+) -> Result<Tensor> {
+    let t = Tensor::from_vec(vals, shape)?;
+    if t.dtype() == dt {
+        Ok(t)
+    } else {
+        backend::cast(&t, dt)
+    }
+}
+
+/// `f` of the broadcast elements of `(a, b)`, in float32 or float64, for host floats; None
+/// elsewhere.
+fn fused2(
+    (a, b): (&Tensor, &Tensor),
+    f32_fn: impl Fn(f32, f32) -> f32,
+    f64_fn: impl Fn(f64, f64) -> f64,
+) -> Result<Option<Tensor>> {
+    let Some((dt, shape)) = host_float(&[a, b])? else {
+        return Ok(None);
+    };
+    Ok(Some(if dt == DType::Float64 {
+        let c = columns::<f64>(&[a, b], &shape)?;
+        let vals = c[0]
+            .iter()
+            .zip(&c[1])
+            .map(|(&x, &y)| f64_fn(x, y))
+            .collect();
+        from_columns::<f64>(vals, &shape, dt)?
+    } else {
+        let c = columns::<f32>(&[a, b], &shape)?;
+        let vals = c[0]
+            .iter()
+            .zip(&c[1])
+            .map(|(&x, &y)| f32_fn(x, y))
+            .collect();
+        from_columns::<f32>(vals, &shape, dt)?
+    }))
+}
+
+/// [`fused2`] for three operands.
+fn fused3(
+    (a, b, c): (&Tensor, &Tensor, &Tensor),
+    f32_fn: impl Fn(f32, f32, f32) -> f32,
+    f64_fn: impl Fn(f64, f64, f64) -> f64,
+) -> Result<Option<Tensor>> {
+    let Some((dt, shape)) = host_float(&[a, b, c])? else {
+        return Ok(None);
+    };
+    Ok(Some(if dt == DType::Float64 {
+        let k = columns::<f64>(&[a, b, c], &shape)?;
+        let vals = (0..k[0].len())
+            .map(|i| f64_fn(k[0][i], k[1][i], k[2][i]))
+            .collect();
+        from_columns::<f64>(vals, &shape, dt)?
+    } else {
+        let k = columns::<f32>(&[a, b, c], &shape)?;
+        let vals = (0..k[0].len())
+            .map(|i| f32_fn(k[0][i], k[1][i], k[2][i]))
+            .collect();
+        from_columns::<f32>(vals, &shape, dt)?
+    }))
+}
+
+/// `a + alpha · b` as PyTorch's add kernel rounds it for a floating result on the CPU
+/// (`fma(alpha, b, a)`); None where that kernel does not apply (other devices, integers,
+/// complex), for the caller's own path.
+pub(crate) fn scaled_add(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Option<Tensor>> {
+    // a 16-bit result takes alpha rounded to its dtype first (then computes in float32)
+    let alpha = match result_of(&[a, b])?.0 {
+        DType::Float16 => half::f16::from_f64(alpha).to_f64(),
+        DType::BFloat16 => half::bf16::from_f64(alpha).to_f64(),
+        _ => alpha,
+    };
+    let (a32, a64) = (alpha as f32, alpha);
+    fused2(
+        (a, b),
+        move |x, y| a32.mul_add(y, x),
+        move |x, y| a64.mul_add(y, x),
+    )
+}
+
+/// `x · s` unrecorded for the integer and complex paths: an integral `s` is an integer
+/// number, so integer tensors stay integers (PyTorch's `alpha=2` / `value=2`).
+pub(crate) fn times_number(x: &Tensor, s: f64) -> Result<Tensor> {
+    let integral = s.fract() == 0.0 && s.abs() < 9.007_199_254_740_992e15;
+    if integral && !x.dtype().is_differentiable() {
+        unrecorded(|| mul(x, &Tensor::wrapped_scalar(s as i64)))
+    } else {
+        unrecorded(|| mul_scalar(x, s))
+    }
+}
+
+/// `f()` unrecorded.
+fn unrecorded(f: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
+    let _g = GradModeGuard::new(false);
+    Ok(f()?.detached())
+}
+
+/// `x + value · t1 · t2` (AddcmulBackward0), as PyTorch's kernel rounds it on the CPU:
+/// `fma(value · t1, t2, x)`.
+pub fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
+    let (v32, v64) = (value as f32, value);
+    let out = unrecorded(|| {
+        let f32_fn = move |x: f32, a: f32, b: f32| (v32 * a).mul_add(b, x);
+        let f64_fn = move |x: f64, a: f64, b: f64| (v64 * a).mul_add(b, x);
+        match fused3((x, t1, t2), f32_fn, f64_fn)? {
+            Some(t) => Ok(t),
+            None => add(x, &mul(&times_number(t1, value)?, t2)?),
+        }
+    })?;
+    if out.dtype().is_differentiable() && needs_grad(&[x, t1, t2])? {
+        record(
+            "AddcmulBackward0",
+            &[x, t1, t2],
+            &[&out],
+            vec![save("tensor1", t1)?, save("tensor2", t2)?],
+            Box::new(move |s, g| {
+                // d = dx + value (t2 dt1 + t1 dt2)
+                grads![
+                    g[0].clone(),
+                    mul(&g[0], &conj(&mul_scalar(&s[1], value)?)?)?,
+                    mul(&g[0], &conj(&mul_scalar(&s[0], value)?)?)?
+                ]
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// `x + value · t1 / t2` (AddcdivBackward0). Integer `t1` and `t2` are refused with PyTorch's
+/// message (its double space included).
+pub fn addcdiv(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
+    let integral = |t: &Tensor| !t.dtype().is_differentiable();
+    if integral(t1) && integral(t2) {
+        return Err(Error::Runtime("Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.".into()));
+    }
+    let (v32, v64) = (value as f32, value);
+    let out = unrecorded(|| {
+        let f32_fn = move |x: f32, a: f32, b: f32| x + v32 * a / b;
+        let f64_fn = move |x: f64, a: f64, b: f64| x + v64 * a / b;
+        match fused3((x, t1, t2), f32_fn, f64_fn)? {
+            Some(t) => Ok(t),
+            None => add(x, &div(&times_number(t1, value)?, t2)?),
+        }
+    })?;
+    if out.dtype().is_differentiable() && needs_grad(&[x, t1, t2])? {
+        record(
+            "AddcdivBackward0",
+            &[x, t1, t2],
+            &[&out],
+            vec![save("tensor1", t1)?, save("tensor2", t2)?],
+            Box::new(move |s, g| {
+                // d = dx + value (dt1 / t2 - t1 dt2 / t2²)
+                let (t1, t2) = (&s[0], &s[1]);
+                let g1 = mul(&g[0], &conj(&div_scalar_num(t2, value)?)?)?;
+                let q = div(&mul_scalar(t1, -value)?, &mul(t2, t2)?)?;
+                grads![g[0].clone(), g1, mul(&g[0], &conj(&q)?)?]
+            }),
+        )?;
+    }
+    Ok(out)
+}
+
+/// `value / t`.
+fn div_scalar_num(t: &Tensor, value: f64) -> Result<Tensor> {
+    div(&Tensor::wrapped_scalar(value), t)
+}
+
+/// `x + weight · (end - x)`, computed from the nearer end as PyTorch's kernel does:
+/// `fma(w, end - x, x)` for |w| < 1/2, else `fma(w - 1, end - x, end)`. A Python-number weight
+/// records LerpBackward0, a tensor one LerpBackward1 (which differentiates the weight too).
+pub fn lerp(x: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
+    if x.dtype() != end.dtype() {
+        return Err(Error::Runtime(format!(
+            "expected dtype {} for `end` but got dtype {}",
+            x.dtype().cpp_name(),
+            end.dtype().cpp_name()
+        )));
+    }
+    if !weight.data().wrapped_number && weight.dtype() != x.dtype() {
+        return Err(Error::Runtime(format!(
+            "expected dtype {} for `weight` but got dtype {}",
+            x.dtype().cpp_name(),
+            weight.dtype().cpp_name()
+        )));
+    }
+    if !x.dtype().is_differentiable() {
+        let kernel = if weight.data().wrapped_number {
+            "lerp_kernel_scalar"
+        } else {
+            "lerp_kernel_tensor"
+        };
+        return Err(Error::NotImplemented(format!(
+            "\"{kernel}\" not implemented for '{}'",
+            x.dtype().scalar_type_name()
+        )));
+    }
+    let out = unrecorded(|| {
+        macro_rules! lerp_elem {
+            ($t:ty) => {
+                |x: $t, end: $t, w: $t| {
+                    if w.abs() < 0.5 {
+                        w.mul_add(end - x, x)
+                    } else {
+                        (w - 1.0).mul_add(end - x, end)
+                    }
+                }
+            };
+        }
+        match fused3((x, end, weight), lerp_elem!(f32), lerp_elem!(f64))? {
+            Some(t) => Ok(t),
+            None => add(x, &mul(weight, &sub(end, x)?)?),
+        }
+    })?;
+    if needs_grad(&[x, end, weight])? {
+        let scalar = weight.data().wrapped_number;
+        let name = if scalar {
+            "LerpBackward0"
+        } else {
+            "LerpBackward1"
+        };
+        let inputs: Vec<&Tensor> = if scalar {
+            vec![x, end]
+        } else {
+            vec![x, end, weight]
+        };
+        record(
+            name,
+            &inputs,
+            &[&out],
+            vec![save("self", x)?, save("end", end)?, save("weight", weight)?],
+            Box::new(move |s, g| {
+                // d = (1 - w) dx + w dend + (end - x) dw
+                let (x, end, w) = (&s[0], &s[1], &s[2]);
+                let gx = mul(&g[0], &conj(&rsub(w, &Tensor::wrapped_scalar(1.0))?)?)?;
+                let gend = mul(&g[0], &conj(w)?)?;
+                if scalar {
+                    return grads![gx, gend];
+                }
+                grads![gx, gend, mul(&g[0], &conj(&sub(end, x)?)?)?]
+            }),
+        )?;
+    }
+    Ok(out)
+}
