@@ -2,7 +2,7 @@
 place under no_grad; its state is made when the optimizer is, as PyTorch's."""
 from .. import full_like
 from .._core import Tensor
-from .optimizer import (Optimizer, _closure_loss, _step_tensor,
+from .optimizer import (Optimizer, _check_nonnegative, _closure_loss, _step_tensor,
                         _use_grad_for_differentiable, _value)
 
 __all__ = ["Adagrad"]
@@ -25,16 +25,7 @@ class Adagrad(Optimizer):
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay, initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = {
             "lr": lr,
             "lr_decay": lr_decay,

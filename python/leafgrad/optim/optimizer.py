@@ -319,3 +319,12 @@ def _step_tensor(v):
     """The `step` counter of an optimizer's state: a float32 0-d tensor, as PyTorch keeps it."""
     return _core._full((), v, _core.float32)
 
+
+
+def _check_nonnegative(**named):
+    """PyTorch's checks of an optimizer's arguments that must be at least 0, in the order
+    given: `learning rate` is named so, the others `<name> value` (ValueError)."""
+    for name, value in named.items():
+        if not 0.0 <= value:
+            what = "learning rate" if name == "lr" else "epsilon value" if name == "eps" else f"{name} value"
+            raise ValueError(f"Invalid {what}: {value}")

@@ -2,7 +2,7 @@
 maximize), in place under no_grad."""
 from .. import zeros_like
 from .._core import Tensor
-from .optimizer import (Optimizer, _closure_loss, _step_tensor,
+from .optimizer import (Optimizer, _check_nonnegative, _closure_loss, _step_tensor,
                         _use_grad_for_differentiable, _value)
 
 __all__ = ["RMSprop"]
@@ -25,16 +25,7 @@ class RMSprop(Optimizer):
                  capturable=False, foreach=None, maximize=False, differentiable=False):
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check_nonnegative(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = {
             "lr": lr,
             "momentum": momentum,

@@ -12,7 +12,22 @@ __all__ = ["SiLU", "ELU", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "L
            "Softmax2d", "Unflatten"]
 
 
-class SiLU(Module):
+class _InplaceActivation(Module):
+    """An activation whose only argument is `inplace` (shown by its repr unless `_quiet`, as
+    PyTorch's Hardswish and Hardsigmoid do not show it)."""
+
+    __constants__ = ["inplace"]
+    _quiet = False
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace and not self._quiet else ""
+
+
+class SiLU(_InplaceActivation):
     """x * sigmoid(x).
 
     >>> m = torch.nn.SiLU()
@@ -22,17 +37,8 @@ class SiLU(Module):
     tensor([-0.2689,  0.0000,  1.7616])
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
     def forward(self, input):
         return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
 
 class ELU(Module):
@@ -59,24 +65,15 @@ class ELU(Module):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
-class SELU(Module):
+class SELU(_InplaceActivation):
     """scale * elu(x, alpha) with SELU's constants.
 
     >>> torch.nn.SELU()(torch.tensor([-1., 2.]))
     tensor([-1.1113,  2.1014])
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
     def forward(self, input):
         return F.selu(input, self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
 
 class CELU(Module):
@@ -103,55 +100,38 @@ class CELU(Module):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
-class Mish(Module):
+class Mish(_InplaceActivation):
     """x * tanh(softplus(x)).
 
     >>> torch.nn.Mish()(torch.tensor([-1., 2.]))
     tensor([-0.3034,  1.9440])
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
     def forward(self, input):
         return F.mish(input, inplace=self.inplace)
 
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
-
-class Hardswish(Module):
+class Hardswish(_InplaceActivation):
     """x * relu6(x + 3) / 6 (its repr shows no `inplace`, as PyTorch's).
 
     >>> torch.nn.Hardswish(inplace=True)
     Hardswish()
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
+    _quiet = True
 
     def forward(self, input):
         return F.hardswish(input, self.inplace)
 
 
-class Hardsigmoid(Module):
+class Hardsigmoid(_InplaceActivation):
     """relu6(x + 3) / 6 (its repr shows no `inplace`, as PyTorch's).
 
     >>> torch.nn.Hardsigmoid()(torch.tensor([1.]))
     tensor([0.6667])
     """
 
-    __constants__ = ["inplace"]
-
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
+    _quiet = True
 
     def forward(self, input):
         return F.hardsigmoid(input, self.inplace)
