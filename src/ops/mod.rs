@@ -19,6 +19,7 @@ pub mod masked;
 pub mod matrix;
 pub mod multinomial;
 pub mod nn;
+pub mod norm;
 pub mod pointwise;
 pub mod prod;
 pub mod random;
@@ -57,6 +58,7 @@ pub use loss::*;
 pub use masked::{masked_scatter, masked_select, take_flat};
 pub use matrix::*;
 pub use nn::*;
+pub use norm::*;
 pub use pointwise::declared::*;
 pub use pointwise::{
     FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,

@@ -152,6 +152,20 @@ fn _layer_norm<'py>(
 }
 
 #[pyfunction]
+#[pyo3(signature = (input, num_groups, weight, bias, eps))]
+fn _group_norm<'py>(
+    py: Python<'py>,
+    input: PyRef<'py, PyTensor>,
+    num_groups: usize,
+    weight: Option<PyRef<'py, PyTensor>>,
+    bias: Option<PyRef<'py, PyTensor>>,
+    eps: f64,
+) -> R<'py> {
+    let (w, b) = (weight.as_ref().map(|t| &t.t), bias.as_ref().map(|t| &t.t));
+    out(py, ops::group_norm(&input.t, num_groups, w, b, eps))
+}
+
+#[pyfunction]
 #[pyo3(signature = (input, weight, bias, running_mean, running_var, training, momentum, eps))]
 #[allow(clippy::too_many_arguments)]
 fn _batch_norm<'py>(
@@ -554,6 +568,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_leaky_relu, m)?)?;
     m.add_function(wrap_pyfunction!(_silu, m)?)?;
     m.add_function(wrap_pyfunction!(_elu, m)?)?;
+    m.add_function(wrap_pyfunction!(_group_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_smooth_l1_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_huber_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_soft_margin_loss, m)?)?;

@@ -191,3 +191,30 @@ def test_data_parallel_calls_the_module():
                "found one of them on device: cpu")
         lin.cuda()
     assert torch.equal(dp(x), lin(x.to(lin.weight.device)))
+
+
+def test_group_norm():
+    x = torch.arange(12.0).reshape(2, 6) ** 1.5
+    x.requires_grad_()
+    w = torch.tensor([1.0, 2.0, -1.0, 0.5, 1.5, 3.0], requires_grad=True)
+    b = torch.tensor([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], requires_grad=True)
+    y = torch.nn.functional.group_norm(x, 3, w, b, eps=1e-3)
+    assert type(y.grad_fn).__name__ == "NativeGroupNormBackward0"
+    assert y[0].tolist() == pytest.approx([-0.898, 2.196, 1.2996, 0.8998, -0.9997, 3.5994], abs=1e-4)
+    gy = torch.tensor([[1.0, -2.0, 0.5, 0.25, 3.0, -1.0]] * 2)
+    gx, gw, gb = torch.autograd.grad(y, [x, w, b], gy)
+    assert gx[0].tolist() == pytest.approx([0.0199, -0.0199, -0.0002, 0.0002, 0.0009, -0.0009], abs=1e-4)
+    assert gw.tolist() == pytest.approx([-1.9979, -3.9957, -0.9998, 0.4999, -5.9992, -1.9997], abs=1e-4)
+    assert gb.tolist() == [2.0, -4.0, 1.0, 0.5, 6.0, -2.0]
+    m = torch.nn.GroupNorm(3, 6)
+    assert repr(m) == "GroupNorm(3, 6, eps=1e-05, affine=True, bias=True)" and list(m.state_dict()) == ["weight", "bias"]
+    assert repr(torch.nn.GroupNorm(2, 4, affine=False)) == "GroupNorm(2, 4, eps=1e-05, affine=False, bias=False)"
+    with pytest.raises(ValueError, match=r"^num_channels \(6\) must be divisible by num_groups \(4\)$"):
+        torch.nn.GroupNorm(4, 6)
+    with pytest.raises(RuntimeError, match="^Expected number of channels in input to be divisible by num_groups, "
+                                           r"but got input of shape \[2, 6, 3\] and num_groups=4$"):
+        torch.nn.functional.group_norm(torch.zeros(2, 6, 3), 4)
+    with pytest.raises(NotImplementedError, match="\"GroupNormKernelImpl\" not implemented for 'Long'"):
+        torch.nn.functional.group_norm(torch.tensor([[1, 2]]), 1)
+    with pytest.raises(ValueError, match="^Expected more than 1 value per channel when training"):
+        torch.nn.functional.group_norm(torch.zeros(1, 2, 1), 2)

@@ -354,6 +354,24 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return _core._batch_norm(input, weight, bias, running_mean, running_var, bool(training), float(momentum), float(eps))
 
 
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalises each group of num_groups channel groups of each sample by its own mean and
+    variance, then scales and shifts each channel (NativeGroupNormBackward0).
+
+    >>> torch.nn.functional.group_norm(torch.tensor([[1., 2., 3., 4.]]), 2)
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    size = [input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:])
+    n = size[0]
+    for d in size[2:]:
+        n *= d
+    if n == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    return _core._group_norm(input, num_groups, weight, bias, float(eps))
+
+
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
                   momentum=0.1, eps=1e-5):
     """Normalises each channel of each sample over its other dims: `batch_norm` of the input seen

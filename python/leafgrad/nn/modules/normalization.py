@@ -12,7 +12,8 @@ from ..parameter import Parameter
 from .layers import _empty
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "GroupNorm"]
 
 
 class _NormBase(Module):
@@ -215,3 +216,49 @@ class InstanceNorm3d(_InstanceNorm):
     def _check_input_dim(self, input):
         if input.dim() not in (4, 5):
             raise ValueError(f"expected 4D or 5D input (got {input.dim()}D input)")
+
+
+class GroupNorm(Module):
+    """Normalises each of `num_groups` groups of channels of each sample over its channels and
+    other dims, then scales and shifts each channel (weight ones, bias zeros at first).
+
+    >>> m = torch.nn.GroupNorm(2, 4)
+    >>> m
+    GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
+    >>> m(torch.tensor([[1., 2., 3., 4.]]))
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]], grad_fn=<NativeGroupNormBackward0>)
+    """
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if self.affine:
+            self.weight = Parameter(_empty((num_channels,), dtype, device))
+            if bias:
+                self.bias = Parameter(_empty((num_channels,), dtype, device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
