@@ -26,11 +26,34 @@ fn result_of(ts: &[&Tensor]) -> Result<(DType, Vec<usize>)> {
     Ok((crate::dtype::result_type(&kinds), shape))
 }
 
-/// The operands as host columns of `T`, broadcast to `shape`.
-fn columns<T: crate::dtype::Element>(ts: &[&Tensor], shape: &[usize]) -> Result<Vec<Vec<T>>> {
-    ts.iter()
-        .map(|t| backend::contiguous(&backend::broadcast_to(t, shape)?)?.try_to_vec::<T>())
-        .collect()
+/// `f` of the operands as host slices of `T`, broadcast to `shape`: an operand that already is
+/// a contiguous `T` tensor of that shape is read in place, others are copied once.
+fn with_columns<T: crate::dtype::Element, R>(
+    ts: &[&Tensor],
+    shape: &[usize],
+    f: impl FnOnce(&[&[T]]) -> R,
+) -> Result<R> {
+    let owned: Vec<Tensor> = ts
+        .iter()
+        .map(|t| {
+            let b = backend::broadcast_to(t, shape)?;
+            match b.dtype() == T::DTYPE && b.is_contiguous() {
+                true => Ok(b),
+                false => backend::cast(&backend::contiguous(&b)?, T::DTYPE),
+            }
+        })
+        .collect::<Result<_>>()?;
+    let guards: Vec<_> = owned.iter().map(|t| t.data()).collect();
+    let slices = guards
+        .iter()
+        // SAFETY: each operand is a contiguous host tensor of T (made so above), and its data
+        // guard is held while the slice is read.
+        .map(|d| unsafe { d.contiguous_slice::<T>() })
+        .collect::<Option<Vec<&[T]>>>()
+        .ok_or_else(|| {
+            Error::Runtime("internal error: a fused operand is not a host column".into())
+        })?;
+    Ok(f(&slices))
 }
 
 /// The dtype and shape of the result when `ts` are host tensors of a real floating result dtype
@@ -67,20 +90,14 @@ fn fused2(
         return Ok(None);
     };
     Ok(Some(if dt == DType::Float64 {
-        let c = columns::<f64>(&[a, b], &shape)?;
-        let vals = c[0]
-            .iter()
-            .zip(&c[1])
-            .map(|(&x, &y)| f64_fn(x, y))
-            .collect();
+        let vals = with_columns::<f64, _>(&[a, b], &shape, |c| {
+            c[0].iter().zip(c[1]).map(|(&x, &y)| f64_fn(x, y)).collect()
+        })?;
         from_columns::<f64>(vals, &shape, dt)?
     } else {
-        let c = columns::<f32>(&[a, b], &shape)?;
-        let vals = c[0]
-            .iter()
-            .zip(&c[1])
-            .map(|(&x, &y)| f32_fn(x, y))
-            .collect();
+        let vals = with_columns::<f32, _>(&[a, b], &shape, |c| {
+            c[0].iter().zip(c[1]).map(|(&x, &y)| f32_fn(x, y)).collect()
+        })?;
         from_columns::<f32>(vals, &shape, dt)?
     }))
 }
@@ -95,16 +112,18 @@ fn fused3(
         return Ok(None);
     };
     Ok(Some(if dt == DType::Float64 {
-        let k = columns::<f64>(&[a, b, c], &shape)?;
-        let vals = (0..k[0].len())
-            .map(|i| f64_fn(k[0][i], k[1][i], k[2][i]))
-            .collect();
+        let vals = with_columns::<f64, _>(&[a, b, c], &shape, |k| {
+            (0..k[0].len())
+                .map(|i| f64_fn(k[0][i], k[1][i], k[2][i]))
+                .collect()
+        })?;
         from_columns::<f64>(vals, &shape, dt)?
     } else {
-        let k = columns::<f32>(&[a, b, c], &shape)?;
-        let vals = (0..k[0].len())
-            .map(|i| f32_fn(k[0][i], k[1][i], k[2][i]))
-            .collect();
+        let vals = with_columns::<f32, _>(&[a, b, c], &shape, |k| {
+            (0..k[0].len())
+                .map(|i| f32_fn(k[0][i], k[1][i], k[2][i]))
+                .collect()
+        })?;
         from_columns::<f32>(vals, &shape, dt)?
     }))
 }
