@@ -70,6 +70,8 @@ MODULES = [
     "leafgrad.optim.adam",
     "leafgrad.optim.rmsprop",
     "leafgrad.optim.adagrad",
+    "leafgrad.optim.adamax",
+    "leafgrad.optim.adadelta",
     "leafgrad.optim.lr_scheduler",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:

@@ -5,6 +5,7 @@ LEAFGRAD_TEST_TORCH=1.
 """
 
 import math
+import re
 
 import leafgrad as torch
 import pytest
@@ -494,6 +495,7 @@ def test_rmsprop_and_adagrad_state_repr_and_checks():
 # A float32 parameter's values after eight steps, recorded from torch 2.15: addcmul_, lerp_ and
 # add_(alpha=) round once as PyTorch's fused kernels do, so the updates agree to the last bit.
 OPT32_RECORDED = {'sgd_momentum_nesterov_wd': ('torch.optim.SGD(ps, lr=0.01, momentum=0.9, weight_decay=0.01, nesterov=True)', [0.5592841506004333, -0.1325569599866867, 1.1996564865112305, -6.384065628051758, 0.247862309217453, 1.355762004852295]), 'adam': ('torch.optim.Adam(ps, lr=0.01)', [0.5758718848228455, -0.17229020595550537, 1.6730334758758545, -3.0776190757751465, 0.20220935344696045, 2.422869920730591]), 'adamw_amsgrad': ('torch.optim.AdamW(ps, lr=0.01, amsgrad=True)', [0.5754545331001282, -0.17211724817752838, 1.6716694831848145, -3.0751852989196777, 0.20208214223384857, 2.4209046363830566]), 'rmsprop_centered_momentum': ('torch.optim.RMSprop(ps, lr=0.02, alpha=0.9, momentum=0.5, centered=True, weight_decay=0.1)', [0.6189064979553223, 0.3068532645702362, 1.2650150060653687, -3.60263729095459, 0.5637304186820984, 1.9875515699386597]), 'adagrad_decay': ('torch.optim.Adagrad(ps, lr=0.1, lr_decay=0.05, weight_decay=0.01, initial_accumulator_value=0.3)', [0.6323294639587402, 0.015313301235437393, 1.4495807886123657, -3.355217933654785, 0.3685642182826996, 2.1839728355407715])}
+OPT32_RECORDED.update({'adamax': ('torch.optim.Adamax(ps, lr=0.01)', [0.562527596950531, -0.18237031996250153, 1.6847885847091675, -3.0672662258148193, 0.1909746527671814, 2.434305191040039]), 'adamax_wd_maximize': ('torch.optim.Adamax(ps, lr=0.02, betas=(0.8, 0.99), weight_decay=0.1, maximize=True)', [0.34825095534324646, -0.3744427263736725, 1.8883479833602905, -2.867997646331787, -0.010143639519810677, 2.6367247104644775]), 'adadelta': ('torch.optim.Adadelta(ps)', [0.5203304290771484, -0.2289486676454544, 1.7292920351028442, -3.02099609375, 0.1458207368850708, 2.4792230129241943]), 'adadelta_wd': ('torch.optim.Adadelta(ps, lr=0.5, rho=0.8, eps=1e-5, weight_decay=0.01)', [0.5241892337799072, -0.22457940876483917, 1.7250243425369263, -3.025284767150879, 0.1500416398048401, 2.4749505519866943])})  # Adamax, Adadelta
 
 
 @pytest.mark.parametrize("name", sorted(OPT32_RECORDED))
@@ -506,3 +508,20 @@ def test_float32_updates_are_pytorchs_bit_for_bit(name):
         b.grad = (b.detach() * b.detach() - 0.5) * (0.9 ** i)
         opt.step()
     assert b.tolist() == expected
+
+
+def test_adamax_and_adadelta_state_and_checks():
+    w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    for opt, keys in [(torch.optim.Adamax([w]), ["exp_avg", "exp_inf", "step"]),
+                      (torch.optim.Adadelta([w]), ["acc_delta", "square_avg", "step"])]:
+        w.grad = torch.tensor([1.0, -1.0])
+        opt.step()
+        assert sorted(opt.state[w]) == keys
+    for make, message in [
+        (lambda: torch.optim.Adamax([w], betas=(1.0, 0.9)), "Invalid beta parameter at index 0: 1.0"),
+        (lambda: torch.optim.Adamax([w], eps=-1), "Invalid epsilon value: -1"),
+        (lambda: torch.optim.Adadelta([w], rho=1.5), "Invalid rho value: 1.5"),
+        (lambda: torch.optim.Adadelta([w], lr=-1), "Invalid learning rate: -1"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            make()
