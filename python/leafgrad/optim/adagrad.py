@@ -51,15 +51,7 @@ class Adagrad(Optimizer):
                 state["sum"] = full_like(p, complex(v, v) if p.is_complex() else v)
 
     def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
-        for s in self.state.values():
-            if "step" in s and not isinstance(s["step"], Tensor):
-                s["step"] = _step_tensor(float(s["step"]))
+        self._restore(state, foreach=None, maximize=False, differentiable=False, fused=None)
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

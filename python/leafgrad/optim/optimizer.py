@@ -96,6 +96,18 @@ class Optimizer:
         self.__dict__.update(state)
         self.defaults.setdefault("differentiable", False)
 
+    def _restore(self, state, **group_defaults):
+        """`__setstate__` of an optimizer with a `step` counter: the base's, then the group
+        options an older pickle may lack, and each parameter's `step` as PyTorch now keeps it
+        (a float32 0-d tensor, not a number)."""
+        Optimizer.__setstate__(self, state)
+        for group in self.param_groups:
+            for key, value in group_defaults.items():
+                group.setdefault(key, value)
+        for p_state in self.state.values():
+            if "step" in p_state and not isinstance(p_state["step"], Tensor):
+                p_state["step"] = _step_tensor(float(p_state["step"]))
+
     def __repr__(self):
         format_string = self.__class__.__name__ + " ("
         for i, group in enumerate(self.param_groups):
