@@ -306,6 +306,96 @@ macro_rules! float_unary_ops {
                     mul(g, &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?)
                 },
             }
+            /// Elementwise inverse sine (arcsine), in [-π/2, π/2]; NaN outside [-1, 1].
+            ///
+            /// >>> torch.asin(torch.tensor([0., 0.5, 1.]))
+            /// tensor([0.0000, 0.5236, 1.5708])
+            asin asin_ Asin "AsinBackward0" {
+                real: |v| v.asin(),
+                cuda: "m_asin(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::casin(v),
+                cuda_complex: "c_asin(v)",
+                saves: self,
+                // d asin(x) = dx / sqrt(1 - x²) (PyTorch's (-x·x + 1).rsqrt())
+                grad: |x, g| {
+                    let one_minus = rsub(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?;
+                    mul(g, &conj(&rsqrt(&one_minus)?)?)
+                },
+            }
+            /// Elementwise inverse cosine (arccosine), in [0, π]; NaN outside [-1, 1].
+            ///
+            /// >>> torch.acos(torch.tensor([0., 0.5, 1.]))
+            /// tensor([1.5708, 1.0472, 0.0000])
+            acos acos_ Acos "AcosBackward0" {
+                real: |v| v.acos(),
+                cuda: "m_acos(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::cacos(v),
+                cuda_complex: "c_acos(v)",
+                saves: self,
+                // d acos(x) = -dx / sqrt(1 - x²)
+                grad: |x, g| {
+                    let one_minus = rsub(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?;
+                    mul(g, &neg(&conj(&rsqrt(&one_minus)?)?)?)
+                },
+            }
+            /// Elementwise inverse tangent (arctangent), in (-π/2, π/2).
+            ///
+            /// >>> torch.atan(torch.tensor([0., 1., -1e3]))
+            /// tensor([ 0.0000,  0.7854, -1.5698])
+            atan atan_ Atan "AtanBackward0" {
+                real: |v| v.atan(),
+                cuda: "m_atan(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::catan(v),
+                cuda_complex: "c_atan(v)",
+                saves: self,
+                // d atan(x) = dx / (x² + 1)
+                grad: |x, g| div(g, &conj(&add(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?)?),
+            }
+            /// Elementwise inverse hyperbolic sine.
+            ///
+            /// >>> torch.asinh(torch.tensor([0., 1., -2.]))
+            /// tensor([ 0.0000,  0.8814, -1.4436])
+            asinh asinh_ Asinh "AsinhBackward0" {
+                real: |v| v.asinh(),
+                cuda: "m_asinh(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::casinh(v),
+                cuda_complex: "c_asinh(v)",
+                saves: self,
+                // d asinh(x) = dx / sqrt(x² + 1)
+                grad: |x, g| {
+                    let sq = add(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?;
+                    mul(g, &conj(&rsqrt(&sq)?)?)
+                },
+            }
+            /// Elementwise inverse hyperbolic cosine, for x >= 1 (NaN below).
+            ///
+            /// >>> torch.acosh(torch.tensor([1., 2., 10.]))
+            /// tensor([0.0000, 1.3170, 2.9932])
+            acosh acosh_ Acosh "AcoshBackward0" {
+                real: |v| v.acosh(),
+                cuda: "m_acosh(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::cacosh(v),
+                cuda_complex: "c_acosh(v)",
+                saves: self,
+                // d acosh(x) = dx / sqrt(x² - 1) (PyTorch's formula, complex too)
+                grad: |x, g| {
+                    let sq = sub(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?;
+                    mul(g, &conj(&rsqrt(&sq)?)?)
+                },
+            }
+            /// Elementwise inverse hyperbolic tangent: ±inf at ±1, NaN beyond.
+            ///
+            /// >>> torch.atanh(torch.tensor([0., 0.5, -1.]))
+            /// tensor([0.0000, 0.5493,   -inf])
+            atanh atanh_ Atanh "AtanhBackward0" {
+                real: |v| v.atanh(),
+                cuda: "m_atanh(v)",
+                complex: |v| $crate::backend::cpu::elementwise::CInverse::catanh(v),
+                cuda_complex: "c_atanh(v)",
+                saves: self,
+                // d atanh(x) = dx / (1 - x²)
+                grad: |x, g| div(g, &conj(&rsub(&mul(x, x)?, &Tensor::wrapped_scalar(1.0f64))?)?),
+            }
             /// Elementwise 1 / x.
             ///
             /// >>> torch.reciprocal(torch.tensor([2., 4.]))

@@ -844,6 +844,33 @@ def sgn(input):
     return input.sgn()
 
 
+def _inverse_alias(alias, name, example):
+    """`torch.arc*`: PyTorch's aliases of the inverse functions (asin, ..., atanh)."""
+    target = globals()[name]
+    x, printed = example
+
+    def f(input, *, out=None):
+        _check_tensor(alias, "input", 1, input)
+        return target(input, out=out)
+
+    f.__name__ = f.__qualname__ = alias
+    f.__doc__ = f"An alias of `{name}`.\n\n>>> torch.{alias}(torch.tensor([{x}]))\n{printed}\n"
+    return f
+
+
+for _n, _example in (
+    ("asin", ("0.5", "tensor([0.5236])")),
+    ("acos", ("0.5", "tensor([1.0472])")),
+    ("atan", ("0.5", "tensor([0.4636])")),
+    ("asinh", ("0.5", "tensor([0.4812])")),
+    ("acosh", ("2.", "tensor([1.3170])")),
+    ("atanh", ("0.5", "tensor([0.5493])")),
+):
+    globals()["arc" + _n[1:]] = _inverse_alias("arc" + _n[1:], _n, _example)
+    __all__.append("arc" + _n[1:])
+del _n, _example
+
+
 def arctan2(input, other):
     """An alias of `atan2`.
 

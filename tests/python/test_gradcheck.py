@@ -28,6 +28,8 @@ def make_array(rng, shape, kind):
         a = np.sign(a + 1e-12) * (0.2 + np.abs(a))
     elif kind == "inner":  # inside (-0.8, 0.8): away from the poles of erfinv at ±1
         a = 0.8 * a
+    elif kind == "above1":  # in [1.2, 2.2]: acosh, away from its pole at 1
+        a = 1.2 + np.abs(a)
     return np.asarray(a, dtype=np.float64)
 
 

@@ -171,15 +171,21 @@ def _margin1(fn):
 # elementwise, smooth
 U("neg", lambda L, a, p: -a, lambda a, p: -a)
 # The declared ops come from the op table (op_db.py): one row there registers them here. Ops
-# defined on part of the line ("pos", "away0") take a * a + 1 ("safe_<name>").
+# defined on part of the line take their input through a map into their domain ("safe_<name>"):
+# a * a + 1 for "pos" and "away0", 0.8 tanh(a) for "inner", a * a + 1.2 for "above1".
+_INTO_DOMAIN = {
+    "inner": (lambda a: a.tanh() * 0.8, lambda a: np.tanh(a) * 0.8),
+    "above1": (lambda a: a * a + 1.2, lambda a: a * a + 1.2),
+}
 for _op in UNARY_DB:
     if _op.domain == "any":
         U(_op.name, lambda L, a, p, n=_op.name: getattr(L, n)(a), lambda a, p, f=_op.ref: f(a))
     else:
+        _into, _into_np = _INTO_DOMAIN.get(_op.domain, (lambda a: a * a + 1, lambda a: a * a + 1))
         U(
             "safe_" + _op.name,
-            lambda L, a, p, n=_op.name: getattr(L, n)(a * a + 1),
-            lambda a, p, f=_op.ref: f(a * a + 1),
+            lambda L, a, p, n=_op.name, m=_into: getattr(L, n)(m(a)),
+            lambda a, p, f=_op.ref, m=_into_np: f(m(a)),
         )
 # the rounding functions: steps at integers (round: at halves)
 _STEPS = {"floor": lambda a: a - np.round(a), "ceil": lambda a: a - np.round(a), "trunc": lambda a: a - np.round(a),

@@ -255,6 +255,67 @@ macro_rules! impl_csqrt {
 impl_csqrt!(Complex32, f32);
 impl_csqrt!(Complex64, f64);
 
+/// The complex inverse trigonometric and hyperbolic functions with C99's branch cuts and
+/// signed zeros (what PyTorch's CPU kernels get from the C library; `cacos` is PyTorch's
+/// `π/2 - asin(z)`): Kahan's formulas through the square roots of `1 ± z`, the odd functions
+/// evaluated in the first quadrant and given the signs of `z`'s parts (C99's symmetries).
+pub trait CInverse: Sized {
+    fn casin(self) -> Self;
+    fn cacos(self) -> Self;
+    fn catan(self) -> Self;
+    fn casinh(self) -> Self;
+    fn cacosh(self) -> Self;
+    fn catanh(self) -> Self;
+}
+
+macro_rules! impl_cinverse {
+    ($C:ty, $R:ty) => {
+        impl CInverse for $C {
+            fn casin(self) -> $C {
+                let (ax, ay) = (self.re.abs(), self.im.abs());
+                // asin z = atan(x / Re(√(1-z) √(1+z))) + i asinh(Im(conj(√(1-z)) √(1+z)))
+                let m = <$C>::new(1.0 - ax, -ay).csqrt();
+                let p = <$C>::new(1.0 + ax, ay).csqrt();
+                let re = (ax / (m.re * p.re - m.im * p.im)).atan();
+                let im = (m.re * p.im - m.im * p.re).asinh();
+                <$C>::new(re.copysign(self.re), im.copysign(self.im))
+            }
+            fn cacos(self) -> $C {
+                let w = self.casin();
+                <$C>::new(std::f64::consts::FRAC_PI_2 as $R - w.re, 0.0 - w.im)
+            }
+            fn casinh(self) -> $C {
+                // asinh z = -i asin(iz)
+                let w = <$C>::new(self.im.abs(), self.re.abs()).casin();
+                <$C>::new(w.im.copysign(self.re), w.re.copysign(self.im))
+            }
+            fn catanh(self) -> $C {
+                let (ax, ay) = (self.re.abs(), self.im.abs());
+                // Re = ¼ log(((1+x)² + y²) / ((1-x)² + y²)), Im = ½ arg((1+z)(1-z̄))
+                let d = (1.0 - ax) * (1.0 - ax) + ay * ay;
+                let re = 0.25 * (4.0 * ax / d).ln_1p();
+                let im = 0.5 * (2.0 * ay).atan2((1.0 - ax) * (1.0 + ax) - ay * ay);
+                <$C>::new(re.copysign(self.re), im.copysign(self.im))
+            }
+            fn catan(self) -> $C {
+                // atan z = -i atanh(iz)
+                let w = <$C>::new(self.im.abs(), self.re.abs()).catanh();
+                <$C>::new(w.im.copysign(self.re), w.re.copysign(self.im))
+            }
+            fn cacosh(self) -> $C {
+                // acosh z = asinh(Re(conj(√(z-1)) √(z+1))) + 2i atan(Im √(z-1) / Re √(z+1))
+                let m = <$C>::new(self.re - 1.0, self.im).csqrt();
+                let p = <$C>::new(self.re + 1.0, self.im).csqrt();
+                let re = (m.re * p.re + m.im * p.im).asinh();
+                let im = 2.0 * (m.im / p.re).atan();
+                <$C>::new(re, im)
+            }
+        }
+    };
+}
+impl_cinverse!(Complex32, f32);
+impl_cinverse!(Complex64, f64);
+
 macro_rules! complex_div {
     ($C:ty) => {
         |x: $C, y: $C| CDiv::cdiv(x, y)

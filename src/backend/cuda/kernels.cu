@@ -85,6 +85,7 @@ ALL_TYPES(COPY_FROM)
 MATH1(exp) MATH1(log) MATH1(sqrt) MATH1(sin) MATH1(cos) MATH1(tanh) MATH1(floor) MATH1(ceil)
 MATH1(rint) MATH1(erf) MATH1(fabs) MATH1(sinh) MATH1(cosh) MATH1(tan) MATH1(log1p) MATH1(expm1)
 MATH1(log10) MATH1(log2) MATH1(trunc) MATH1(erfinv) MATH1(erfc) MATH1(exp2)
+MATH1(asin) MATH1(acos) MATH1(atan) MATH1(asinh) MATH1(acosh) MATH1(atanh)
 __device__ __forceinline__ float m_atan2(float y, float x) { return atan2f(y, x); }
 __device__ __forceinline__ double m_atan2(double y, double x) { return atan2(y, x); }
 __device__ __forceinline__ float m_hypot(float a, float b) { return hypotf(a, b); }
@@ -515,6 +516,38 @@ template <typename R> __device__ __forceinline__ cx<R> c_tanh(cx<R> z) {
     R t = m_tan(z.im), beta = (R)1 + t * t, s = m_sinh(z.re), rho = m_sqrt((R)1 + s * s);
     R den = (R)1 + beta * s * s;
     return mkc(beta * rho * s / den, t / den);
+}
+// The inverse functions with C99's branch cuts and signed zeros, as the CPU kernels
+// (CInverse in src/backend/cpu/elementwise.rs): Kahan's formulas, the odd ones in the first
+// quadrant given the signs of z's parts; acos is PyTorch's pi/2 - asin(z).
+template <typename R> __device__ __forceinline__ cx<R> c_asin(cx<R> z) {
+    R ax = m_fabs(z.re), ay = m_fabs(z.im);
+    cx<R> m = c_sqrt(mkc((R)1 - ax, -ay)), p = c_sqrt(mkc((R)1 + ax, ay));
+    R re = m_atan(ax / (m.re * p.re - m.im * p.im)), im = m_asinh(m.re * p.im - m.im * p.re);
+    return mkc(m_copysign(re, z.re), m_copysign(im, z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_acos(cx<R> z) {
+    cx<R> w = c_asin(z);
+    return mkc((R)1.5707963267948966 - w.re, (R)0 - w.im);
+}
+template <typename R> __device__ __forceinline__ cx<R> c_asinh(cx<R> z) {
+    cx<R> w = c_asin(mkc(m_fabs(z.im), m_fabs(z.re)));
+    return mkc(m_copysign(w.im, z.re), m_copysign(w.re, z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_atanh(cx<R> z) {
+    R ax = m_fabs(z.re), ay = m_fabs(z.im);
+    R d = ((R)1 - ax) * ((R)1 - ax) + ay * ay;
+    R re = (R)0.25 * m_log1p((R)4 * ax / d);
+    R im = (R)0.5 * m_atan2((R)2 * ay, ((R)1 - ax) * ((R)1 + ax) - ay * ay);
+    return mkc(m_copysign(re, z.re), m_copysign(im, z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_atan(cx<R> z) {
+    cx<R> w = c_atanh(mkc(m_fabs(z.im), m_fabs(z.re)));
+    return mkc(m_copysign(w.im, z.re), m_copysign(w.re, z.im));
+}
+template <typename R> __device__ __forceinline__ cx<R> c_acosh(cx<R> z) {
+    cx<R> m = c_sqrt(mkc(z.re - (R)1, z.im)), p = c_sqrt(mkc(z.re + (R)1, z.im));
+    return mkc(m_asinh(m.re * p.re + m.im * p.im), (R)2 * m_atan(m.im / p.re));
 }
 template <typename R> __device__ __forceinline__ cx<R> c_one() { return mkc((R)1, (R)0); }
 template <typename R> __device__ __forceinline__ cx<R> c_sigmoid(cx<R> z) { return c_one<R>() / (c_one<R>() + c_exp(-z)); }
