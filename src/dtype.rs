@@ -156,6 +156,28 @@ impl DType {
     }
 }
 
+/// The default floating dtype (`torch.get_default_dtype()`), as its index in [`DType::ALL`].
+static DEFAULT_FLOAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(6);
+
+/// The default floating dtype: what Python floats become, what integers compute in where a
+/// float result is needed, and what the factories make (`torch.set_default_dtype`).
+pub fn default_float() -> DType {
+    DType::ALL[DEFAULT_FLOAT.load(std::sync::atomic::Ordering::Relaxed)]
+}
+
+/// The default complex dtype: complex128 when the default float is float64, else complex64
+/// (PyTorch's complex32 for a 16-bit default does not exist here).
+pub fn default_complex() -> DType {
+    default_float().to_complex()
+}
+
+/// Sets the default floating dtype (a floating dtype; the caller checks).
+pub fn set_default_float(d: DType) {
+    debug_assert!(d.is_floating());
+    let i = DType::ALL.iter().position(|&x| x == d).unwrap_or(6);
+    DEFAULT_FLOAT.store(i, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Join two dtypes of the same priority class.
 pub fn promote(a: DType, b: DType) -> DType {
     use DType::*;
@@ -196,8 +218,8 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
                 // Only Python numbers: the default dtype of their category (where(m, 1, 2.5)
                 // is float32, as a tensor made from 2.5 would be).
                 None if p == Priority::Scalar => match d.category() {
-                    Category::Float => DType::Float32,
-                    Category::Complex => DType::Complex64,
+                    Category::Float => default_float(),
+                    Category::Complex => default_complex(),
                     _ => d,
                 },
                 None => d,
@@ -206,8 +228,9 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
                         // A Python float joins ints as the default float; a Python complex joins
                         // floats as the complex type of matching width.
                         match d.category() {
-                            Category::Float => DType::Float32,
-                            Category::Complex => r.to_complex(),
+                            Category::Float => default_float(),
+                            Category::Complex if r.category() == Category::Float => r.to_complex(),
+                            Category::Complex => default_complex(),
                             _ => d,
                         }
                     } else if d.category() == Category::Complex && r == DType::Float64 {
@@ -220,7 +243,7 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
             });
         }
     }
-    res.unwrap_or(DType::Float32)
+    res.unwrap_or_else(default_float)
 }
 
 /// PyTorch's check of a Python number written into a tensor of dtype `dt` (fill_, full):

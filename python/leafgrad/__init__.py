@@ -140,12 +140,66 @@ def numel(t):
 
 
 def get_default_dtype():
-    """The default floating point dtype (always float32 in leafgrad).
+    """The default floating point dtype: what Python floats and the factories make (float32
+    unless `set_default_dtype` changed it).
 
     >>> torch.get_default_dtype()
     torch.float32
     """
-    return float32
+    return _core._get_default_dtype()
+
+
+def set_default_dtype(d):
+    """Sets the default floating point dtype (float32, float64, float16 or bfloat16): tensors
+    made from Python floats, the factories (`zeros`, `rand`, `arange` of floats, ...), layers'
+    parameters, integers in float functions (`sqrt`, `/`) and Python floats joining integer
+    tensors take it; the default complex dtype follows (complex128 with float64). Reprs leave
+    the default dtype unsaid, as PyTorch's.
+
+    >>> torch.set_default_dtype(torch.float64)
+    >>> torch.tensor([1.5]), torch.tensor([1.5]).dtype, torch.tensor([1]) / 2
+    (tensor([1.5000]), torch.float64, tensor([0.5000]))
+    >>> torch.set_default_dtype(torch.float32)
+    """
+    from . import _tensor_str
+
+    _core._set_default_dtype(d)
+    _tensor_str.DEFAULT_FLOAT = d._name
+
+
+_warned_default_tensor_type = False
+
+
+def set_default_tensor_type(t):
+    """Deprecated (as in PyTorch 2.1+): sets the default dtype from a tensor type
+    (`torch.DoubleTensor` or its name `'torch.DoubleTensor'`), with PyTorch's warning.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     torch.set_default_tensor_type(torch.DoubleTensor)
+    >>> torch.get_default_dtype()
+    torch.float64
+    >>> torch.set_default_dtype(torch.float32)
+    """
+    import warnings
+
+    global _warned_default_tensor_type
+    if not _warned_default_tensor_type:  # once per process, as PyTorch's TORCH_WARN_ONCE
+        _warned_default_tensor_type = True
+        warnings.warn(
+            "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+            "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+            UserWarning,
+            stacklevel=2,
+        )
+    name = t if isinstance(t, str) else getattr(t, "__name__", None)
+    names = {"torch.FloatTensor": float32, "torch.DoubleTensor": float64, "torch.HalfTensor": float16,
+             "torch.BFloat16Tensor": bfloat16}
+    key = name if isinstance(t, str) else f"torch.{name}"
+    if key not in names:
+        raise TypeError(f"invalid type: '{t}'")
+    set_default_dtype(names[key])
 
 
 def is_conj(input):

@@ -5,6 +5,7 @@ import warnings
 from . import _core
 from ._core import Tensor
 from ._device import check_device
+from ._layout import _made_like
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -95,8 +96,8 @@ def _value_dtype(v):
     if isinstance(v, builtins.int):
         return _core.int64
     if isinstance(v, builtins.complex):
-        return _core.complex64
-    return _core.float32
+        return _core._get_default_dtype().to_complex()
+    return _core._get_default_dtype()
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
@@ -128,7 +129,7 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
     >>> torch.zeros((2,), dtype=torch.int64)
     tensor([0, 0])
     """
-    return _finish(_filled(_shape(size), 0, dtype or _core.float32, device), requires_grad, device)
+    return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
@@ -138,7 +139,7 @@ def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
     tensor([[1., 1.],
             [1., 1.]], requires_grad=True)
     """
-    return _finish(_filled(_shape(size), 1, dtype or _core.float32, device), requires_grad, device)
+    return _finish(_filled(_shape(size), 1, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_format=None):
@@ -147,7 +148,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_
     >>> torch.empty(2, 3).shape
     torch.Size([2, 3])
     """
-    return _finish(_filled(_shape(size), 0, dtype or _core.float32, device), requires_grad, device)
+    return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
@@ -164,7 +165,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         is_int = all(isinstance(v, builtins.int) or (isinstance(v, Tensor) and not v.is_floating_point())
                      or (type(v).__module__ == "numpy" and hasattr(v, "__index__"))
                      for v in (start, end, step))
-        dtype = _core.int64 if is_int else _core.float32
+        dtype = _core.int64 if is_int else _core._get_default_dtype()
     ints = [v for v in (start, end, step) if isinstance(v, builtins.int) and not isinstance(v, builtins.bool)]
     if dtype is _core.int64 and len(ints) == 3 and builtins.max(builtins.abs(v) for v in ints) > 2**53:
         # exactly: a float holds integers exactly only up to 2**53
@@ -187,7 +188,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     if any(d != 0 for _, d in dims):
         got = " and ".join(f"{n} with {d} dimension(s)" for n, d in dims)
         raise RuntimeError(f"linspace only supports 0-dimensional start and end tensors, but got {got}.")
-    t = _core._linspace(builtins.float(start), builtins.float(end), builtins.int(steps), dtype or _core.float32)
+    t = _core._linspace(builtins.float(start), builtins.float(end), builtins.int(steps), dtype or _core._get_default_dtype())
     return _finish(t, requires_grad, device)
 
 
@@ -198,7 +199,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     tensor([[1., 0., 0.],
             [0., 1., 0.]])
     """
-    return _finish(_core._eye(n, n if m is None else m, dtype or _core.float32), requires_grad, device)
+    return _finish(_core._eye(n, n if m is None else m, dtype or _core._get_default_dtype()), requires_grad, device)
 
 
 def _generator(generator, fname):
@@ -260,7 +261,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     tensor([[0.4963, 0.7682, 0.0885],
             [0.1320, 0.3074, 0.6341]])
     """
-    t = _core._draw("uniform", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator, "rand"))
+    t = _core._draw("uniform", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0, _generator(generator, "rand"))
     return _finish(t, requires_grad, device)
 
 
@@ -272,7 +273,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(4, generator=g)
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
-    t = _core._draw("normal", _shape(size), None, dtype or _core.float32, 0.0, 1.0, _generator(generator, "randn"))
+    t = _core._draw("normal", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0, _generator(generator, "randn"))
     return _finish(t, requires_grad, device)
 
 
@@ -307,7 +308,9 @@ def _like(fill, name, doc):
     def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
         _check_args(name, dtype, requires_grad)
         dev = input.device if device is None else device
-        return _finish(_filled(tuple(input.shape), fill, dtype or input.dtype, dev), requires_grad, dev)
+        dt = dtype or input.dtype
+        t = _made_like(input, memory_format, lambda shape: _filled(shape, fill, dt, dev))
+        return _finish(t, requires_grad, dev)
 
     make.__name__ = make.__qualname__ = name
     make.__doc__ = doc
@@ -340,7 +343,9 @@ def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False
     tensor([[0.5000, 0.5000],
             [0.5000, 0.5000]])
     """
-    return _finish(_filled(tuple(input.shape), fill_value, dtype or input.dtype, device), requires_grad, device)
+    dt = dtype or input.dtype
+    t = _made_like(input, memory_format, lambda shape: _filled(shape, fill_value, dt, device))
+    return _finish(t, requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -349,7 +354,9 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_for
     >>> torch.rand_like(torch.zeros(2, 2)).shape
     torch.Size([2, 2])
     """
-    return _finish(_core._draw("uniform", tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
+    dt = dtype or input.dtype
+    t = _made_like(input, memory_format, lambda shape: _core._draw("uniform", shape, None, dt, 0.0, 1.0))
+    return _finish(t, requires_grad, device)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -358,7 +365,9 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_fo
     >>> torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)).dtype
     torch.float64
     """
-    return _finish(_core._draw("normal", tuple(input.shape), None, dtype or input.dtype, 0.0, 1.0), requires_grad, device)
+    dt = dtype or input.dtype
+    t = _made_like(input, memory_format, lambda shape: _core._draw("normal", shape, None, dt, 0.0, 1.0))
+    return _finish(t, requires_grad, device)
 
 
 def from_numpy(*args, **kwargs):
@@ -394,5 +403,6 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _core._draw("randint", tuple(input.shape), None, dtype, int(low), int(high))
+    t = _made_like(input, memory_format,
+                   lambda shape: _core._draw("randint", shape, None, dtype, int(low), int(high)))
     return _finish(t, requires_grad, device if device is not None else input.device)

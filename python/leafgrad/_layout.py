@@ -72,6 +72,52 @@ def _is_in_order(t, order):
     return all(n == 1 or t.stride(d) == expected[d] for d, n in enumerate(t.shape))
 
 
+def _stride_order(t):
+    """The dims of `t`, outermost in memory first, as PyTorch's `infer_dense_strides` (and
+    TensorIterator) order them: a stable insertion sort by stride, equal strides putting the
+    smaller size inside, and a dim of stride 0 never moved (its order is ambiguous)."""
+    sizes, strides = t.shape, t.stride()
+    perm = list(range(t.dim() - 1, -1, -1))  # innermost first
+
+    def should_swap(d0, d1):
+        if strides[d0] == 0 or strides[d1] == 0:
+            return 0
+        if strides[d0] != strides[d1]:
+            return 1 if strides[d0] > strides[d1] else -1
+        return 1 if sizes[d0] > sizes[d1] else 0
+
+    for i in range(1, t.dim()):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm[::-1]
+
+
+def _made_like(input, memory_format, make):
+    """A new tensor shaped like `input`, from `make(shape)` (a row-major tensor, which random
+    draws fill in memory order), laid out as the `*_like` factories' `memory_format` asks:
+    `preserve_format` (the default) keeps the order of the input's strides (a transposed
+    input gives a transposed result), `contiguous_format` is row-major, the channels-last
+    formats theirs."""
+    fmt = preserve_format if memory_format is None else memory_format
+    if fmt is preserve_format:
+        order = _stride_order(input)
+    elif fmt is contiguous_format:
+        order = None
+    else:
+        order = list(_order(input, fmt))
+    shape = tuple(input.shape)
+    if order is None or order == sorted(order):
+        return make(shape)
+    t = make(tuple(shape[d] for d in order))
+    return t.permute(*[order.index(d) for d in range(len(order))])
+
+
 _core_contiguous = Tensor.contiguous
 _core_is_contiguous = Tensor.is_contiguous
 
@@ -108,6 +154,26 @@ def _is_contiguous(self, memory_format=contiguous_format):
     return self.dim() == rank and _is_in_order(self, order)
 
 
+_core_clone = Tensor.clone
+
+
+def _clone(self, *, memory_format=preserve_format):
+    """A copy (CloneBackward0) laid out as `memory_format` asks: by default in the order of
+    the tensor's own strides, or row-major (`torch.contiguous_format`), or channels-last.
+
+    >>> torch.ones(3, 4).t().clone().stride()
+    (1, 4)
+    >>> torch.ones(3, 4).t().clone(memory_format=torch.contiguous_format).stride()
+    (3, 1)
+    """
+    if memory_format is preserve_format:
+        return _core_clone(self)
+    if memory_format is contiguous_format:
+        return self._clone_in_order(list(range(self.dim())))
+    return self._clone_in_order(list(_order(self, memory_format)))
+
+
+Tensor.clone = _clone
 Tensor.contiguous = _contiguous
 Tensor.is_contiguous = _is_contiguous
 Tensor.layout = property(lambda self: strided, doc="The layout: always `torch.strided`.")

@@ -132,7 +132,21 @@ _FLOAT_NP = {"float32": "float32", "float64": "float64", "float16": "float16", "
 _COMPLEX_NP = {"complex64": "complex64", "complex128": "complex128"}
 _OTHER_NP = {name: name for name in ("int64", "int32", "int16", "int8", "uint8", "bool")}
 _NP_DTYPES = {**_FLOAT_NP, **_COMPLEX_NP, **_OTHER_NP}
-_DEFAULT_DTYPES = {"float32", "complex64", "int64", "bool"}
+
+
+# The name of the default float dtype (`torch.get_default_dtype()`), kept here by
+# `torch.set_default_dtype` so that this module stays free of the Tensor class.
+DEFAULT_FLOAT = "float32"
+
+
+def _default_float():
+    return DEFAULT_FLOAT
+
+
+def _default_dtypes():
+    """The dtypes a repr leaves unsaid: the default float, its complex, int64 and bool."""
+    f = _default_float()
+    return {f, "complex128" if f == "float64" else "complex64", "int64", "bool"}
 
 
 class _Formatter:
@@ -288,13 +302,13 @@ def _add_suffixes(text, suffixes, indent):
 
 
 def format_meta(shape, dtype, *, grad_fn=None, requires_grad=False, tangent=None) -> str:
-    """The repr of a meta tensor (no values): its size always, its dtype unless float32.
+    """The repr of a meta tensor (no values): its size always, its dtype unless the default.
 
     >>> torch._tensor_str.format_meta((2, 3), "int64")
     "tensor(..., device='meta', size=(2, 3), dtype=torch.int64)"
     """
     suffixes = ["device='meta'", "size=" + str(tuple(shape))]
-    if dtype != "float32":
+    if dtype != _default_float():
         suffixes.append("dtype=torch." + dtype)
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn}>")
@@ -330,13 +344,13 @@ def format_tensor(arr, dtype, *, grad_fn=None, requires_grad=False, device=None,
         if a.ndim != 1:
             suffixes.append("size=" + str(tuple(a.shape)))
         # Empty tensors show any dtype other than the default float one.
-        if dtype != "float32":
+        if dtype != _default_float():
             suffixes.append("dtype=torch." + dtype)
         body = "[]"
     else:
         if not PRINT_OPTS.edgeitems:
             suffixes.append("size=" + str(tuple(a.shape)))
-        if dtype not in _DEFAULT_DTYPES:
+        if dtype not in _default_dtypes():
             suffixes.append("dtype=torch." + dtype)
         body = _body_str(a, dtype, indent)
     if grad_fn is not None:

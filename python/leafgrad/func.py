@@ -447,7 +447,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         private = []
         for j, x in enumerate(inputs):
             for k in range(x.numel()):
-                tangents = [torch.zeros_like(y) for y in inputs]
+                tangents = [torch.zeros_like(y, memory_format=torch.contiguous_format) for y in inputs]
                 tangents[j].view(-1)[k] = 1
                 outs, tans, rebuild, mine = _jvp_flat(call, inputs, tangents)
                 private += mine

@@ -78,7 +78,7 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
         return backend::cast_keep(&r, dt);
     }
     if true_div && !dt.is_differentiable() {
-        dt = DType::Float32;
+        dt = crate::dtype::default_float();
         a2 = cast_to(&a2, dt)?;
         b2 = cast_to(&b2, dt)?;
     }

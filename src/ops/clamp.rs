@@ -245,7 +245,12 @@ pub fn clamp_scalar_as(
     let bounded = min.is_some() || max.is_some();
     if kind == BoundKind::Float && !x.dtype().is_differentiable() && bounded {
         // (an integer tensor: nothing to record; the float copy keeps its layout)
-        return clamp_as(&backend::cast_keep(x, DType::Float32)?, min, max, op);
+        return clamp_as(
+            &backend::cast_keep(x, crate::dtype::default_float())?,
+            min,
+            max,
+            op,
+        );
     }
     if x.dtype() == DType::Bool && bounded {
         if kind == BoundKind::Bool {

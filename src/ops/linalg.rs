@@ -379,6 +379,14 @@ fn squeeze_dim4(x: &Tensor) -> Result<Tensor> {
 
 /// `bias + a @ b` for 2-D a, b as one node (AddmmBackward0), what `nn.Linear` records.
 pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype() != b.dtype() && a.device() == b.device() {
+        // addmm's own wording (mm's is "expected m1 and m2 ...")
+        return Err(Error::Runtime(format!(
+            "mat1 and mat2 must have the same dtype, but got {} and {}",
+            a.dtype().scalar_type_name(),
+            b.dtype().scalar_type_name()
+        )));
+    }
     let prod = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         mm(a, b)?

@@ -49,7 +49,7 @@ pub(crate) fn floating(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_differentiable() {
         Ok(x.clone())
     } else {
-        backend::cast_keep(x, DType::Float32)
+        backend::cast_keep(x, crate::dtype::default_float())
     }
 }
 
@@ -149,7 +149,7 @@ macro_rules! define_float_unary {
 pub(crate) fn float_binary_value(op: FloatBinary, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
     if !dt.is_differentiable() && !dt.is_complex() && op.ints_to_float() {
-        let f = |t: &Tensor| backend::cast_keep(t, DType::Float32);
+        let f = |t: &Tensor| backend::cast_keep(t, crate::dtype::default_float());
         return float_binary_value(op, &f(&a2)?, &f(&b2)?);
     }
     if !dt.is_differentiable() || dt.is_complex() {

@@ -187,7 +187,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let xf = if x.dtype().is_differentiable() {
         x.clone()
     } else {
-        backend::cast(x, DType::Float32)?
+        backend::cast(x, crate::dtype::default_float())?
     };
     let out = if xf.numel() == 0 {
         // no max to shift by: log Σ exp over nothing is -inf (PyTorch)

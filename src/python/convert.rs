@@ -286,8 +286,34 @@ pub(super) fn int_arg(v: &Bound<'_, PyAny>, fname: &str, arg: &str, pos: usize) 
     v.extract()
 }
 
+/// `torch.get_default_dtype()`.
+#[pyfunction]
+fn _get_default_dtype(py: Python<'_>) -> Py<PyDType> {
+    dtype_obj(py, crate::dtype::default_float())
+}
+
+/// `torch.set_default_dtype(d)`: a floating dtype, else PyTorch's TypeError.
+#[pyfunction]
+fn _set_default_dtype(d: &Bound<'_, PyAny>) -> PyResult<()> {
+    let Ok(d) = d.cast::<PyDType>() else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "invalid dtype object: only floating-point types are supported as the default type",
+        ));
+    };
+    let d = d.get().d;
+    if !d.is_floating() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "only floating-point types are supported as the default type",
+        ));
+    }
+    crate::dtype::set_default_float(d);
+    Ok(())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDType>()?;
+    m.add_function(wrap_pyfunction!(_get_default_dtype, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_default_dtype, m)?)?;
     let py = m.py();
     for d in DType::ALL {
         m.add(d.name(), dtype_obj(py, d))?;

@@ -139,8 +139,8 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
         (_, Some(d)) if p.kind.is_none_or(|k| k == Kind::Bool) => d,
         (Some(Kind::Bool), _) => DType::Bool,
         (Some(Kind::Int), _) => DType::Int64,
-        (Some(Kind::Complex), _) => DType::Complex64,
-        _ => DType::Float32,
+        (Some(Kind::Complex), _) => crate::dtype::default_complex(),
+        _ => crate::dtype::default_float(),
     };
     let dt = dtype.unwrap_or(inferred);
     let t = Tensor::zeros(&p.shape, dt).py()?;

@@ -129,21 +129,22 @@ impl PyTensor {
     #[new]
     #[pyo3(signature = (*args))]
     fn py_new(args: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        let default = crate::dtype::default_float();
         let t = if args.is_empty() {
-            Tensor::zeros(&[0], DType::Float32).py()?
+            Tensor::zeros(&[0], default).py()?
         } else if let Ok(src) = args.get_item(0)?.cast::<PyTensor>() {
             src.get().t.detached()
         } else if args.len() == 1 && !args.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() {
             let t = super::factory::from_data(&args.get_item(0)?, None)?;
-            if t.dtype() == DType::Float32 {
+            if t.dtype() == default {
                 t
             } else {
-                crate::backend::cast(&t, DType::Float32)?
+                crate::backend::cast(&t, default)?
             }
         } else {
             let shape = shape_args(args, "Tensor")?;
             let shape: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
-            Tensor::zeros(&shape, DType::Float32).py()?
+            Tensor::zeros(&shape, default).py()?
         };
         Ok(PyTensor {
             t,
@@ -612,7 +613,11 @@ impl PyTensor {
                 "only one element tensors can be converted to Python scalars",
             ));
         }
-        if self.t.requires_grad() && !WARNED_SCALAR.swap(true, Ordering::Relaxed) {
+        // (PyTorch warns once, and only where grad mode is on)
+        if self.t.requires_grad()
+            && crate::grad_mode::is_grad_enabled()
+            && !WARNED_SCALAR.swap(true, Ordering::Relaxed)
+        {
             warn(py, "UserWarning", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)", 1)?;
         }
         Ok(())

@@ -218,3 +218,40 @@ def test_complex_sqrt_and_division_follow_c99_and_c10():
     a = torch.tensor([complex(1, 2)] * 3, dtype=torch.complex128)
     b = torch.tensor([complex(inf, 0), complex(0, inf), complex(3, -4)], dtype=torch.complex128)
     assert _same_pairs(_pairs(a / b), [(0.0, 0.0), (0.0, -0.0), (-0.2, 0.4)])
+
+
+def test_scalar_conversion_warns_only_with_grad_mode_on():
+    t = torch.tensor(2.0, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.no_grad():
+            assert float(t) == 2.0 and t.item() == 2.0 and int(t) == 2
+        with torch.inference_mode():
+            assert float(t) == 2.0
+    assert not [w for w in caught if "Converting a tensor" in str(w.message)]
+
+
+def test_addmm_and_linear_name_mismatched_dtypes_as_pytorch():
+    a, w, b = torch.ones(2, 3, dtype=torch.float64), torch.ones(4, 3), torch.ones(4)
+    msg = "^mat1 and mat2 must have the same dtype, but got Double and Float$"
+    with pytest.raises(RuntimeError, match=msg):
+        torch.nn.functional.linear(a, w, b)
+    with pytest.raises(RuntimeError, match=msg):
+        torch.addmm(b, a, w.t())
+    with pytest.raises(RuntimeError, match="^expected m1 and m2 to have the same dtype, but got: double != float$"):
+        torch.mm(a, w.t())
+
+
+def test_deepcopy_of_a_parameter_leaves_grad_behind():
+    import copy
+
+    p = torch.nn.Parameter(torch.ones(2))
+    p.grad = torch.full((2,), 3.0)
+    q = copy.deepcopy(p)
+    assert q.grad is None and q.requires_grad and q.data_ptr() != p.data_ptr()
+    m = torch.nn.Linear(2, 2)
+    m(torch.ones(1, 2)).sum().backward()
+    assert copy.deepcopy(m).weight.grad is None
+    t = torch.ones(2, requires_grad=True)
+    t.grad = torch.ones(2)
+    assert copy.deepcopy(t).grad.tolist() == [1.0, 1.0]  # plain tensors keep theirs

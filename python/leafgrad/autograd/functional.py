@@ -338,7 +338,7 @@ def _jacfwd(func, inputs):
             for k in range(inp.nelement()):
                 duals = []
                 for m, other in enumerate(inputs):
-                    tangent = torch.zeros_like(other)
+                    tangent = torch.zeros_like(other, memory_format=torch.contiguous_format)
                     if m == j:
                         tangent.view(-1)[k] = 1
                     duals.append(fwAD.make_dual(other, tangent))

@@ -206,7 +206,7 @@ def _analytical_parts(inputs, output, nondet_tol, grad_out=None):
             return [[g] for g in grads], 1
         n = output.numel()
         per_input = [[None] * n for _ in diff]
-        base = torch.zeros_like(output)
+        base = torch.zeros_like(output, memory_format=torch.contiguous_format)
         flat = base.view(-1)
         for j in range(n):
             flat.zero_()
@@ -482,7 +482,7 @@ def _forward_jacobians(func, inputs):
             for d in range(inp.numel()):
                 dual_inputs = list(inputs)
                 for m in diff:
-                    tangent = torch.zeros_like(inputs[m])
+                    tangent = torch.zeros_like(inputs[m], memory_format=torch.contiguous_format)
                     if m == k:
                         tangent.view(-1)[d] = 1
                     dual_inputs[m] = fwAD.make_dual(inputs[m].detach(), tangent)

@@ -258,8 +258,13 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input
     if p == 1.0:
         return input * 0.0
-    # PyTorch's CPU dropout: noise = bernoulli_(1 - p) in input's dtype, divided by 1 - p
-    noise = _core._draw("bernoulli", tuple(input.shape), None, input.dtype, 1.0 - p).div_(1.0 - p)
+    # PyTorch's CPU dropout: noise = empty_like(input).bernoulli_(1 - p) in input's dtype,
+    # divided by 1 - p; empty_like keeps the strides of a dense input (a transposed one), and
+    # the draws fill the noise in memory order.
+    from .._layout import _made_like
+
+    noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p))
+    noise = noise.div_(1.0 - p)
     if input.device.type != "cpu":
         noise = noise.to(input.device)  # drawn by the CPU generator (docs/differences.md)
     if inplace:

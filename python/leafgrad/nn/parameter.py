@@ -19,7 +19,7 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            data = _core._full((0,), 0, _core.float32)
+            data = _core._full((0,), 0, _core._get_default_dtype())
         t = data.detach()
         obj = Tensor.__new__(cls, t)
         obj._bind()
@@ -34,9 +34,27 @@ class Parameter(Tensor):
     def __reduce_ex__(self, proto):
         return (_rebuild_parameter, (self.detach(), self.requires_grad))
 
+    def __deepcopy__(self, memo):
+        """A Parameter over a copy of the data (its layout kept) with `requires_grad`, as
+        PyTorch's: neither `.grad` nor shared memory come along.
+
+        >>> import copy
+        >>> p = torch.nn.Parameter(torch.ones(2))
+        >>> p.grad = torch.ones(2)
+        >>> q = copy.deepcopy(p)
+        >>> q, q.grad
+        (Parameter containing:
+        tensor([1., 1.], requires_grad=True), None)
+        """
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.data.clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
     @classmethod
     def _from_rebuilt(cls, data, requires_grad):
-        """A Parameter over `data` (how `copy.deepcopy` rebuilds one)."""
+        """A Parameter over `data` (how a pickled one is rebuilt)."""
         return cls(data, requires_grad)
 
 

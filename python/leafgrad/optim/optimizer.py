@@ -327,9 +327,15 @@ def _value(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _scalar_dtype():
+    """PyTorch's `_get_scalar_dtype()`: float64 when that is the default dtype, else float32."""
+    return _core.float64 if _core._get_default_dtype() == _core.float64 else _core.float32
+
+
 def _step_tensor(v):
-    """The `step` counter of an optimizer's state: a float32 0-d tensor, as PyTorch keeps it."""
-    return _core._full((), v, _core.float32)
+    """The `step` counter of an optimizer's state: a 0-d tensor of `_scalar_dtype()`, as
+    PyTorch keeps it."""
+    return _core._full((), v, _scalar_dtype())
 
 
 
