@@ -77,7 +77,13 @@ MODULES = [
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
 # (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
+    "leafgrad.optim.nadam",
+    "leafgrad.optim.radam",
+    "leafgrad.optim.asgd",
+    "leafgrad.optim.rprop",
+    "leafgrad.optim.lbfgs",
 LEAFGRAD_ONLY = (
+    "leafgrad.optim._cyclic_lr",
     "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
     "leafgrad._tensor_str.format_tensor",
