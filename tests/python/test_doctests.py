@@ -59,11 +59,16 @@ MODULES = [
     "leafgrad.nn.modules.normalization",
     "leafgrad.nn.modules.activation",
     "leafgrad.nn.modules.parallel",
+    "leafgrad.nn.modules.rnn",
+    "leafgrad.nn.modules.attention",
+    "leafgrad.nn.modules.transformer",
     "leafgrad.nn.functional",
     "leafgrad.nn._functional_losses",
+    "leafgrad.nn._functional_attention",
     "leafgrad.nn.init",
     "leafgrad.nn.utils.clip_grad",
     "leafgrad.nn.utils.convert_parameters",
+    "leafgrad.nn.utils.rnn",
     "leafgrad.nn.parameter",
     "leafgrad.optim.optimizer",
     "leafgrad.optim.sgd",
@@ -72,18 +77,18 @@ MODULES = [
     "leafgrad.optim.adagrad",
     "leafgrad.optim.adamax",
     "leafgrad.optim.adadelta",
-    "leafgrad.optim.lr_scheduler",
-]
-# Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
-# not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
-# (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
     "leafgrad.optim.nadam",
     "leafgrad.optim.radam",
     "leafgrad.optim.asgd",
     "leafgrad.optim.rprop",
     "leafgrad.optim.lbfgs",
-LEAFGRAD_ONLY = (
+    "leafgrad.optim.lr_scheduler",
     "leafgrad.optim._cyclic_lr",
+]
+# Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
+# not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
+# (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
+LEAFGRAD_ONLY = (
     "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
     "leafgrad._tensor_str.format_tensor",

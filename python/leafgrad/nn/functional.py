@@ -683,4 +683,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _composites.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
+from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's names)
+    _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,
+    multi_head_attention_forward, scaled_dot_product_attention,
+)
+
+
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Tensor",)]
