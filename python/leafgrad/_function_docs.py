@@ -278,6 +278,12 @@ DOCS = {
     >>> torch.cumsum(torch.tensor([1., 2., 3.]), 0)
     tensor([1., 3., 6.])
     """,
+    "cumprod": """Cumulative product along `dim` (integer and bool inputs multiply in int64);
+    its gradient is PyTorch's, exact at zeros too.
+
+    >>> torch.cumprod(torch.tensor([1., 2., 3., 0., 5.]), 0)
+    tensor([1., 2., 6., 0., 0.])
+    """,
     "as_strided": """A view of the input's memory with the given sizes, strides and storage offset
     (by default the input's own); its gradient adds back at each memory position.
 

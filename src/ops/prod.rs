@@ -134,3 +134,107 @@ fn prod_of_others_masked(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
     let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
     reshape(&out, &dims)
 }
+
+/// Cumulative product along `dim` (CumprodBackward0): integers and bools multiply in int64,
+/// 16-bit floats in float32 rounded once, as PyTorch's CPU kernel.
+pub fn cumprod(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let dt = x.dtype();
+    let work = match dt {
+        DType::Bool | DType::UInt8 | DType::Int32 => DType::Int64,
+        DType::Float16 | DType::BFloat16 => DType::Float32,
+        d => d,
+    };
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let c = backend::cast(x, work)?;
+    let out = if shape.is_empty() {
+        c
+    } else {
+        backend::scan(ScanKernel::Prod, &c, d, false, false)?
+    };
+    let out = if dt.is_differentiable() && work != dt {
+        backend::cast(&out, dt)?
+    } else {
+        out
+    };
+    if needs_grad(&[x])? {
+        record(
+            "CumprodBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?, save_output("result", &out, 0)?],
+            Box::new(move |s, g| grads![cumprod_backward(&g[0], &s[0], d, &s[1])?]),
+        )?;
+    }
+    Ok(out)
+}
+
+/// PyTorch's cumprod_backward, written with ops (so create_graph differentiates it): without
+/// zeros, the reversed cumulative sum of `result · dL` over `x`; with zeros, that before each
+/// slice's first zero, at the first zero the product before it times Σ_{j ≥ z} dL_j ·
+/// Π_{z < m ≤ j} x_m, and 0 after it.
+fn cumprod_backward(g: &Tensor, x: &Tensor, d: usize, out: &Tensor) -> Result<Tensor> {
+    if x.ndim() == 0 || x.numel() <= 1 || x.shape()[d] == 1 {
+        return Ok(g.clone());
+    }
+    let di = d as i64;
+    let (xc, oc) = (conj(x)?, conj(out)?);
+    let has_zero = x
+        .try_to_vec::<num_complex::Complex64>()?
+        .iter()
+        .any(|v| v.norm() == 0.0);
+    let rev = |t: &Tensor| super::sum::cumsum(t, di, true);
+    if !has_zero {
+        return div(&rev(&mul(&oc, g)?)?, &xc);
+    }
+    if crate::grad_mode::is_grad_enabled() {
+        // create_graph: PyTorch's O(n²) form, whose derivative is cumprod's second derivative
+        // (the O(n) one below is constant in the zeros it masks)
+        return cumprod_backward_differentiable(g, &xc, d);
+    }
+    let (zero, one) = (
+        Tensor::wrapped_scalar(0.0f64),
+        Tensor::wrapped_scalar(1.0f64),
+    );
+    let (before, first, after) = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let is_zero = compare(CmpOp::Eq, x, &zero)?;
+        let seen = super::sum::cumsum(&backend::cast(&is_zero, DType::Int64)?, di, false)?;
+        let none_yet = compare(CmpOp::Eq, &seen, &Tensor::wrapped_scalar(0i64))?;
+        let first = bitwise(
+            BitOp::And,
+            &is_zero,
+            &compare(CmpOp::Eq, &seen, &Tensor::wrapped_scalar(1i64))?,
+        )?;
+        let after = compare(CmpOp::Ne, &seen, &Tensor::wrapped_scalar(0i64))?;
+        (none_yet, first, after)
+    };
+    let x_before = where_(&before, &xc, &one)?;
+    let until_zero = where_(&before, &div(&rev(&mul(&oc, g)?)?, &x_before)?, &zero)?;
+    let prefix = cumprod(&x_before, di)?;
+    let from_zero = cumprod(&where_(&after, &where_(&first, &one, &xc)?, &one)?, di)?;
+    let tail = rev(&where_(&after, &mul(g, &from_zero)?, &zero)?)?;
+    where_(&first, &mul(&prefix, &tail)?, &until_zero)
+}
+
+/// dL/dx_k = Π_{i<k} x_i · (dL_k + Σ_{j>k} dL_j · Π_{k<i≤j} x_i), one slice at a time.
+fn cumprod_backward_differentiable(g: &Tensor, xc: &Tensor, d: usize) -> Result<Tensor> {
+    let (n, di) = (xc.shape()[d] as i64, d as i64);
+    let mut slices = Vec::with_capacity(n as usize);
+    for k in 0..n {
+        let mut term = select(g, di, k)?;
+        if k + 1 < n {
+            let after = cumprod(&slice(xc, di, Some(k + 1), None, 1)?, di)?;
+            let weighted = mul(&slice(g, di, Some(k + 1), None, 1)?, &after)?;
+            term = add(&term, &sum(&weighted, Some(&[di]), false)?)?;
+        }
+        if k > 0 {
+            term = mul(
+                &prod(&slice(xc, di, Some(0), Some(k), 1)?, Some(di), false)?,
+                &term,
+            )?;
+        }
+        slices.push(term);
+    }
+    super::join::stack(&slices, di)
+}

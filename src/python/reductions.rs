@@ -228,4 +228,14 @@ impl PyTensor {
         };
         out(py, ops::cumsum(&src, dim, false))
     }
+    #[pyo3(signature = (dim, *, dtype = None))]
+    fn cumprod<'py>(&self, py: Python<'py>, dim: i64, dtype: Option<&Bound<'py, PyAny>>) -> R<'py> {
+        let src = match dtype {
+            Some(d) if !d.is_none() => {
+                ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
+            }
+            _ => self.t.clone(),
+        };
+        out(py, ops::cumprod(&src, dim))
+    }
 }
