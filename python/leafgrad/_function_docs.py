@@ -284,6 +284,45 @@ DOCS = {
     >>> torch.cumprod(torch.tensor([1., 2., 3., 0., 5.]), 0)
     tensor([1., 2., 6., 0., 0.])
     """,
+    "frac": """The fractional part `input - trunc(input)` of a float tensor (FracBackward0).
+
+    >>> torch.frac(torch.tensor([-2.5, 0.5, 1.0]))
+    tensor([-0.5000,  0.5000,  0.0000])
+    """,
+    "frac_": """`frac` in place.
+
+    >>> x = torch.tensor([1.25])
+    >>> torch.frac_(x), x
+    (tensor([0.2500]), tensor([0.2500]))
+    """,
+    "logit": """`log(p / (1 - p))`, `p` clamped to `[eps, 1 - eps]` first when `eps` is given
+    (LogitBackward0: its gradient is NaN outside [0, 1] without `eps`, 0 outside the clamp with
+    it, as PyTorch's).
+
+    >>> torch.logit(torch.tensor([0.25, 0.5, 1.0]))
+    tensor([-1.0986,  0.0000,     inf])
+    >>> torch.logit(torch.tensor([0.0, 1.0]), eps=1e-6)
+    tensor([-13.8155,  13.8023])
+    """,
+    "logit_": """`logit` in place.
+
+    >>> x = torch.tensor([0.25])
+    >>> torch.logit_(x), x
+    (tensor([-1.0986]), tensor([-1.0986]))
+    """,
+    "nan_to_num": """NaN, inf and -inf replaced by `nan` (0), `posinf` and `neginf` (by default the
+    dtype's largest and lowest finite values) (NanToNumBackward0: the gradient passes where the
+    input is finite); integer and bool tensors come back as a copy.
+
+    >>> torch.nan_to_num(torch.tensor([float("nan"), float("inf"), -float("inf"), 1.5]))
+    tensor([ 0.0000e+00,  3.4028e+38, -3.4028e+38,  1.5000e+00])
+    """,
+    "nan_to_num_": """`nan_to_num` in place.
+
+    >>> x = torch.tensor([float("nan"), 2.0])
+    >>> torch.nan_to_num_(x), x
+    (tensor([0., 2.]), tensor([0., 2.]))
+    """,
     "as_strided": """A view of the input's memory with the given sizes, strides and storage offset
     (by default the input's own); its gradient adds back at each memory position.
 

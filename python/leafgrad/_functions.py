@@ -15,7 +15,7 @@ __all__ = [
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
-    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "diag", "flip",
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
@@ -188,7 +188,8 @@ minimum = _declared("minimum", Tensor.minimum.__doc__, True)
 concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
-           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clamp_min", "clamp_max", "clip", "detach", "cumsum", "cumprod"]:
+           "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clamp_min", "clamp_max", "clip", "detach", "cumsum", "cumprod",
+           "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_"]:
     globals()[_n] = _unary(_n)
 del _n
 

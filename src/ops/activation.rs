@@ -43,7 +43,7 @@ fn node_and_saved(
 }
 
 /// The value of `f(x)`, computed with ops and unrecorded.
-fn value(f: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
+pub(crate) fn value(f: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
     let _g = GradModeGuard::new(false);
     Ok(f()?.detached())
 }

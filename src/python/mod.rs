@@ -14,6 +14,7 @@ mod internals;
 mod joins;
 mod logical;
 mod math;
+mod misc_unary;
 mod nn;
 mod node;
 mod ops;
