@@ -56,12 +56,13 @@ from ._scatter import *  # noqa: F401,F403
 from ._gather import *  # noqa: F401,F403
 from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
+from ._math_extra import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
-from . import random, serialization, special, storage  # noqa: E402
+from . import linalg, random, serialization, special, storage  # noqa: E402
 from .serialization import load, save  # noqa: E402
 from .storage import TypedStorage, UntypedStorage  # noqa: E402
 from .random import (  # noqa: E402

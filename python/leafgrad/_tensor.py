@@ -610,6 +610,16 @@ def _install():
     T.arccosh_ = lambda self: self.acosh_()
     T.arctanh = lambda self: self.atanh()
     T.arctanh_ = lambda self: self.atanh_()
+    from . import _math_extra as M
+
+    T.kron = lambda self, other: M.kron(self, other)
+    T.cross = lambda self, other, dim=None: M.cross(self, other, dim)
+    T.diag_embed = lambda self, offset=0, dim1=-2, dim2=-1: M.diag_embed(self, offset, dim1, dim2)
+    T.aminmax = lambda self, *, dim=None, keepdim=False: M.aminmax(self, dim=dim, keepdim=keepdim)
+    T.bincount = lambda self, weights=None, minlength=0: M.bincount(self, weights, minlength)
+    T.histc = lambda self, bins=100, min=0, max=0: M.histc(self, bins, min, max)
+    T.histogram = lambda self, bins, *, range=None, weight=None, density=False: M.histogram(
+        self, bins, range=range, weight=weight, density=density)
     T.fix = lambda self: self.trunc()
     T.fix_ = lambda self: self.trunc_()
     from ._functions import multinomial

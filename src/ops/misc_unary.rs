@@ -1,7 +1,7 @@
 //! Elementwise functions of one float tensor with their own argument rules: `frac`, `logit`
 //! (with `eps`) and `nan_to_num`, each PyTorch's node with its derivative written with ops.
-use super::*;
 use super::activation::value;
+use super::*;
 use crate::grads;
 
 fn scalar(v: f64) -> Tensor {

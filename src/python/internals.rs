@@ -36,6 +36,18 @@ fn _composite<'py>(
     out(py, crate::engine::composite(name, &ins, func))
 }
 
+/// A view of `x` recorded as UnsafeViewBackward0 (`at::_unsafe_view`, which PyTorch's
+/// composite ops such as `kron` end with).
+#[pyfunction]
+#[pyo3(name = "_unsafe_view")]
+fn view_recorded_as_unsafe<'py>(
+    py: Python<'py>,
+    x: PyRef<'py, PyTensor>,
+    shape: Vec<i64>,
+) -> R<'py> {
+    out(py, ops::unsafe_view(&x.t, &shape))
+}
+
 /// `target.op_(...)` for an op written in Python: `f(snapshot of target)` is written into
 /// `target` as an in-place op (its node becomes target's grad_fn; views update their base).
 #[pyfunction]
@@ -160,9 +172,12 @@ fn _storage_view<'py>(
     wrap(py, Tensor::from_data(data))
 }
 
+// (pyo3's generated import of `_unsafe_view` trips clippy's unsafe-renaming lint)
+#[allow(clippy::unsafe_removed_from_name)]
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
+    m.add_function(wrap_pyfunction!(view_recorded_as_unsafe, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;
     m.add_function(wrap_pyfunction!(_declared_out, m)?)?;

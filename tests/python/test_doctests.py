@@ -91,6 +91,8 @@ MODULES = [
 LEAFGRAD_ONLY = (
     "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
+    "leafgrad._math_extra",
+    "leafgrad.linalg",
     "leafgrad._tensor_str.format_tensor",
     "leafgrad._tensor_str.format_meta",
 )
