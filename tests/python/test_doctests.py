@@ -62,9 +62,16 @@ MODULES = [
     "leafgrad.nn.modules.rnn",
     "leafgrad.nn.modules.attention",
     "leafgrad.nn.modules.transformer",
+    "leafgrad.nn.modules.padding",
+    "leafgrad.nn.modules.upsampling",
+    "leafgrad.nn.modules.misc",
+    "leafgrad.nn.modules.conv",
+    "leafgrad.nn.modules.pooling",
     "leafgrad.nn.functional",
     "leafgrad.nn._functional_losses",
     "leafgrad.nn._functional_attention",
+    "leafgrad.nn._functional_resample",
+    "leafgrad.nn._functional_conv",
     "leafgrad.nn.init",
     "leafgrad.nn.utils.clip_grad",
     "leafgrad.nn.utils.convert_parameters",
@@ -84,6 +91,8 @@ MODULES = [
     "leafgrad.optim.lbfgs",
     "leafgrad.optim.lr_scheduler",
     "leafgrad.optim._cyclic_lr",
+    "leafgrad._math_extra",
+    "leafgrad.linalg",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
@@ -91,8 +100,6 @@ MODULES = [
 LEAFGRAD_ONLY = (
     "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
-    "leafgrad._math_extra",
-    "leafgrad.linalg",
     "leafgrad._tensor_str.format_tensor",
     "leafgrad._tensor_str.format_meta",
 )

@@ -1,0 +1,261 @@
+"""Convolution layers: Conv1d, Conv3d, ConvTranspose1d, ConvTranspose2d (Conv2d lives in
+layers.py), with PyTorch's parameters, initialisation order, reprs and checks."""
+import math
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .layers import Conv2d, _empty
+from .module import Module
+
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]  # Conv2d: layers.py's
+
+
+def _ntuple(v, n):
+    return tuple(v) if isinstance(v, (list, tuple)) else (v,) * n
+
+
+def _reverse_repeat_tuple(t, n):
+    """(a, b) -> (b, b, a, a) for n == 2: F.pad's order (last dim first)."""
+    return tuple(x for x in reversed(t) for _ in range(n))
+
+
+class _ConvNd(Module):
+    """The shared base of the convolution layers (PyTorch's `_ConvNd`)."""
+
+    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
+                     "in_channels", "out_channels", "kernel_size"]
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                 output_padding, groups, bias, padding_mode, device=None, dtype=None):
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        valid_padding_strings = {"same", "valid"}
+        if isinstance(padding, str):
+            if padding not in valid_padding_strings:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {valid_padding_strings}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError(
+                f"padding_mode must be one of {valid_padding_modes}, but got padding_mode='{padding_mode}'")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
+        self.groups = groups
+        self.padding_mode = padding_mode
+        # F.pad's amounts (last dim first) for the padding modes other than 'zeros'
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total = d * (k - 1)
+                    left = total // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total - left
+        else:
+            self._reversed_padding_repeated_twice = _reverse_repeat_tuple(self.padding, 2)
+        if transposed:
+            shape = (in_channels, out_channels // groups, *kernel_size)
+        else:
+            shape = (out_channels, in_channels // groups, *kernel_size)
+        self.weight = Parameter(_empty(shape, dtype, device))
+        if bias:
+            self.bias = Parameter(_empty((out_channels,), dtype, device))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self):
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += ", padding={padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(**self.__dict__)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "padding_mode"):
+            self.padding_mode = "zeros"
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution over (N, C_in, L) or (C_in, L) input (see torch.nn.functional.conv1d);
+    `padding_mode` 'zeros', 'reflect', 'replicate' or 'circular'.
+
+    >>> conv = torch.nn.Conv1d(2, 4, kernel_size=3, padding=1)
+    >>> conv
+    Conv1d(2, 4, kernel_size=(3,), stride=(1,), padding=(1,))
+    >>> conv.weight.shape, conv.bias.shape
+    (torch.Size([4, 2, 3]), torch.Size([4]))
+    >>> conv(torch.ones(5, 2, 10)).shape
+    torch.Size([5, 4, 10])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
+                         padding if isinstance(padding, str) else _ntuple(padding, 1), _ntuple(dilation, 1),
+                         False, _ntuple(0, 1), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                             weight, bias, self.stride, _ntuple(0, 1), self.dilation, self.groups)
+        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    """3-d convolution over (N, C_in, D, H, W) or (C_in, D, H, W) input (see
+    torch.nn.functional.conv3d).
+
+    >>> conv = torch.nn.Conv3d(1, 2, kernel_size=(1, 3, 3), stride=2, bias=False)
+    >>> conv
+    Conv3d(1, 2, kernel_size=(1, 3, 3), stride=(2, 2, 2), bias=False)
+    >>> conv.weight.shape
+    torch.Size([2, 1, 1, 3, 3])
+    >>> conv(torch.ones(1, 1, 4, 7, 7)).shape
+    torch.Size([1, 2, 2, 3, 3])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3),
+                         padding if isinstance(padding, str) else _ntuple(padding, 3), _ntuple(dilation, 3),
+                         False, _ntuple(0, 3), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                             weight, bias, self.stride, _ntuple(0, 3), self.dilation, self.groups)
+        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """The shared base of the transposed convolution layers (only 'zeros' padding)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                 output_padding, groups, bias, padding_mode, device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {self.__class__.__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, transposed,
+                         output_padding, groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims, dilation=None):
+        """The output_padding that makes forward's output `output_size` (PyTorch's checks)."""
+        if output_size is None:
+            return _ntuple(self.output_padding, 1)
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(
+                f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have "
+                f"{num_spatial_dims} or {num_non_spatial_dims + num_spatial_dims} elements (got {len(output_size)})")
+        min_sizes, max_sizes = [], []
+        for d in range(num_spatial_dims):
+            size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d]
+                    + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            min_sizes.append(size)
+            max_sizes.append(min_sizes[d] + stride[d] - 1)
+        for i in range(len(output_size)):
+            if output_size[i] < min_sizes[i] or output_size[i] > max_sizes[i]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {min_sizes} "
+                                 f"to {max_sizes} (for an input of {input.size()[2:]})")
+        return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-d convolution over (N, C_in, L) or (C_in, L) input (see
+    torch.nn.functional.conv_transpose1d); `forward(input, output_size=None)` picks the
+    output_padding that gives `output_size`.
+
+    >>> up = torch.nn.ConvTranspose1d(4, 2, kernel_size=3, stride=2, padding=1)
+    >>> up
+    ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,), padding=(1,))
+    >>> up.weight.shape
+    torch.Size([4, 2, 3])
+    >>> up(torch.ones(1, 4, 5)).shape, up(torch.ones(1, 4, 5), output_size=[10]).shape
+    (torch.Size([1, 2, 9]), torch.Size([1, 2, 10]))
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
+                         _ntuple(padding, 1), _ntuple(dilation, 1), True, _ntuple(output_padding, 1), groups, bias,
+                         padding_mode, device=device, dtype=dtype)
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
+        if not isinstance(self.padding, tuple):
+            raise AssertionError("self.padding must be a tuple")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 1,
+                                              self.dilation)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                   self.groups, self.dilation)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-d convolution over (N, C_in, H, W) or (C_in, H, W) input (see
+    torch.nn.functional.conv_transpose2d); `forward(input, output_size=None)` picks the
+    output_padding that gives `output_size`.
+
+    >>> up = torch.nn.ConvTranspose2d(3, 1, kernel_size=2, stride=2)
+    >>> up
+    ConvTranspose2d(3, 1, kernel_size=(2, 2), stride=(2, 2))
+    >>> up.weight.shape
+    torch.Size([3, 1, 2, 2])
+    >>> up(torch.ones(1, 3, 4, 5)).shape
+    torch.Size([1, 1, 8, 10])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
+                         _ntuple(padding, 2), _ntuple(dilation, 2), True, _ntuple(output_padding, 2), groups, bias,
+                         padding_mode, device=device, dtype=dtype)
+
+    def forward(self, input, output_size=None):
+        if self.padding_mode != "zeros":
+            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose2d")
+        if not isinstance(self.padding, tuple):
+            raise AssertionError("self.padding must be a tuple")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2,
+                                              self.dilation)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                   self.groups, self.dilation)
