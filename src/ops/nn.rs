@@ -315,6 +315,10 @@ pub struct PoolArgs {
     pub padding: (usize, usize),
     pub dilation: (usize, usize),
     pub ceil_mode: bool,
+    /// avg_pool2d: whether the zero padding counts in each window's divisor.
+    pub count_include_pad: bool,
+    /// avg_pool2d: one divisor for every window.
+    pub divisor_override: Option<i64>,
 }
 
 fn pool_out(inp: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> Result<usize> {
@@ -418,6 +422,9 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
 /// 2-D average pooling, padding counted in the divisor (AvgPool2DBackward0).
 pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
     let (x4, unbatched) = pool_check(x, a)?;
+    if a.divisor_override == Some(0) {
+        return Err(Error::Runtime("divisor must be not zero".into()));
+    }
     let s = x4.shape();
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
     let ho = pool_out(h, a.kernel.0, a.stride.0, a.padding.0, 1, a.ceil_mode)?;
@@ -428,18 +435,25 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         dilation: (1, 1),
         groups: 1,
     };
-    let (hp, wp) = (h + 2 * a.padding.0, w + 2 * a.padding.1);
+    let pad = a.padding;
+    // with ceil_mode the last window may reach past the padding: zeros there too, which no
+    // divisor counts
+    let hp = (h + 2 * pad.0).max((ho - 1) * a.stride.0 + a.kernel.0);
+    let wp = (w + 2 * pad.1).max((wo - 1) * a.stride.1 + a.kernel.1);
     let k = a.kernel.0 * a.kernel.1;
     let plan = im2col_plan(n * c, 1, hp, wp, a.kernel.0, a.kernel.1, ho, wo, &conv);
-    let pad = a.padding;
+    let divisors = backend::to_device(
+        &backend::cast(
+            &Tensor::from_vec(pool_divisors(a, h, w, ho, wo), &[1, 1, ho * wo])?,
+            x4.dtype(),
+        )?,
+        x4.device(),
+    )?;
     let out = {
         let _g = GradModeGuard::new(false);
-        let xp = pad2d(&x4, pad.0, pad.1)?;
+        let xp = embed_at(&x4, hp, wp, pad)?;
         let cols = take(&xp, &plan, &[n * c, k, ho * wo], "Im2ColBackward0")?;
-        let m = div(
-            &sum(&cols, Some(&[1]), false)?,
-            &Tensor::wrapped_scalar(k as f64),
-        )?;
+        let m = div(&sum(&cols, Some(&[1]), true)?, &divisors)?;
         reshape(&m, &[n as i64, c as i64, ho as i64, wo as i64])?.detached()
     };
     if needs_grad(&[&x4])? {
@@ -449,14 +463,18 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
             &[&out],
             vec![save("self", &x4)?],
             Box::new(move |_, g| {
-                // each window's mean hands dy / k to each of its k elements
+                // each window's mean hands dy / divisor to each of its k elements
                 let gm = reshape(&g[0], &[(n * c) as i64, 1, (ho * wo) as i64])?;
-                let gcols = div(
-                    &expand(&gm, &[n * c, k, ho * wo])?,
-                    &Tensor::wrapped_scalar(k as f64),
-                )?;
+                let gcols = expand(&div(&gm, &divisors)?, &[n * c, k, ho * wo])?;
                 let gxp = put_add(&[n, c, hp, wp], &plan, &gcols)?;
-                grads![unpad2d(&gxp, pad.0, pad.1)?]
+                let rows = slice(&gxp, 2, Some(pad.0 as i64), Some((pad.0 + h) as i64), 1)?;
+                grads![slice(
+                    &rows,
+                    3,
+                    Some(pad.1 as i64),
+                    Some((pad.1 + w) as i64),
+                    1
+                )?]
             }),
         )?;
     }
@@ -465,6 +483,47 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
     } else {
         Ok(out)
     }
+}
+
+/// PyTorch's avg_pool2d divisor of each output window: `divisor_override`, else the window's
+/// size within the padded input (count_include_pad) or within the input itself.
+fn pool_divisors(a: &PoolArgs, h: usize, w: usize, ho: usize, wo: usize) -> Vec<f64> {
+    let span = |o: usize, k: usize, s: usize, p: usize, len: usize| {
+        let start = (o * s) as isize - p as isize;
+        let end = (start + k as isize).min((len + p) as isize);
+        let padded = end - start;
+        let inside = end.min(len as isize) - start.max(0);
+        (padded, inside)
+    };
+    let mut out = Vec::with_capacity(ho * wo);
+    for oy in 0..ho {
+        let (ph, ih) = span(oy, a.kernel.0, a.stride.0, a.padding.0, h);
+        for ox in 0..wo {
+            let (pw, iw) = span(ox, a.kernel.1, a.stride.1, a.padding.1, w);
+            out.push(match a.divisor_override {
+                Some(d) => d as f64,
+                None if a.count_include_pad => (ph * pw) as f64,
+                None => (ih * iw) as f64,
+            });
+        }
+    }
+    out
+}
+
+/// `x` (N, C, H, W) placed at rows `pad.0..`, columns `pad.1..` of zeros of size (hp, wp).
+fn embed_at(x: &Tensor, hp: usize, wp: usize, pad: (usize, usize)) -> Result<Tensor> {
+    let s = x.shape();
+    if (hp, wp) == (s[2], s[3]) {
+        return Ok(x.clone());
+    }
+    let ps = vec![s[0], s[1], hp, wp];
+    let st = contiguous_strides(&ps);
+    let region = Region {
+        shape: s.clone(),
+        strides: st.clone(),
+        offset: pad.0 * st[2] as usize + pad.1 * st[3] as usize,
+    };
+    embed(x, &ps, &region)
 }
 
 /// Rows of `weight` picked by `indices` (EmbeddingBackward0).

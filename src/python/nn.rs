@@ -83,7 +83,7 @@ fn _conv2d<'py>(
 }
 
 #[pyfunction]
-#[pyo3(signature = (input, kernel_size, stride, padding, dilation, ceil_mode, is_max))]
+#[pyo3(signature = (input, kernel_size, stride, padding, dilation, ceil_mode, is_max, count_include_pad = true, divisor_override = None))]
 #[allow(clippy::too_many_arguments)]
 fn _pool2d<'py>(
     py: Python<'py>,
@@ -94,6 +94,8 @@ fn _pool2d<'py>(
     dilation: &Bound<'py, PyAny>,
     ceil_mode: bool,
     is_max: bool,
+    count_include_pad: bool,
+    divisor_override: Option<i64>,
 ) -> R<'py> {
     let kernel = pair(kernel_size, "kernel_size")?;
     let stride = if stride.is_none() {
@@ -112,6 +114,8 @@ fn _pool2d<'py>(
         padding: pair(padding, "padding")?,
         dilation: pair(dilation, "dilation")?,
         ceil_mode,
+        count_include_pad,
+        divisor_override,
     };
     if is_max {
         out(py, ops::max_pool2d(&input.t, &a))

@@ -221,7 +221,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
               [13., 15.]]]])
     """
     if return_indices:
-        raise RuntimeError("max_pool2d(return_indices=True) is not supported by leafgrad")
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
         stride = None
     return _core._pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
@@ -235,11 +235,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     tensor([[[[ 2.5000,  4.5000],
               [10.5000, 12.5000]]]])
     """
-    if not count_include_pad or divisor_override is not None:
-        raise RuntimeError("avg_pool2d supports only count_include_pad=True without divisor_override")
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
         stride = None
-    return _core._pool2d(input, kernel_size, stride, padding, 1, ceil_mode, False)
+    return _core._pool2d(input, kernel_size, stride, padding, 1, ceil_mode, False, bool(count_include_pad),
+                         None if divisor_override is None else int(divisor_override))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -682,18 +681,18 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     return _composites.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
+
 from ._functional_conv import (  # noqa: E402,F401  (torch.nn.functional's names)
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d, adaptive_max_pool2d_with_indices, avg_pool1d, conv1d, conv3d, conv_transpose1d,
     conv_transpose2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices,
     max_unpool1d, max_unpool2d,
 )
-
 from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's names)
     _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,
     multi_head_attention_forward, scaled_dot_product_attention,
 )
-from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, dropout2d, ...)
 
+from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, dropout2d, ...)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Tensor",)]
