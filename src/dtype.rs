@@ -5,6 +5,8 @@ use num_complex::{Complex32, Complex64};
 pub enum DType {
     Bool,
     UInt8,
+    Int8,
+    Int16,
     Int32,
     Int64,
     Float16,
@@ -25,9 +27,11 @@ pub enum Category {
 }
 
 impl DType {
-    pub const ALL: [DType; 10] = [
+    pub const ALL: [DType; 12] = [
         DType::Bool,
         DType::UInt8,
+        DType::Int8,
+        DType::Int16,
         DType::Int32,
         DType::Int64,
         DType::Float16,
@@ -41,7 +45,9 @@ impl DType {
     pub fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::UInt8 | DType::Int32 | DType::Int64 => Category::Int,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+                Category::Int
+            }
             DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => Category::Float,
             DType::Complex64 | DType::Complex128 => Category::Complex,
         }
@@ -62,8 +68,8 @@ impl DType {
     }
     pub fn size(self) -> usize {
         match self {
-            DType::Bool | DType::UInt8 => 1,
-            DType::Float16 | DType::BFloat16 => 2,
+            DType::Bool | DType::UInt8 | DType::Int8 => 1,
+            DType::Int16 | DType::Float16 | DType::BFloat16 => 2,
             DType::Int32 | DType::Float32 => 4,
             DType::Int64 | DType::Float64 | DType::Complex64 => 8,
             DType::Complex128 => 16,
@@ -74,6 +80,8 @@ impl DType {
         match self {
             DType::Bool => "bool",
             DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
@@ -89,6 +97,8 @@ impl DType {
         match self {
             DType::Bool => "Bool",
             DType::UInt8 => "Byte",
+            DType::Int8 => "Char",
+            DType::Int16 => "Short",
             DType::Int32 => "Int",
             DType::Int64 => "Long",
             DType::Float16 => "Half",
@@ -104,6 +114,8 @@ impl DType {
         match self {
             DType::Bool => "bool",
             DType::UInt8 => "unsigned char",
+            DType::Int8 => "signed char",
+            DType::Int16 => "short int",
             DType::Int32 => "int",
             DType::Int64 => "long int",
             DType::Float16 => "c10::Half",
@@ -119,6 +131,8 @@ impl DType {
         match self {
             DType::Bool => "torch.BoolTensor",
             DType::UInt8 => "torch.ByteTensor",
+            DType::Int8 => "torch.CharTensor",
+            DType::Int16 => "torch.ShortTensor",
             DType::Int32 => "torch.IntTensor",
             DType::Int64 => "torch.LongTensor",
             DType::Float16 => "torch.HalfTensor",
@@ -157,7 +171,7 @@ impl DType {
 }
 
 /// The default floating dtype (`torch.get_default_dtype()`), as its index in [`DType::ALL`].
-static DEFAULT_FLOAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(6);
+static DEFAULT_FLOAT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(8);
 
 /// The default floating dtype: what Python floats become, what integers compute in where a
 /// float result is needed, and what the factories make (`torch.set_default_dtype`).
@@ -174,7 +188,7 @@ pub fn default_complex() -> DType {
 /// Sets the default floating dtype (a floating dtype; the caller checks).
 pub fn set_default_float(d: DType) {
     debug_assert!(d.is_floating());
-    let i = DType::ALL.iter().position(|&x| x == d).unwrap_or(6);
+    let i = DType::ALL.iter().position(|&x| x == d).unwrap_or(8);
     DEFAULT_FLOAT.store(i, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -188,6 +202,7 @@ pub fn promote(a: DType, b: DType) -> DType {
     match (lo, hi) {
         (Float64, Complex64) => Complex128,
         (Float16, BFloat16) => Float32,
+        (UInt8, Int8) => Int16,
         _ => hi,
     }
 }
@@ -256,6 +271,8 @@ pub fn check_fill_value(v: num_complex::Complex64, dt: DType) -> crate::Result<(
         }
         DType::Int64 => ("int64_t", i64::MIN as f64, i64::MAX as f64),
         DType::Int32 => ("int", i32::MIN as f64, i32::MAX as f64),
+        DType::Int16 => ("int16_t", i16::MIN as f64, i16::MAX as f64),
+        DType::Int8 => ("int8_t", i8::MIN as f64, i8::MAX as f64),
         DType::UInt8 => ("uint8_t", i64::MIN as f64, i64::MAX as f64),
         DType::Bool => ("bool", f64::NEG_INFINITY, f64::INFINITY),
         DType::Complex64 | DType::Complex128 => return Ok(()),
@@ -311,6 +328,8 @@ pub trait IntCast {
     fn from_int(v: i64) -> Self;
 }
 int_element_casts!(u8);
+int_element_casts!(i8);
+int_element_casts!(i16);
 int_element_casts!(i32);
 int_element_casts!(i64);
 
@@ -378,6 +397,9 @@ fn f64_to_i32(v: f64) -> i32 {
 
 // uint8 goes through int64 (c10's static_cast_with_inter_type), keeping the low byte
 real_element!(u8, UInt8, |v| f64_to_i64(v) as u8, int);
+// int8 and int16 through int32, keeping the low bits (an x86 float-to-int conversion)
+real_element!(i8, Int8, |v| f64_to_i32(v) as i8, int);
+real_element!(i16, Int16, |v| f64_to_i32(v) as i16, int);
 real_element!(i32, Int32, f64_to_i32, int);
 real_element!(i64, Int64, f64_to_i64, int);
 real_element!(f32, Float32, |v| v as f32);
@@ -448,6 +470,14 @@ macro_rules! with_dtype {
             }
             $crate::dtype::DType::UInt8 => {
                 type $T = u8;
+                $body
+            }
+            $crate::dtype::DType::Int8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::dtype::DType::Int16 => {
+                type $T = i16;
                 $body
             }
             $crate::dtype::DType::Int32 => {

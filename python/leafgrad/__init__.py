@@ -18,6 +18,8 @@ from ._core import (
     float16,
     float32,
     float64,
+    int8,
+    int16,
     int32,
     int64,
     is_anomaly_check_nan_enabled,
@@ -57,6 +59,7 @@ from ._gather import *  # noqa: F401,F403
 from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
+from ._dtypes import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
@@ -111,6 +114,7 @@ def is_tensor(obj):
     (True, False)
     """
     return isinstance(obj, Tensor)
+short = int16
 
 
 def is_floating_point(t):
@@ -291,3 +295,7 @@ ByteTensor = _make_legacy("ByteTensor", uint8, """>>> torch.ByteTensor([1, 2])
 tensor([1, 2], dtype=torch.uint8)""")
 
 del _builtins
+CharTensor = _make_legacy("CharTensor", int8, """>>> torch.CharTensor([1, -2])
+tensor([ 1, -2], dtype=torch.int8)""")
+ShortTensor = _make_legacy("ShortTensor", int16, """>>> torch.ShortTensor([1, 2])
+tensor([1, 2], dtype=torch.int16)""")

@@ -101,6 +101,8 @@ __all__ = [
     "dtype",
     "bool",
     "uint8",
+    "int8",
+    "int16",
     "int32",
     "int64",
     "float16",
@@ -189,6 +191,8 @@ class dtype:
 
 bool: dtype
 uint8: dtype
+int8: dtype
+int16: dtype
 int32: dtype
 int64: dtype
 float16: dtype
@@ -379,6 +383,8 @@ class Tensor:
     def half(self) -> Tensor: ...
     def bfloat16(self) -> Tensor: ...
     def int(self) -> Tensor: ...
+    def short(self) -> Tensor: ...
+    def char(self) -> Tensor: ...
     def long(self) -> Tensor: ...
     def byte(self) -> Tensor: ...
     def bool(self) -> Tensor: ...

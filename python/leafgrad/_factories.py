@@ -214,7 +214,8 @@ _FLOAT_DIGITS = {"float32": (24, "float"), "float64": (53, "double"), "float16":
                  "bfloat16": (8, "c10::BFloat16")}
 _FLOAT_MAX = {"float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308, "float16": 65504.0,
               "bfloat16": 3.3895313892515355e38}
-_INT_RANGE = {"uint8": (0, 255, "unsigned char"), "int32": (-2**31, 2**31 - 1, "int"),
+_INT_RANGE = {"uint8": (0, 255, "unsigned char"), "int8": (-128, 127, "signed char"),
+              "int16": (-2**15, 2**15 - 1, "short"), "int32": (-2**31, 2**31 - 1, "int"),
               "int64": (-2**63, 2**63 - 1, "long"), "bool": (0, 1, "bool")}
 
 

@@ -647,7 +647,8 @@ class iinfo:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if type.is_floating_point or type.is_complex:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
-        i = np.iinfo({"uint8": np.uint8, "int32": np.int32, "int64": np.int64}[type._name])
+        i = np.iinfo({"uint8": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32,
+                      "int64": np.int64}[type._name])
         self.bits, self.min, self.max, self.dtype = int(i.bits), int(i.min), int(i.max), type._name
 
     def __repr__(self):

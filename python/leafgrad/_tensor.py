@@ -132,7 +132,7 @@ def _to(self, *args, **kwargs):
 _LEGACY = {
     "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
     "float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor", "int32": "IntTensor",
-    "bool": "BoolTensor", "uint8": "ByteTensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
+    "bool": "BoolTensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
 }
 _FROM_LEGACY = {"torch." + v: k for k, v in _LEGACY.items()}
 
@@ -313,7 +313,8 @@ def _legacy_new(self, *args, device=None):
 
 _CPP_NAMES = {
     "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-    "int64": "long int", "int32": "int", "uint8": "unsigned char", "bool": "bool",
+    "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+    "bool": "bool",
     "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
 }
 

@@ -22,7 +22,7 @@ __all__ = ["save", "load"]
 _STORAGE_NAMES = {
     "float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
     "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
-    "uint8": "ByteStorage", "bool": "BoolStorage", "complex64": "ComplexFloatStorage",
+    "uint8": "ByteStorage", "int8": "CharStorage", "int16": "ShortStorage", "bool": "BoolStorage", "complex64": "ComplexFloatStorage",
     "complex128": "ComplexDoubleStorage",
 }
 _STORAGE_DTYPES = {v: k for k, v in _STORAGE_NAMES.items()}

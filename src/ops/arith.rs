@@ -639,7 +639,7 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     match dt {
         DType::Bool => backend::binary(logical, &a2, &b2, dt),
-        DType::UInt8 | DType::Int32 | DType::Int64 => {
+        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
             let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
             cast_to(&backend::binary(bitwise, &x, &y, DType::Int64)?, dt)
         }
@@ -659,7 +659,7 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 pub fn invert(a: &Tensor) -> Result<Tensor> {
     match a.dtype() {
         DType::Bool => backend::unary(crate::backend::UnaryKernel::Not, a),
-        DType::UInt8 | DType::Int32 | DType::Int64 => {
+        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
             let r = backend::unary(
                 crate::backend::UnaryKernel::BNot,
                 &cast_to(a, DType::Int64)?,

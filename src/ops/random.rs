@@ -526,6 +526,8 @@ pub fn random_full(
         DType::BFloat16 => ((1u64 << 8) + 1, false),
         DType::Int64 => (1u64 << 63, true),
         DType::Int32 => (1u64 << 31, false),
+        DType::Int16 => (1u64 << 15, false),
+        DType::Int8 => (1u64 << 7, false),
         DType::UInt8 => (1u64 << 8, false),
         DType::Bool => (2, false),
         d => return Err(not_implemented("random_kernel_cpu", d)),

@@ -282,7 +282,7 @@ macro_rules! arith_int {
         }
     )*};
 }
-arith_int!(i64, i32, u8);
+arith_int!(i64, i32, i16, i8, u8);
 
 /// `out` (a copy of self) reduced with `src` in index order: each written position first set to
 /// the reduction's identity when self's values are left out.
@@ -365,6 +365,8 @@ fn reduce_value(
         DType::BFloat16 => reduce_typed::<half::bf16>(x, &vals, t, op, include_self),
         DType::Int64 => reduce_typed::<i64>(x, &vals, t, op, include_self),
         DType::Int32 => reduce_typed::<i32>(x, &vals, t, op, include_self),
+        DType::Int16 => reduce_typed::<i16>(x, &vals, t, op, include_self),
+        DType::Int8 => reduce_typed::<i8>(x, &vals, t, op, include_self),
         DType::UInt8 => reduce_typed::<u8>(x, &vals, t, op, include_self),
         d => Err(Error::NotImplemented(format!(
             "\"scatter_reduce\" not implemented for '{}'",

@@ -61,6 +61,8 @@ fn dl_dtype(d: DType) -> DLDataType {
     let (code, bits) = match d {
         DType::Bool => (6, 8),
         DType::UInt8 => (1, 8),
+        DType::Int8 => (0, 8),
+        DType::Int16 => (0, 16),
         DType::Int32 => (0, 32),
         DType::Int64 => (0, 64),
         DType::Float16 => (2, 16),
@@ -86,6 +88,8 @@ fn from_dl_dtype(t: DLDataType) -> PyResult<DType> {
     Ok(match (t.code, t.bits) {
         (6, 8) => DType::Bool,
         (1, 8) => DType::UInt8,
+        (0, 8) => DType::Int8,
+        (0, 16) => DType::Int16,
         (0, 32) => DType::Int32,
         (0, 64) => DType::Int64,
         (2, 16) => DType::Float16,

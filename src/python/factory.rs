@@ -186,6 +186,8 @@ fn numpy_dtype(typestr: &str) -> PyResult<DType> {
     Ok(match &typestr[1..] {
         "b1" => DType::Bool,
         "u1" => DType::UInt8,
+        "i1" => DType::Int8,
+        "i2" => DType::Int16,
         "i4" => DType::Int32,
         "i8" => DType::Int64,
         "f2" => DType::Float16,
@@ -298,6 +300,8 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
     let typestr = match d.dtype {
         DType::Bool => "|b1",
         DType::UInt8 => "|u1",
+        DType::Int8 => "|i1",
+        DType::Int16 => "<i2",
         DType::Int32 => "<i4",
         DType::Int64 => "<i8",
         DType::Float16 => "<f2",

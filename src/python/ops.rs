@@ -314,11 +314,20 @@ impl PyTensor {
     ) -> R<'py> {
         let keepdim = keepdims.unwrap_or(keepdim);
         let dims = dims_arg(dim)?;
-        let src = match dtype {
-            Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
-            _ => self.t.clone(),
+        let want = match dtype {
+            Some(d) if !d.is_none() => Some(extract_dtype(d)?),
+            _ => None,
         };
-        out(py, ops::sum(&src, dims.as_deref(), keepdim))
+        let src = match want {
+            Some(dt) => ops::to_dtype(&self.t, dt).py()?,
+            None => self.t.clone(),
+        };
+        let r = ops::sum(&src, dims.as_deref(), keepdim).py()?;
+        // integers and bools sum in int64; an asked-for dtype is the result's, as PyTorch's
+        match want {
+            Some(dt) if r.dtype() != dt => out(py, ops::to_dtype(&r, dt)),
+            _ => wrap(py, r),
+        }
     }
     #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
     fn mean<'py>(
@@ -592,6 +601,20 @@ impl PyTensor {
     }
     fn int<'py>(slf: &Bound<'py, Self>) -> R<'py> {
         to_dt(slf, DType::Int32)
+    }
+    /// The tensor as int16 (`self.to(torch.int16)`).
+    ///
+    /// >>> torch.tensor([1.7, -2.5]).short()
+    /// tensor([ 1, -2], dtype=torch.int16)
+    fn short<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Int16)
+    }
+    /// The tensor as int8 (`self.to(torch.int8)`).
+    ///
+    /// >>> torch.tensor([1.7, -2.5]).char()
+    /// tensor([ 1, -2], dtype=torch.int8)
+    fn char<'py>(slf: &Bound<'py, Self>) -> R<'py> {
+        to_dt(slf, DType::Int8)
     }
     fn bool<'py>(slf: &Bound<'py, Self>) -> R<'py> {
         to_dt(slf, DType::Bool)

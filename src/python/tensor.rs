@@ -555,7 +555,7 @@ impl PyTensor {
 
     fn item<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let v = self.t.item().py()?;
-        if matches!(self.t.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        if self.t.dtype().category() == crate::dtype::Category::Int {
             // exactly: an int64 beyond 2**53 does not survive the trip through a float
             return Ok(exact_int(&self.t)?.into_pyobject(py)?.into_any());
         }
@@ -637,7 +637,9 @@ pub fn scalar_to_py(
 ) -> PyResult<Bound<'_, PyAny>> {
     Ok(match dt {
         DType::Bool => PyBool::new(py, v.re != 0.0).to_owned().into_any(),
-        DType::UInt8 | DType::Int32 | DType::Int64 => (v.re as i64).into_pyobject(py)?.into_any(),
+        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+            (v.re as i64).into_pyobject(py)?.into_any()
+        }
         DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
             v.re.into_pyobject(py)?.into_any()
         }

@@ -16,6 +16,14 @@ macro_rules! with_real_numeric {
                 type $T = u8;
                 $body
             }
+            DType::Int8 => {
+                type $T = i8;
+                $body
+            }
+            DType::Int16 => {
+                type $T = i16;
+                $body
+            }
             DType::Int32 => {
                 type $T = i32;
                 $body
@@ -69,6 +77,8 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
             DType::Complex128 => map1::<Complex64, Complex64>(x, |v| -v),
             DType::Int64 => map1::<i64, i64>(x, |v| v.wrapping_neg()),
             DType::Int32 => map1::<i32, i32>(x, |v| v.wrapping_neg()),
+            DType::Int16 => map1::<i16, i16>(x, |v| v.wrapping_neg()),
+            DType::Int8 => map1::<i8, i8>(x, |v| v.wrapping_neg()),
             DType::UInt8 => map1::<u8, u8>(x, |v| v.wrapping_neg()),
             DType::Bool => Err(unsupported("neg", dt)),
         },

@@ -33,6 +33,8 @@ macro_rules! add_elem_num {
 }
 add_elem_num!(
     u8,
+    i8,
+    i16,
     i32,
     i64,
     f32,

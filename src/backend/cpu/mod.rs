@@ -125,6 +125,14 @@ macro_rules! with_numeric {
                 type $T = u8;
                 $body
             }
+            $crate::dtype::DType::Int8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::dtype::DType::Int16 => {
+                type $T = i16;
+                $body
+            }
             $crate::dtype::DType::Int32 => {
                 type $T = i32;
                 $body
@@ -198,6 +206,14 @@ macro_rules! with_real {
             }
             $crate::dtype::DType::UInt8 => {
                 type $T = u8;
+                $body
+            }
+            $crate::dtype::DType::Int8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::dtype::DType::Int16 => {
+                type $T = i16;
                 $body
             }
             $crate::dtype::DType::Int32 => {

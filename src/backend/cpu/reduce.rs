@@ -142,6 +142,14 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
             fold::<i32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
             &shape,
         )?,
+        DType::Int16 => Strided::from_vec(
+            fold::<i16, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
+        DType::Int8 => Strided::from_vec(
+            fold::<i8, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
         DType::Int64 => Strided::from_vec(
             fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
             &shape,
