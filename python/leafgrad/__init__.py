@@ -90,6 +90,7 @@ from ._layout import (  # noqa: E402
 )
 import math as _math  # noqa: E402
 
+from ._runner import run  # noqa: E402  (python -m leafgrad run script.py)
 inf = _math.inf
 nan = _math.nan
 e = _math.e

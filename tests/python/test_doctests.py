@@ -51,6 +51,7 @@ MODULES = [
     "leafgrad.cuda",
     "leafgrad.viz",
     "leafgrad.explain",
+    "leafgrad._runner",
     "leafgrad.nn.modules.module",
     "leafgrad.nn.modules.hooks",
     "leafgrad.nn.modules.container",
@@ -98,7 +99,7 @@ MODULES = [
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
 # (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
 LEAFGRAD_ONLY = (
-    "leafgrad.viz", "leafgrad.explain", "leafgrad.cuda", "leafgrad._device.check_device",
+    "leafgrad.viz", "leafgrad.explain", "leafgrad._runner", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
     "leafgrad._tensor_str.format_tensor",
     "leafgrad._tensor_str.format_meta",
