@@ -66,6 +66,18 @@ from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
 from . import linalg, random, serialization, special, storage  # noqa: E402
+from . import amp, backends, cpu, distributed, testing  # noqa: E402
+from .amp import autocast  # noqa: E402
+from .amp import _cuda_amp as _cuda_amp  # noqa: E402
+from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
+
+# `leafgrad.cuda` is a module file, not a package: `torch.cuda.amp` is registered by hand, and an
+# empty `__path__` lets `import leafgrad.cuda.amp` (and importers that alias torch) find it.
+_sys = __import__("sys")
+_sys.modules[__name__ + ".cuda.amp"] = _cuda_amp
+cuda.amp = _cuda_amp
+cuda.__path__ = []
+del _sys, _cuda_amp, _nn_parallel
 from .serialization import load, save  # noqa: E402
 from .storage import TypedStorage, UntypedStorage  # noqa: E402
 from .random import (  # noqa: E402
@@ -78,6 +90,7 @@ from .random import (  # noqa: E402
     set_rng_state,
 )
 from .explain import explain  # noqa: E402
+from ._runner import run  # noqa: E402  (python -m leafgrad run script.py)
 from ._warn import is_warn_always_enabled, set_warn_always  # noqa: E402
 from ._layout import (  # noqa: E402
     channels_last,
@@ -90,7 +103,6 @@ from ._layout import (  # noqa: E402
 )
 import math as _math  # noqa: E402
 
-from ._runner import run  # noqa: E402  (python -m leafgrad run script.py)
 inf = _math.inf
 nan = _math.nan
 e = _math.e
@@ -102,10 +114,13 @@ double = float64
 half = float16
 long = int64
 int = int32
+short = int16
 cfloat = complex64
 cdouble = complex128
 
-__version__ = "0.1.0"
+# PyTorch's API level (and leafgrad's own version as the local label): torch.version, docs/api.md
+from . import torch_version, version  # noqa: E402
+from .version import __version__  # noqa: E402
 
 
 def is_tensor(obj):
@@ -115,7 +130,6 @@ def is_tensor(obj):
     (True, False)
     """
     return isinstance(obj, Tensor)
-short = int16
 
 
 def is_floating_point(t):
@@ -294,9 +308,9 @@ IntTensor = _make_legacy("IntTensor", int32, """>>> torch.IntTensor([1, 2])
 tensor([1, 2], dtype=torch.int32)""")
 ByteTensor = _make_legacy("ByteTensor", uint8, """>>> torch.ByteTensor([1, 2])
 tensor([1, 2], dtype=torch.uint8)""")
-
-del _builtins
 CharTensor = _make_legacy("CharTensor", int8, """>>> torch.CharTensor([1, -2])
 tensor([ 1, -2], dtype=torch.int8)""")
 ShortTensor = _make_legacy("ShortTensor", int16, """>>> torch.ShortTensor([1, 2])
 tensor([1, 2], dtype=torch.int16)""")
+
+del _builtins

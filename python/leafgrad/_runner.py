@@ -205,7 +205,7 @@ def main(args=None):
         print(USAGE, end="")
         return 0
     if args[0] in ("-V", "--version"):
-        print(f"leafgrad {leafgrad.__version__}")
+        print(f"leafgrad {leafgrad.version.leafgrad} (PyTorch {leafgrad.__version__.split('+')[0]} API)")
         return 0
     if args[0] != "run":
         print(USAGE, end="", file=sys.stderr)

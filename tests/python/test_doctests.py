@@ -94,15 +94,34 @@ MODULES = [
     "leafgrad.optim._cyclic_lr",
     "leafgrad._math_extra",
     "leafgrad.linalg",
+    "leafgrad.torch_version",
+    "leafgrad.version",
+    "leafgrad.testing",
+    "leafgrad.backends",
+    "leafgrad.backends.cudnn",
+    "leafgrad.backends.cuda",
+    "leafgrad.backends.mps",
+    "leafgrad.backends.cpu",
+    "leafgrad.backends.mkldnn",
+    "leafgrad.backends.openmp",
+    "leafgrad.amp",
+    "leafgrad.amp._cuda_amp",
+    "leafgrad.cpu",
+    "leafgrad.cpu.amp",
+    "leafgrad.distributed",
+    "leafgrad.nn.parallel.distributed",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
 # (leafgrad also exports them at the top level); format_tensor and format_meta are leafgrad's own.
 LEAFGRAD_ONLY = (
-    "leafgrad.viz", "leafgrad.explain", "leafgrad._runner", "leafgrad.cuda", "leafgrad._device.check_device",
+    "leafgrad.viz", "leafgrad.explain", "leafgrad._runner", "leafgrad.version", "leafgrad.cuda", "leafgrad._device.check_device",
     "leafgrad._tensor_str.get_printoptions", "leafgrad._tensor_str.printoptions",
     "leafgrad._tensor_str.format_tensor",
     "leafgrad._tensor_str.format_meta",
+    # CUDA builds of PyTorch have cuDNN, oneDNN, OpenMP and a distributed backend; leafgrad has none
+    "leafgrad.backends.cudnn", "leafgrad.backends.mkldnn", "leafgrad.backends.openmp",
+    "leafgrad.distributed", "leafgrad.nn.parallel.distributed",
 )
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 

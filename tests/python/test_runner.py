@@ -162,7 +162,7 @@ def test_usage_and_version(tmp_path):
         assert done.returncode == 0 and done.stderr == ""
         assert done.stdout.startswith("usage: python -m leafgrad run SCRIPT [ARGS ...]\n")
     done = leafgrad_cli("--version", cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (0, f"leafgrad {leafgrad.__version__}\n")
+    assert (done.returncode, done.stdout) == (0, f"leafgrad {leafgrad.version.leafgrad} (PyTorch 2.15.0 API)\n")
     done = leafgrad_cli("tutorial.py", cwd=tmp_path)
     assert done.returncode == 2 and "python -m leafgrad run tutorial.py" in done.stderr
     done = leafgrad_cli("run", cwd=tmp_path)
