@@ -682,17 +682,18 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _composites.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
-from ._functional_conv import (  # noqa: E402,F401  (torch.nn.functional's names)
+from ._functional_conv import conv1d, conv3d, conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from ._functional_pool import (  # noqa: E402,F401  (torch.nn.functional's names)
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices,
-    adaptive_max_pool2d, adaptive_max_pool2d_with_indices, avg_pool1d, conv1d, conv3d, conv_transpose1d,
-    conv_transpose2d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices,
-    max_unpool1d, max_unpool2d,
+    adaptive_max_pool2d, adaptive_max_pool2d_with_indices, avg_pool1d, lp_pool1d, lp_pool2d, max_pool1d,
+    max_pool1d_with_indices, max_pool2d_with_indices, max_unpool1d, max_unpool2d,
 )
 from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's names)
     _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,
     multi_head_attention_forward, scaled_dot_product_attention,
 )
 
-from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, dropout2d, ...)
+from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, pixel_shuffle, ...)
+from ._functional_misc import *  # noqa: E402,F401,F403  (bilinear, rrelu, dropout2d, fold, ...)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Tensor",)]
