@@ -1,7 +1,9 @@
 """`torch.optim.Adadelta`: PyTorch's single-tensor update, in place under no_grad."""
 from .. import zeros_like
-from .._core import Tensor
-from .optimizer import Optimizer, _check_nonnegative, _closure_loss, _step_tensor, _use_grad_for_differentiable, _value
+from .optimizer import (
+    Optimizer, _check_nonnegative, _check_tensor_lr, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable, _value,
+)
 
 __all__ = ["Adadelta"]
 
@@ -21,8 +23,7 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
                  maximize=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         _check_nonnegative(lr=lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")

@@ -1,9 +1,10 @@
 """`torch.optim.Adagrad`: PyTorch's single-tensor update (lr decay, weight decay, maximize), in
 place under no_grad; its state is made when the optimizer is, as PyTorch's."""
 from .. import full_like
-from .._core import Tensor
-from .optimizer import (Optimizer, _check_nonnegative, _closure_loss, _step_tensor,
-                        _use_grad_for_differentiable, _value)
+from .optimizer import (
+    Optimizer, _check_nonnegative, _check_tensor_lr, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable, _value,
+)
 
 __all__ = ["Adagrad"]
 
@@ -23,8 +24,7 @@ class Adagrad(Optimizer):
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         _check_nonnegative(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay, initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = {
             "lr": lr,

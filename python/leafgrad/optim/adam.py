@@ -1,7 +1,10 @@
 """`torch.optim.Adam` and `torch.optim.AdamW`: PyTorch's single-tensor update (bias corrections,
 amsgrad, maximize, L2 or decoupled weight decay), in place under no_grad."""
 from .._core import Tensor
-from .optimizer import Optimizer, _closure_loss, _step_tensor, _use_grad_for_differentiable, _value
+from .optimizer import (
+    Optimizer, _check_betas, _check_nonnegative, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable, _value,
+)
 
 __all__ = ["Adam", "AdamW"]
 
@@ -33,14 +36,8 @@ class Adam(Optimizer):
                 raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
             if lr.numel() != 1:
                 raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        _check_nonnegative(lr=lr, eps=eps)
+        _check_betas(betas)
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if not ((isinstance(betas[0], float) and isinstance(betas[1], float))

@@ -1,8 +1,10 @@
 """`torch.optim.Adamax`: Adam with the infinity norm; PyTorch's single-tensor update, in place
 under no_grad."""
 from .. import zeros_like
-from .._core import Tensor
-from .optimizer import Optimizer, _check_nonnegative, _closure_loss, _step_tensor, _use_grad_for_differentiable, _value
+from .optimizer import (
+    Optimizer, _check_betas, _check_nonnegative, _check_tensor_lr, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable, _value,
+)
 
 __all__ = ["Adamax"]
 
@@ -22,13 +24,9 @@ class Adamax(Optimizer):
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         _check_nonnegative(lr=lr, eps=eps)
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        _check_betas(betas)
         _check_nonnegative(weight_decay=weight_decay)
         defaults = {
             "lr": lr,

@@ -4,7 +4,7 @@ from .. import zeros_like
 from .._core import Tensor
 from .adam import _to_scalar
 from .nadam import _check_capturable, _scalar_dtype
-from .optimizer import Optimizer, _closure_loss, _use_grad_for_differentiable
+from .optimizer import Optimizer, _check_tensor_lr, _closure_loss, _use_grad_for_differentiable
 
 __all__ = ["ASGD"]
 
@@ -34,8 +34,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
                  maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lambd:

@@ -5,7 +5,7 @@ iterates agree to the last bit."""
 from .._core import Tensor
 from .._grad_mode import enable_grad, no_grad
 from .adam import _to_scalar
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _check_tensor_lr
 
 __all__ = ["LBFGS"]
 
@@ -142,8 +142,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
                  history_size=100, line_search_fn=None, *, maximize=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:

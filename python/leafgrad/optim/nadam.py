@@ -4,7 +4,10 @@ under no_grad."""
 from .. import zeros_like
 from .._core import Tensor
 from .adam import _to_scalar
-from .optimizer import Optimizer, _closure_loss, _step_tensor, _use_grad_for_differentiable
+from .optimizer import (
+    Optimizer, _check_betas, _check_nonnegative, _check_tensor_lr, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["NAdam"]
 
@@ -55,16 +58,9 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        _check_tensor_lr(lr)
+        _check_nonnegative(lr=lr, eps=eps)
+        _check_betas(betas)
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if not 0.0 <= momentum_decay:

@@ -339,6 +339,19 @@ def _step_tensor(v):
 
 
 
+def _check_tensor_lr(lr):
+    """PyTorch's check of a learning rate given as a tensor: one element."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
+def _check_betas(betas):
+    """PyTorch's check of Adam-style betas: each in [0, 1)."""
+    for i, b in enumerate(betas[:2]):
+        if not 0.0 <= b < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {b}")
+
+
 def _check_nonnegative(**named):
     """PyTorch's checks of an optimizer's arguments that must be at least 0, in the order
     given: `learning rate` is named so, the others `<name> value` (ValueError)."""

@@ -1,9 +1,10 @@
 """`torch.optim.RMSprop`: PyTorch's single-tensor update (centered, momentum, weight decay,
 maximize), in place under no_grad."""
 from .. import zeros_like
-from .._core import Tensor
-from .optimizer import (Optimizer, _check_nonnegative, _closure_loss, _step_tensor,
-                        _use_grad_for_differentiable, _value)
+from .optimizer import (
+    Optimizer, _check_nonnegative, _check_tensor_lr, _closure_loss, _step_tensor,
+    _use_grad_for_differentiable, _value,
+)
 
 __all__ = ["RMSprop"]
 
@@ -23,8 +24,7 @@ class RMSprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         _check_nonnegative(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = {
             "lr": lr,

@@ -2,10 +2,9 @@
 while the gradient keeps its sign, shrunk by etaminus when it flips); PyTorch's single-tensor
 update, in place under no_grad."""
 from .. import zeros_like
-from .._core import Tensor
 from .adam import _to_scalar
 from .nadam import _check_capturable, _scalar_state
-from .optimizer import Optimizer, _closure_loss, _use_grad_for_differentiable
+from .optimizer import Optimizer, _check_tensor_lr, _closure_loss, _use_grad_for_differentiable
 
 __all__ = ["Rprop"]
 
@@ -30,8 +29,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False,
                  foreach=None, maximize=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 < etas[0] < 1.0 < etas[1]:

@@ -1,7 +1,7 @@
 """`torch.optim.SGD`: momentum, dampening, nesterov, weight decay, maximize; PyTorch's
 single-tensor update, in place under no_grad."""
 from .._core import Tensor
-from .optimizer import Optimizer, _closure_loss, _use_grad_for_differentiable
+from .optimizer import Optimizer, _check_tensor_lr, _closure_loss, _use_grad_for_differentiable
 
 __all__ = ["SGD"]
 
@@ -21,8 +21,7 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
+        _check_tensor_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
