@@ -323,6 +323,18 @@ DOCS = {
     >>> torch.nan_to_num_(x), x
     (tensor([0., 2.]), tensor([0., 2.]))
     """,
+    "lgamma": """log |Γ(x)| elementwise (LgammaBackward0; its gradient is digamma(x)); integers compute
+    in the default float dtype.
+
+    >>> torch.lgamma(torch.tensor([0.5, 1.0, 10.0]))
+    tensor([ 0.5724,  0.0000, 12.8018])
+    """,
+    "digamma": """The digamma function ψ(x) = d/dx log Γ(x) elementwise, PyTorch's (Cephes') algorithm
+    in each precision (DigammaBackward0; its gradient is polygamma(1, x)).
+
+    >>> torch.digamma(torch.tensor([1.0, 0.5]))
+    tensor([-0.5772, -1.9635])
+    """,
     "as_strided": """A view of the input's memory with the given sizes, strides and storage offset
     (by default the input's own); its gradient adds back at each memory position.
 

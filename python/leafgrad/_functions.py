@@ -15,7 +15,7 @@ __all__ = [
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
-    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "diag", "flip",
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma", "polygamma", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
@@ -189,7 +189,7 @@ concat = concatenate = cat
 
 for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
            "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clamp_min", "clamp_max", "clip", "detach", "cumsum", "cumprod",
-           "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_"]:
+           "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma"]:
     globals()[_n] = _unary(_n)
 del _n
 
@@ -870,6 +870,20 @@ for _n, _example in (
     globals()["arc" + _n[1:]] = _inverse_alias("arc" + _n[1:], _n, _example)
     __all__.append("arc" + _n[1:])
 del _n, _example
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of the digamma function (PolygammaBackward0; its gradient is
+    polygamma(n + 1, input)); integers compute in the default float dtype.
+
+    >>> torch.polygamma(1, torch.tensor([1.0, 2.0]))
+    tensor([1.6449, 0.6449])
+    """
+    _check_tensor("polygamma", "input", 2, input)
+    r = input.polygamma(int(n))
+    if out is not None:
+        return out.resize_(r.shape).copy_(r)
+    return r
 
 
 def arctan2(input, other):

@@ -11,7 +11,7 @@ def _torch():
     return sys.modules[__name__.rsplit(".", 1)[0]]
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
-           "log_softmax", "round", "xlogy"]
+           "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma"]
 
 
 def erf(input, *, out=None):
@@ -123,3 +123,37 @@ def xlogy(input, other, *, out=None):
     tensor([0.0000, 2.1972])
     """
     return _torch().xlogy(input, other, out=out)
+
+
+def _into(r, out):
+    return r if out is None else out.resize_(r.shape).copy_(r)
+
+
+def gammaln(input, *, out=None):
+    """log |Γ(x)| (`torch.lgamma`).
+
+    >>> torch.special.gammaln(torch.tensor([0.5]))
+    tensor([0.5724])
+    """
+    return _into(_torch().lgamma(input), out)
+
+
+def digamma(input, *, out=None):
+    """ψ(x), the derivative of log Γ(x) (`torch.digamma`).
+
+    >>> torch.special.digamma(torch.tensor([1.0]))
+    tensor([-0.5772])
+    """
+    return _into(_torch().digamma(input), out)
+
+
+psi = digamma
+
+
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of ψ (`torch.polygamma`).
+
+    >>> torch.special.polygamma(1, torch.tensor([1.0]))
+    tensor([1.6449])
+    """
+    return _torch().polygamma(n, input, out=out)

@@ -134,3 +134,85 @@ pub fn nan_to_num(
     }
     Ok(out)
 }
+
+/// `f` of each element in the element's precision (float32, float64; 16-bit floats through
+/// float32; integers and bools in the default float dtype), computed on the host and returned
+/// on the input's device.
+fn host_map(x: &Tensor, f32f: impl Fn(f32) -> f32, f64f: impl Fn(f64) -> f64) -> Result<Tensor> {
+    let xf = super::pointwise::floating(x)?;
+    let (dt, shape) = (xf.dtype(), xf.shape());
+    let out = if dt == crate::dtype::DType::Float64 {
+        let v: Vec<f64> = xf.try_to_vec::<f64>()?.into_iter().map(f64f).collect();
+        Tensor::from_vec(v, &shape)?
+    } else {
+        let v: Vec<f32> = xf.try_to_vec::<f32>()?.into_iter().map(f32f).collect();
+        crate::backend::cast(&Tensor::from_vec(v, &shape)?, dt)?
+    };
+    crate::backend::to_device(&out, x.device())
+}
+
+fn refuse_complex(x: &Tensor, kernel: &str) -> Result<()> {
+    if x.dtype().is_complex() {
+        return Err(Error::NotImplemented(format!(
+            "\"{kernel}\" not implemented for '{}'",
+            x.dtype().scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
+/// log |Γ(x)| (LgammaBackward0: its gradient is digamma(x)).
+pub fn lgamma(x: &Tensor) -> Result<Tensor> {
+    use crate::backend::cpu::special::Gamma;
+    refuse_complex(x, "lgamma_vml_cpu")?;
+    let out = value(|| host_map(x, |v| v.lgamma(), |v| v.lgamma()))?;
+    if needs_grad(&[x])? {
+        record(
+            "LgammaBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![mul(&g[0], &digamma(&s[0])?)?]),
+        )?;
+    }
+    Ok(out)
+}
+
+/// The logarithmic derivative of Γ, ψ(x) (DigammaBackward0: its gradient is polygamma(1, x)).
+pub fn digamma(x: &Tensor) -> Result<Tensor> {
+    use crate::backend::cpu::special::Gamma;
+    refuse_complex(x, "digamma")?;
+    let out = value(|| host_map(x, |v| v.digamma(), |v| v.digamma()))?;
+    if needs_grad(&[x])? {
+        record(
+            "DigammaBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(|s, g| grads![mul(&g[0], &polygamma(1, &s[0])?)?]),
+        )?;
+    }
+    Ok(out)
+}
+
+/// The n-th derivative of digamma (PolygammaBackward0: its gradient is polygamma(n + 1, x)).
+pub fn polygamma(n: i64, x: &Tensor) -> Result<Tensor> {
+    use crate::backend::cpu::special::Gamma;
+    if n < 0 {
+        return Err(Error::Runtime(
+            "polygamma(n, x) does not support negative n.".into(),
+        ));
+    }
+    refuse_complex(x, "polygamma")?;
+    let out = value(|| host_map(x, |v| v.polygamma(n), |v| v.polygamma(n)))?;
+    if needs_grad(&[x])? {
+        record(
+            "PolygammaBackward0",
+            &[x],
+            &[&out],
+            vec![save("self", x)?],
+            Box::new(move |s, g| grads![mul(&g[0], &polygamma(n + 1, &s[0])?)?]),
+        )?;
+    }
+    Ok(out)
+}

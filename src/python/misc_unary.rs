@@ -69,3 +69,52 @@ impl PyTensor {
         inplace(slf, &[], |t| ops::nan_to_num(t, nan, posinf, neginf))
     }
 }
+
+#[pymethods]
+impl PyTensor {
+    /// log |Γ(x)| elementwise (LgammaBackward0).
+    ///
+    /// >>> torch.tensor([0.5, 1.0, 10.0]).lgamma()
+    /// tensor([ 0.5724,  0.0000, 12.8018])
+    fn lgamma<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::lgamma(&self.t))
+    }
+    /// `lgamma` in place.
+    ///
+    /// >>> x = torch.tensor([3.0])
+    /// >>> x.lgamma_() is x, x
+    /// (True, tensor([0.6931]))
+    fn lgamma_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::lgamma)
+    }
+    /// The digamma function ψ(x) = d/dx log Γ(x) (DigammaBackward0).
+    ///
+    /// >>> torch.tensor([1.0, 0.5]).digamma()
+    /// tensor([-0.5772, -1.9635])
+    fn digamma<'py>(&self, py: Python<'py>) -> R<'py> {
+        out(py, ops::digamma(&self.t))
+    }
+    /// `digamma` in place.
+    ///
+    /// >>> x = torch.tensor([1.0])
+    /// >>> x.digamma_() is x, x
+    /// (True, tensor([-0.5772]))
+    fn digamma_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], ops::digamma)
+    }
+    /// The n-th derivative of digamma (PolygammaBackward0).
+    ///
+    /// >>> torch.tensor([1.0, 2.0]).polygamma(1)
+    /// tensor([1.6449, 0.6449])
+    fn polygamma<'py>(&self, py: Python<'py>, n: i64) -> R<'py> {
+        out(py, ops::polygamma(n, &self.t))
+    }
+    /// `polygamma` in place.
+    ///
+    /// >>> x = torch.tensor([1.0])
+    /// >>> x.polygamma_(1) is x, x
+    /// (True, tensor([1.6449]))
+    fn polygamma_<'py>(slf: &Bound<'py, Self>, n: i64) -> PyResult<Bound<'py, Self>> {
+        inplace(slf, &[], |t| ops::polygamma(n, t))
+    }
+}

@@ -70,3 +70,186 @@ mod tests {
         assert!((libm::erfc(x) - 1e-12).abs() < 1e-12 * 1e-3, "{x}");
     }
 }
+
+/// The gamma-family functions PyTorch computes itself (digamma, trigamma, polygamma through the
+/// Hurwitz zeta function, all from the Cephes library as in ATen's Math.h), in the element's
+/// own precision where PyTorch's float and double versions differ; `lgamma` is the C library's.
+pub trait Gamma: Copy {
+    fn lgamma(self) -> Self;
+    fn digamma(self) -> Self;
+    fn trigamma(self) -> Self;
+    /// The n-th derivative of digamma (n >= 0).
+    fn polygamma(self, n: i64) -> Self;
+}
+
+/// polevl: Σ A[i] x^(N-i), Horner's rule.
+fn polevl<T: Copy + std::ops::Mul<Output = T> + std::ops::Add<Output = T>>(x: T, a: &[T]) -> T {
+    let mut r = a[0];
+    for &c in &a[1..] {
+        r = r * x + c;
+    }
+    r
+}
+
+/// The Hurwitz zeta function ζ(x, q) (Cephes), in float64 (PyTorch's accumulation type on the CPU);
+/// `first` is q^-x, which PyTorch computes in the inputs' own precision.
+#[allow(clippy::excessive_precision)] // Cephes' constants, as ATen writes them
+pub fn zeta(x: f64, q: f64, first: f64) -> f64 {
+    const MACHEP: f64 = 1.110_223_024_625_156_5e-16;
+    const A: [f64; 12] = [
+        12.0,
+        -720.0,
+        30240.0,
+        -1209600.0,
+        47900160.0,
+        -1.892_437_580_318_379_2e9,
+        7.472_424_96e10,
+        -2.950_130_727_918_164_2e12,
+        1.164_678_281_435_006_8e14,
+        -4.597_978_722_407_472_6e15,
+        1.815_210_540_194_354_7e17,
+        -7.166_165_256_175_667e18,
+    ];
+    if x == 1.0 {
+        return f64::INFINITY;
+    }
+    if x < 1.0 {
+        return f64::NAN;
+    }
+    if q <= 0.0 {
+        if q == q.floor() {
+            return f64::INFINITY;
+        }
+        if x != x.floor() {
+            return f64::NAN;
+        }
+    }
+    let mut s = first;
+    let mut a = q;
+    let mut i = 0;
+    let mut b = 0.0;
+    while i < 9 || a <= 9.0 {
+        i += 1;
+        a += 1.0;
+        b = a.powf(-x);
+        s += b;
+        if -MACHEP * s < b && b < MACHEP * s {
+            return s;
+        }
+    }
+    let w = a;
+    s += b * w / (x - 1.0);
+    s -= 0.5 * b;
+    let mut a = 1.0;
+    let mut k = 0.0;
+    for c in A {
+        a *= x + k;
+        b /= w;
+        let t = a * b / c;
+        s += t;
+        if (t / s).abs() < MACHEP {
+            return s;
+        }
+        k += 1.0;
+        a *= x + k;
+        b /= w;
+        k += 1.0;
+    }
+    s
+}
+
+macro_rules! impl_gamma {
+    ($t:ty, $lgamma:path, $psi10:expr) => {
+        // Cephes' constants, as ATen writes them (rounded to the element type, as its `f` literals)
+        #[allow(clippy::excessive_precision)]
+        impl Gamma for $t {
+            fn lgamma(self) -> $t {
+                $lgamma(self)
+            }
+            fn digamma(self) -> $t {
+                let mut x = self;
+                if x == 0.0 {
+                    // ±0 gives ∓inf (the C++ standard's rule, as PyTorch)
+                    return <$t>::INFINITY.copysign(-x);
+                }
+                if x < 0.0 {
+                    if x == x.trunc() {
+                        return <$t>::NAN;
+                    }
+                    // π / tan(π r) of the fractional part r, in double, as PyTorch
+                    let r = (x as f64).fract();
+                    let pi_over_tan =
+                        (std::f64::consts::PI / (std::f64::consts::PI * r).tan()) as $t;
+                    return (1.0 - x).digamma() - pi_over_tan;
+                }
+                let mut result: $t = 0.0;
+                while x < 10.0 {
+                    result -= 1.0 / x;
+                    x += 1.0;
+                }
+                if x == 10.0 {
+                    return result + $psi10;
+                }
+                const A: [$t; 7] = [
+                    8.333_333_333_333_333e-2,
+                    -2.109_279_609_279_609_3e-2,
+                    7.575_757_575_757_576e-3,
+                    -4.166_666_666_666_667e-3,
+                    3.968_253_968_253_968e-3,
+                    -8.333_333_333_333_333e-3,
+                    8.333_333_333_333_333e-2,
+                ];
+                let mut y: $t = 0.0;
+                if x < 1.0e17 {
+                    let z = 1.0 / (x * x);
+                    y = z * polevl(z, &A);
+                }
+                result + x.ln() - (0.5 / x) - y
+            }
+            fn trigamma(self) -> $t {
+                let mut x = self;
+                let mut sign: $t = 1.0;
+                let mut result: $t = 0.0;
+                if x < 0.5 {
+                    sign = -1.0;
+                    let pi = std::f64::consts::PI as $t;
+                    let s = (pi * x).sin();
+                    result -= (pi * pi) / (s * s);
+                    x = 1.0 - x;
+                }
+                for _ in 0..6 {
+                    result += 1.0 / (x * x);
+                    x += 1.0;
+                }
+                let ixx = 1.0 / (x * x);
+                result += (1.0
+                    + 1.0 / (2.0 * x)
+                    + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0))))
+                    / x;
+                sign * result
+            }
+            fn polygamma(self, n: i64) -> $t {
+                match n {
+                    0 => self.digamma(),
+                    1 => self.trigamma(),
+                    _ => {
+                        let sign: $t = if n % 2 == 1 { 1.0 } else { -1.0 };
+                        let fact = (((n as $t) + 1.0).lgamma()).exp();
+                        let x = (n + 1) as $t;
+                        let first = self.powf(-x) as f64;
+                        sign * fact * (zeta(x as f64, self as f64, first) as $t)
+                    }
+                }
+            }
+        }
+    };
+}
+
+impl_gamma!(f32, lgamma_f32, 2.251_752_6_f32);
+impl_gamma!(f64, libm::lgamma, 2.251_752_589_066_721_f64);
+
+/// float32 lgamma through float64, rounded once (glibc's lgammaf agrees with this far more
+/// often than a float32 port of the same algorithm does).
+fn lgamma_f32(x: f32) -> f32 {
+    libm::lgamma(x as f64) as f32
+}
