@@ -59,6 +59,7 @@ from ._gather import *  # noqa: F401,F403
 from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
+from ._math_scan import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled

@@ -621,6 +621,16 @@ def _install():
     T.histc = lambda self, bins=100, min=0, max=0: M.histc(self, bins, min, max)
     T.histogram = lambda self, bins, *, range=None, weight=None, density=False: M.histogram(
         self, bins, range=range, weight=weight, density=density)
+    from . import _math_scan as S
+
+    T.cummax = lambda self, dim: S.cummax(self, dim)
+    T.cummin = lambda self, dim: S.cummin(self, dim)
+    T.logcumsumexp = lambda self, dim: S.logcumsumexp(self, dim)
+    T.quantile = lambda self, q, dim=None, keepdim=False, *, interpolation="linear": S.quantile(
+        self, q, dim, keepdim, interpolation=interpolation)
+    T.nanquantile = lambda self, q, dim=None, keepdim=False, *, interpolation="linear": S.nanquantile(
+        self, q, dim, keepdim, interpolation=interpolation)
+    T.mode = lambda self, dim=-1, keepdim=False: S.mode(self, dim, keepdim)
     T.fix = lambda self: self.trunc()
     T.fix_ = lambda self: self.trunc_()
     from ._functions import multinomial

@@ -25,6 +25,7 @@ MODULES = [
     "leafgrad._functions",
     "leafgrad._activations",
     "leafgrad._sorting",
+    "leafgrad._math_scan",
     "leafgrad._scatter",
     "leafgrad._gather",
     "leafgrad._broadcast",
