@@ -3,7 +3,7 @@ functions, and the reduction helpers every loss shares (re-exported by `function
 ops where PyTorch has a node of its own (smooth_l1, huber, soft_margin), else compositions of
 ops in the order PyTorch's ATen composes them."""
 from .. import _core
-from .._factories import ones_like as _ones_like, zeros_like as _zeros_like
+from .._factories import arange as _arange, ones_like as _ones_like, tensor as _tensor, zeros_like as _zeros_like
 from .._grad_mode import no_grad as _no_grad
 
 
@@ -321,3 +321,161 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
     return _reduce(loss, reduction)
+
+
+def _margin_loss_checks(input):
+    """The shape and dtype checks PyTorch's multi_margin_loss and multilabel_margin_loss
+    kernels share: the number of samples and classes of a (C,) / (N, C) / 0-d input."""
+    from .._gather import _scalar_name
+
+    ndims = input.dim()
+    if not ((ndims == 2 and input.shape[1] != 0) or (ndims == 1 and input.shape[0] != 0) or ndims == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    nframe = 1 if ndims <= 1 else input.shape[0]
+    dim = 1 if ndims == 0 else input.shape[-1]
+    return nframe, dim, _scalar_name
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """The multi-class hinge loss: for each sample, the sum over the classes j other than its
+    target y of max(0, margin - x[y] + x[j])**p (times weight[y]), divided by the number of
+    classes, reduced over the batch (MultiMarginLossBackward0).
+
+    >>> x = torch.tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> torch.nn.functional.multi_margin_loss(x, torch.tensor([3]))
+    tensor(0.3250)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    nframe, dim, scalar_name = _margin_loss_checks(input)
+    if not (target.dim() <= 1 and target.numel() == nframe):
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples (batch "
+            f"size). Expected target size [{nframe}], but got {list(target.shape)}. Input has shape "
+            f"{list(input.shape)}.")
+    if weight is not None and not (weight.dim() <= 1 and weight.numel() == dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"multi_margin_loss_cpu_kernel\" not implemented for "
+                                  f"'{scalar_name(input.dtype)}'")
+    if target.dtype != _core.int64:
+        raise RuntimeError(f"expected scalar type Long but found {scalar_name(target.dtype)}")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_name(input.dtype)} but found {scalar_name(weight.dtype)}")
+    if weight is not None and weight.requires_grad:
+        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True.")
+    targets = target.reshape(-1).tolist()
+    if any(t < 0 or t >= dim for t in targets):
+        raise RuntimeError("target out of range")
+    index = _tensor(targets, dtype=_core.int64).reshape(nframe, 1)
+    others = _arange(dim).reshape(1, dim) != index
+    scale = None if weight is None else weight.detach().gather(0, index.reshape(-1)).reshape(nframe, 1)
+
+    def fn(x):
+        x = x.reshape(nframe, dim)
+        z = margin - x.gather(1, index) + x
+        h = _core.where(others & (z > 0), z, _zeros_like(z))
+        if p == 2:
+            h = h * h
+        if scale is not None:
+            h = h * scale
+        loss = h.sum(1) / dim
+        if reduction == "mean":
+            return loss.sum() / nframe
+        if reduction == "sum":
+            return loss.sum()
+        return loss if target.dim() > 0 else loss.reshape(())
+
+    return _core._composite("MultiMarginLossBackward0", fn, [input])
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The multi-label hinge loss: for each sample, the sum over its target classes y (the
+    leading entries of its target row, up to the first -1) and its other classes j of
+    max(0, 1 - x[y] + x[j]), divided by the number of classes, reduced over the batch
+    (MultilabelMarginLossBackward0).
+
+    >>> x = torch.tensor([[0.1, 0.2, 0.4, 0.8]])
+    >>> torch.nn.functional.multilabel_margin_loss(x, torch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    nframe, dim, scalar_name = _margin_loss_checks(input)
+    ndims = input.dim()
+    if ndims <= 1:
+        ok = target.dim() <= 1 and target.numel() == dim
+    else:
+        ok = tuple(target.shape) == tuple(input.shape)
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"multilabel_margin_loss_forward_out_frame\" not implemented for "
+                                  f"'{scalar_name(input.dtype)}'")
+    if target.dtype != _core.int64:
+        raise RuntimeError(f"expected scalar type Long but found {scalar_name(target.dtype)}")
+    rows = [target.reshape(-1).tolist()[i * dim:(i + 1) * dim] for i in range(nframe)]
+    if any(t < -1 or t >= dim for row in rows for t in row):
+        raise RuntimeError("argument #2 'target' is out of range")
+    index, listed, is_target = [], [], []
+    for row in rows:
+        n = row.index(-1) if -1 in row else dim
+        index.append([t if k < n else 0 for k, t in enumerate(row)])
+        listed.append([k < n for k in range(dim)])
+        is_target.append([d in row[:n] for d in range(dim)])
+    index = _tensor(index, dtype=_core.int64).reshape(nframe, dim)
+    # pairs (k, d): the k-th listed target against each class d that is no target
+    pairs = (_tensor(listed, dtype=_core.bool).reshape(nframe, dim, 1)
+             & ~_tensor(is_target, dtype=_core.bool).reshape(nframe, 1, dim))
+
+    def fn(x):
+        x = x.reshape(nframe, dim)
+        z = 1 - x.gather(1, index).reshape(nframe, dim, 1) + x.reshape(nframe, 1, dim)
+        loss = _core.where(pairs & (z > 0), z, _zeros_like(z)).sum((1, 2)) / dim
+        if reduction == "mean":
+            return loss.sum() / nframe
+        if reduction == "sum":
+            return loss.sum()
+        return loss if ndims == 2 else loss.reshape(())
+
+    return _core._composite("MultilabelMarginLossBackward0", fn, [input])
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) for a distance function d
+    (default: pairwise_distance; `swap`: the smaller of d(anchor, negative) and
+    d(positive, negative)), reduced.
+
+    >>> a, pos, neg = torch.tensor([[0., 0.]]), torch.tensor([[0., 1.]]), torch.tensor([[0., 1.5]])
+    >>> torch.nn.functional.triplet_margin_with_distance_loss(a, pos, neg, margin=2.0)
+    tensor(1.5000)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
+            f"got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = dist_neg.minimum(distance_function(positive, negative))
+    loss = (margin + dist_pos - dist_neg).clamp_min(0)
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    return loss

@@ -77,8 +77,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 from ._functional_losses import (  # noqa: E402,F401  (torch.nn.functional's names)
     _check_reduction, _reduce, _reduction, _warn_target_size, cosine_embedding_loss, cosine_similarity, gaussian_nll_loss,
-    hinge_embedding_loss, huber_loss, kl_div, margin_ranking_loss, multilabel_soft_margin_loss, normalize,
-    pairwise_distance, poisson_nll_loss, smooth_l1_loss, soft_margin_loss, triplet_margin_loss,
+    hinge_embedding_loss, huber_loss, kl_div, margin_ranking_loss, multi_margin_loss, multilabel_margin_loss,
+    multilabel_soft_margin_loss, normalize, pairwise_distance, poisson_nll_loss, smooth_l1_loss, soft_margin_loss,
+    triplet_margin_loss, triplet_margin_with_distance_loss,
 )
 
 

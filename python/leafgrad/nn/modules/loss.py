@@ -8,7 +8,8 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
            "HuberLoss", "SoftMarginLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "MultiLabelSoftMarginLoss", "CosineSimilarity", "PairwiseDistance"]
+           "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
+           "CosineSimilarity", "PairwiseDistance"]
 
 
 def _legacy_get_string(size_average, reduce, emit_warning=True):
@@ -342,6 +343,78 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
 
     def forward(self, input, target):
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class hinge loss of scores (N, C) against class indices (N,); p is 1 or 2.
+
+    >>> loss = torch.nn.MultiMarginLoss(p=2, margin=0.5)
+    >>> loss
+    MultiMarginLoss()
+    >>> loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
+    tensor(0.0025)
+    """
+
+    __constants__ = ["p", "margin", "reduction"]
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss of scores (N, C) against rows of target class indices, each
+    row's targets ending at its first -1.
+
+    >>> loss = torch.nn.MultiLabelMarginLoss()
+    >>> loss
+    MultiLabelMarginLoss()
+    >>> loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+
+    __constants__ = ["reduction"]
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) for a distance function d
+    (default: PairwiseDistance()), reduced.
+
+    >>> loss = torch.nn.TripletMarginWithDistanceLoss(margin=2.0)
+    >>> loss
+    TripletMarginWithDistanceLoss(
+      (distance_function): PairwiseDistance()
+    )
+    >>> loss(torch.zeros(1, 2), torch.tensor([[0., 1.]]), torch.tensor([[0., 1.5]]))
+    tensor(1.5000)
+    """
+
+    __constants__ = ["margin", "swap", "reduction"]
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(
+                f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                   margin=self.margin, swap=self.swap, reduction=self.reduction)
 
 
 class CosineSimilarity(Module):
