@@ -8,7 +8,7 @@ from .._grad_mode import no_grad
 __all__ = [
     "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
     "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
-    "sparse_",
+    "sparse_", "orthogonal_",
 ]
 
 
@@ -334,6 +334,42 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     return tensor
 
 
+def orthogonal_(tensor, gain=1, generator=None):
+    """Fill `tensor` (2-d, or more dims flattened after the first) in place with a (semi-)
+    orthogonal matrix times `gain`: PyTorch's recipe — N(0, 1) draws from `generator` (PyTorch's
+    numbers), the Q of their QR factorisation with the signs of R's diagonal — with the QR
+    computed by numpy's LAPACK (PyTorch's CPU build calls MKL's), so the values agree with
+    PyTorch's to float rounding, not bit for bit.
+
+    >>> w = torch.nn.init.orthogonal_(torch.empty(3, 5))
+    >>> torch.allclose(w @ w.t(), torch.eye(3), atol=1e-5)
+    True
+    """
+    import numpy as np
+
+    from .. import from_numpy
+
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0 or tensor.is_meta:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened = flattened.t()
+    wide = flattened.dtype.is_floating_point and flattened.dtype.itemsize < 4  # halves: QR in float32
+    a = (flattened.float() if wide else flattened).detach().cpu().contiguous().numpy()
+    q, r = np.linalg.qr(a)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    with no_grad():
+        tensor.view(rows, cols).copy_(from_numpy(np.ascontiguousarray(q)))
+        tensor.mul_(gain)
+    return tensor
+
+
 def _deprecated(new):
     old = new.__name__[:-1]
 
@@ -356,4 +392,5 @@ xavier_uniform = _deprecated(xavier_uniform_)
 xavier_normal = _deprecated(xavier_normal_)
 kaiming_uniform = _deprecated(kaiming_uniform_)
 kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
 sparse = _deprecated(sparse_)
