@@ -4,11 +4,10 @@ from .activation import (
     Softmax2d, Softmin, Softshrink, Softsign, Tanhshrink, Threshold, Unflatten,
 )
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv3d, ConvTranspose1d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .layers import (
     GELU,
     AvgPool2d,
-    Conv2d,
     Dropout,
     Embedding,
     Flatten,

@@ -5,7 +5,7 @@ import math
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .layers import Conv2d, _empty
+from .layers import _empty
 from .module import Module
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]  # Conv2d: layers.py's
@@ -81,8 +81,9 @@ class _ConvNd(Module):
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
 
     def extra_repr(self):
         s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
@@ -130,6 +131,35 @@ class Conv1d(_ConvNd):
             return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
                              weight, bias, self.stride, _ntuple(0, 1), self.dilation, self.groups)
         return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution over (N, C_in, H, W) inputs (see torch.nn.functional.conv2d);
+    `padding_mode` 'zeros', 'reflect', 'replicate' or 'circular'.
+
+    >>> conv = torch.nn.Conv2d(1, 4, kernel_size=3, padding=1)
+    >>> conv
+    Conv2d(1, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
+    >>> conv.weight.shape
+    torch.Size([4, 1, 3, 3])
+    >>> conv(torch.ones(2, 1, 8, 8)).shape
+    torch.Size([2, 4, 8, 8])
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
+                         padding if isinstance(padding, str) else _ntuple(padding, 2), _ntuple(dilation, 2),
+                         False, _ntuple(0, 2), groups, bias, padding_mode, device=device, dtype=dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                            weight, bias, self.stride, _ntuple(0, 2), self.dilation, self.groups)
+        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
     def forward(self, input):
         return self._conv_forward(input, self.weight, self.bias)

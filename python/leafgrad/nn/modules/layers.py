@@ -1,4 +1,4 @@
-"""Layers: Linear, Conv2d, activations, Flatten, Dropout, Embedding, LayerNorm and 2-d pooling,
+"""Layers: Linear, activations, Flatten, Dropout, Embedding, LayerNorm and 2-d pooling,
 with PyTorch's default initialisation and reprs."""
 import math
 
@@ -10,7 +10,7 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = [
-    "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus",
+    "Identity", "Linear", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus",
     "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
 ]
 
@@ -27,12 +27,6 @@ def _default_dtype():
     from ... import get_default_dtype
 
     return get_default_dtype()
-
-
-def _pair(v):
-    if isinstance(v, (tuple, list)):
-        return tuple(v)
-    return (v, v)
 
 
 class Identity(Module):
@@ -92,100 +86,6 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
-class Conv2d(Module):
-    """2-d convolution over (N, C_in, H, W) inputs (see torch.nn.functional.conv2d).
-
-    >>> conv = torch.nn.Conv2d(1, 4, kernel_size=3, padding=1)
-    >>> conv
-    Conv2d(1, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
-    >>> conv.weight.shape
-    torch.Size([4, 1, 3, 3])
-    >>> conv(torch.ones(2, 1, 8, 8)).shape
-    torch.Size([2, 4, 8, 8])
-    """
-
-    __constants__ = ["stride", "padding", "dilation", "groups", "padding_mode", "output_padding",
-                     "in_channels", "out_channels", "kernel_size"]
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None):
-        super().__init__()
-        kernel_size = _pair(kernel_size)
-        stride = _pair(stride)
-        padding = padding if isinstance(padding, str) else _pair(padding)
-        dilation = _pair(dilation)
-        if groups <= 0:
-            raise ValueError("groups must be a positive integer")
-        if in_channels % groups != 0:
-            raise ValueError("in_channels must be divisible by groups")
-        if out_channels % groups != 0:
-            raise ValueError("out_channels must be divisible by groups")
-        valid_padding_strings = {"same", "valid"}
-        if isinstance(padding, str):
-            if padding not in valid_padding_strings:
-                raise ValueError(
-                    f"Invalid padding string {padding!r}, should be one of {valid_padding_strings}"
-                )
-            if padding == "same" and any(s != 1 for s in stride):
-                raise ValueError("padding='same' is not supported for strided convolutions")
-        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
-        if padding_mode not in valid_padding_modes:
-            raise ValueError(
-                f"padding_mode must be one of {valid_padding_modes}, but got padding_mode='{padding_mode}'"
-            )
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = kernel_size
-        self.stride = stride
-        self.padding = padding
-        self.dilation = dilation
-        self.transposed = False
-        self.output_padding = (0, 0)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        self.weight = Parameter(_empty((out_channels, in_channels // groups, *kernel_size), dtype, device))
-        if bias:
-            self.bias = Parameter(_empty((out_channels,), dtype, device))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
-    def reset_parameters(self):
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
-
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            raise ValueError(
-                f"Conv2d: padding_mode='{self.padding_mode}' is not supported by leafgrad (only 'zeros')"
-            )
-        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, self.weight, self.bias)
-
-    def extra_repr(self):
-        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
-        if self.padding != (0,) * len(self.padding):
-            s += ", padding={padding}"
-        if self.dilation != (1,) * len(self.dilation):
-            s += ", dilation={dilation}"
-        if self.output_padding != (0,) * len(self.output_padding):
-            s += ", output_padding={output_padding}"
-        if self.groups != 1:
-            s += ", groups={groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += ", padding_mode={padding_mode}"
-        return s.format(**self.__dict__)
-
-
-# ---------------------------------------------------------------------------------- activations
 class ReLU(Module):
     """max(0, x) elementwise.
 
