@@ -46,116 +46,31 @@ def is_torchelastic_launched():
     return os.getenv("TORCHELASTIC_RUN_ID") is not None
 
 
-def _unavailable(*args, **kwargs):
-    raise RuntimeError(_MESSAGE)
+def _unavailable(name, what="leafgrad has no distributed backend"):
+    """A `torch.distributed.<name>` that raises RuntimeError: there is no process group."""
 
+    def f(*args, **kwargs):
+        raise RuntimeError(_MESSAGE)
 
-def init_process_group(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"""Raises RuntimeError: {what}.
 
-    >>> torch.distributed.init_process_group("gloo")
+    >>> torch.distributed.{name}()
     Traceback (most recent call last):
     ...
     RuntimeError: leafgrad has no distributed backend
     """
-    _unavailable()
+    return f
 
 
-def destroy_process_group(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.destroy_process_group()
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def get_rank(*args, **kwargs):
-    """Raises RuntimeError: no process group exists (PyTorch raises ValueError when none is
-    initialized).
-
-    >>> torch.distributed.get_rank()
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def get_world_size(*args, **kwargs):
-    """Raises RuntimeError (see `get_rank`).
-
-    >>> torch.distributed.get_world_size()
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def barrier(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.barrier()
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def all_reduce(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.all_reduce(torch.ones(1))
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def all_gather(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.all_gather([], torch.ones(1))
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def broadcast(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.broadcast(torch.ones(1), 0)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def reduce(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.reduce(torch.ones(1), 0)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
-
-
-def new_group(*args, **kwargs):
-    """Raises RuntimeError: leafgrad has no distributed backend.
-
-    >>> torch.distributed.new_group()
-    Traceback (most recent call last):
-    ...
-    RuntimeError: leafgrad has no distributed backend
-    """
-    _unavailable()
+init_process_group = _unavailable("init_process_group")
+destroy_process_group = _unavailable("destroy_process_group")
+# (PyTorch raises ValueError for these when no process group is initialized)
+get_rank = _unavailable("get_rank", "no process group exists")
+get_world_size = _unavailable("get_world_size", "no process group exists")
+barrier = _unavailable("barrier")
+all_reduce = _unavailable("all_reduce")
+all_gather = _unavailable("all_gather")
+broadcast = _unavailable("broadcast")
+reduce = _unavailable("reduce")
+new_group = _unavailable("new_group")
