@@ -16,6 +16,8 @@ from ._core import (
     dtype,
     from_dlpack,
     float16,
+    get_num_interop_threads,
+    get_num_threads,
     float32,
     float64,
     int8,
@@ -27,6 +29,8 @@ from ._core import (
     is_grad_enabled,
     is_inference_mode_enabled,
     set_anomaly_enabled,
+    set_num_interop_threads,
+    set_num_threads,
     uint8,
 )
 from . import _tensor  # noqa: F401  (installs the Python-level Tensor methods)

@@ -45,6 +45,10 @@ __all__ = [
     "is_grad_enabled",
     "_set_grad_enabled",
     "is_inference_mode_enabled",
+    "get_num_threads",
+    "set_num_threads",
+    "get_num_interop_threads",
+    "set_num_interop_threads",
     "_set_inference_mode",
     "_arena_stats",
     "_function_record",
@@ -963,6 +967,10 @@ _TensorHook: TypeAlias = Callable[[Tensor], Tensor | None]
 # ---- module functions ----------------------------------------------------------------------
 def is_grad_enabled() -> builtins.bool: ...
 def is_inference_mode_enabled() -> builtins.bool: ...
+def get_num_threads() -> builtins.int: ...
+def set_num_threads(n: builtins.int) -> None: ...
+def get_num_interop_threads() -> builtins.int: ...
+def set_num_interop_threads(n: builtins.int) -> None: ...
 def from_numpy(array: NDArray[Any]) -> Tensor:
     """Share a numpy array's memory (kept alive by the tensor)."""
 def from_dlpack(obj: Any) -> Tensor:

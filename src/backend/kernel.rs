@@ -65,12 +65,14 @@ macro_rules! define_float_unary_kernels {
             /// The CPU kernel over a float or complex tensor (halves and integers were widened).
             pub(crate) fn cpu(self, x: &Strided) -> Result<Strided> {
                 use crate::backend::cpu::map1;
+                #[allow(unused_imports)]
+                use crate::backend::cpu::vmath::VecMath;
                 use crate::dtype::DType;
                 use num_complex::{Complex32, Complex64};
                 match (self, x.dtype()) {
                     $(
-                        (FloatUnary::$Variant, DType::Float32) => map1::<f32, f32>(x, $real),
-                        (FloatUnary::$Variant, DType::Float64) => map1::<f64, f64>(x, $real),
+                        (FloatUnary::$Variant, DType::Float32) => map1::<f32, f32>(x, #[inline(always)] $real),
+                        (FloatUnary::$Variant, DType::Float64) => map1::<f64, f64>(x, #[inline(always)] $real),
                         $(
                             (FloatUnary::$Variant, DType::Complex64) => map1::<Complex32, Complex32>(x, $complex),
                             (FloatUnary::$Variant, DType::Complex128) => map1::<Complex64, Complex64>(x, $complex),

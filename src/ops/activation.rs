@@ -285,7 +285,10 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
             x.dtype().scalar_type_name()
         )));
     }
+    let tanh_form = approximate == GeluApprox::Tanh;
+    let fused = crate::backend::cpu::rows::gelu(&x.strided(), tanh_form)?.map(Tensor::from_strided);
     let out = value(|| match approximate {
+        _ if fused.is_some() => Ok(fused.clone().expect("checked")),
         GeluApprox::None => mul(x, &normal_cdf(x)?),
         GeluApprox::Tanh => {
             let t = tanh(&tanh_inner(x)?)?;
@@ -300,6 +303,16 @@ pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
             vec![save("self", x)?],
             Box::new(move |s, g| {
                 let x = &s[0];
+                if !crate::grad_mode::is_grad_enabled() {
+                    let fused = crate::backend::cpu::rows::gelu_backward(
+                        &x.strided(),
+                        &g[0].strided(),
+                        tanh_form,
+                    )?;
+                    if let Some(dx) = fused {
+                        return grads![Tensor::from_strided(dx)];
+                    }
+                }
                 let d = match approximate {
                     // Φ(x) + x φ(x)
                     GeluApprox::None => {

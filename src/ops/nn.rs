@@ -36,11 +36,14 @@ fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
 pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "softmax")?;
     // computed row-major: PyTorch's softmax kernels return a contiguous result
-    let xf = backend::contiguous(&floating(x)?)?;
+    let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
         backend::contiguous(&xf)?
+    } else if let Some(y) = fused_softmax(&xf, d as usize, false)? {
+        y
     } else {
+        let xf = backend::contiguous(&xf)?;
         let _g = GradModeGuard::new(false);
         let m = amax(&xf, Some(&[d]), true, true)?;
         let e = exp(&sub(&xf, &m)?)?;
@@ -56,6 +59,9 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
             vec![save_output("result", &out, 0)?],
             Box::new(move |s, g| {
                 let y = &s[0];
+                if let Some(dx) = fused_softmax_backward(y, &g[0], d as usize, false)? {
+                    return grads![dx];
+                }
                 let gy = mul(&g[0], y)?;
                 grads![sub(&gy, &mul(y, &sum(&gy, Some(&[d]), true)?)?)?]
             }),
@@ -68,17 +74,26 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     softmax_dtype_check(x, dim, "log_softmax")?;
     // computed row-major: PyTorch's softmax kernels return a contiguous result
-    let xf = backend::contiguous(&floating(x)?)?;
+    let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
         backend::contiguous(&xf)?
     } else {
         // PyTorch's kernel: (x - max) - log Σ exp(x - max), with the max unmasked (an
         // infinite max makes the row NaN, as there)
+        if let Some(y) = fused_softmax(&xf, d as usize, true)? {
+            return finish_log_softmax(x, y, d);
+        }
+        let xf = backend::contiguous(&xf)?;
         let _g = GradModeGuard::new(false);
         let shifted = sub(&xf, &amax(&xf, Some(&[d]), true, true)?)?;
         sub(&shifted, &log(&sum(&exp(&shifted)?, Some(&[d]), true)?)?)?
     };
+    finish_log_softmax(x, out, d)
+}
+
+/// log_softmax's result `out` of `x`, with its node recorded.
+fn finish_log_softmax(x: &Tensor, out: Tensor, d: i64) -> Result<Tensor> {
     let out = out.detached();
     if needs_grad(&[x])? {
         // dx = g - exp(y) Σ g
@@ -88,6 +103,9 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
             &[&out],
             vec![save_output("result", &out, 0)?],
             Box::new(move |s, g| {
+                if let Some(dx) = fused_softmax_backward(&s[0], &g[0], d as usize, true)? {
+                    return grads![dx];
+                }
                 grads![sub(
                     &g[0],
                     &mul(&exp(&s[0])?, &sum(&g[0], Some(&[d]), true)?)?
@@ -96,6 +114,23 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
         )?;
     }
     Ok(out)
+}
+
+/// The fused host kernel of softmax / log_softmax (None: take the op path).
+fn fused_softmax(x: &Tensor, dim: usize, log: bool) -> Result<Option<Tensor>> {
+    Ok(backend::cpu::rows::softmax(&x.strided(), dim, log)?.map(Tensor::from_strided))
+}
+
+/// The fused host kernel of their gradients, when the gradient need not be differentiable
+/// (grad mode is off in a backward pass without create_graph).
+fn fused_softmax_backward(y: &Tensor, g: &Tensor, dim: usize, log: bool) -> Result<Option<Tensor>> {
+    if crate::grad_mode::is_grad_enabled() {
+        return Ok(None);
+    }
+    Ok(
+        backend::cpu::rows::softmax_backward(&y.strided(), &g.strided(), dim, log)?
+            .map(Tensor::from_strided),
+    )
 }
 
 /// `x` padded with zeros by (ph, pw) on the last two dims (a differentiable embed).
@@ -129,6 +164,7 @@ fn unpad2d(x: &Tensor, ph: usize, pw: usize) -> Result<Tensor> {
     slice(&r, -1, Some(pw as i64), Some(pw as i64 + w), 1)
 }
 
+#[derive(Clone, Copy)]
 pub struct Conv2dArgs {
     pub stride: (usize, usize),
     pub padding: (usize, usize),
@@ -235,7 +271,20 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
         )));
     };
     let (hp, wp) = (h + 2 * a.padding.0, wd + 2 * a.padding.1);
-    let plan = im2col_plan(n, c, hp, wp, kh, kw, ho, wo, a);
+    // the gather plan of the op path, built on first use (the fused host kernels need none)
+    let plan = {
+        let cell = Arc::new(std::sync::OnceLock::<Plan>::new());
+        let args = Conv2dArgs {
+            stride: a.stride,
+            padding: a.padding,
+            dilation: a.dilation,
+            groups: a.groups,
+        };
+        move || -> Plan {
+            cell.get_or_init(|| im2col_plan(n, c, hp, wp, kh, kw, ho, wo, &args))
+                .clone()
+        }
+    };
     let (l, kk) = (ho * wo, cg * kh * kw);
     let pad = a.padding;
     let i64s = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<_>>();
@@ -245,14 +294,37 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
         move |x4: &Tensor| -> Result<Tensor> {
             let c = take(
                 &pad2d(x4, pad.0, pad.1)?,
-                &plan,
+                &plan(),
                 &[n, c * kh * kw, l],
                 "Im2ColBackward0",
             )?;
             reshape(&c, &i64s(&[n, g, kk, l]))
         }
     };
-    let out = {
+    let geo = backend::cpu::conv::ConvGeom {
+        n,
+        c,
+        h,
+        w: wd,
+        o,
+        groups: g,
+        kh,
+        kw,
+        stride: a.stride,
+        padding: a.padding,
+        dilation: a.dilation,
+        ho,
+        wo,
+    };
+    let fused = backend::cpu::conv::conv2d(
+        &x4.strided(),
+        &w.strided(),
+        b.map(|b| b.strided()).as_ref(),
+        &geo,
+    )?;
+    let out = if let Some(y) = fused {
+        Tensor::from_strided(y)
+    } else {
         let _g = GradModeGuard::new(false);
         let wg = reshape(w, &i64s(&[g, o / g, kk]))?;
         let mut y = reshape(&matmul(&wg, &cols(&x4)?)?, &i64s(&[n, o, ho, wo]))?;
@@ -278,12 +350,29 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
                 // y is linear in x and in w: dx = fold(Wᵀ·dy), dW = Σₙ dy·cols(x)ᵀ, written
                 // with ops so that create_graph differentiates them again.
                 let (x, w) = (&s[0], &s[1]);
+                if !crate::grad_mode::is_grad_enabled() {
+                    let fused = backend::cpu::conv::conv2d_backward(
+                        &x.strided(),
+                        &w.strided(),
+                        &gr[0].strided(),
+                        &geo,
+                        (need_x, need_w, has_bias),
+                    )?;
+                    if let Some((gx, gw, gb)) = fused {
+                        let mut out =
+                            vec![gx.map(Tensor::from_strided), gw.map(Tensor::from_strided)];
+                        if has_bias {
+                            out.push(gb.map(Tensor::from_strided));
+                        }
+                        return Ok(out);
+                    }
+                }
                 let gy = reshape(&gr[0], &i64s(&[n, g, o / g, l]))?;
                 let gx = if need_x {
                     let wg = reshape(w, &i64s(&[g, o / g, kk]))?;
                     let gcols = matmul(&transpose(&wg, 1, 2)?, &gy)?;
                     let gcols = reshape(&gcols, &i64s(&[n, c * kh * kw, l]))?;
-                    let gxp = put_add(&[n, c, hp, wp], &plan, &gcols)?;
+                    let gxp = put_add(&[n, c, hp, wp], &plan(), &gcols)?;
                     Some(unpad2d(&gxp, pad.0, pad.1)?)
                 } else {
                     None
@@ -378,7 +467,36 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         a.dilation.1,
         a.ceil_mode,
     )?;
-    let v = backend::contiguous(&x4)?.try_to_vec::<f64>()?;
+    let pool = backend::cpu::conv::PoolGeom {
+        kernel: a.kernel,
+        stride: a.stride,
+        padding: a.padding,
+        dilation: a.dilation,
+        ho,
+        wo,
+    };
+    let plan = match backend::cpu::conv::max_pool_plan(&x4.strided(), &pool)? {
+        Some(plan) => plan,
+        None => max_pool_plan_any(&x4, a, (ho, wo))?,
+    };
+    let out = take(
+        &x4,
+        &Arc::new(plan),
+        &[n, c, ho, wo],
+        "MaxPool2DWithIndicesBackward0",
+    )?;
+    if unbatched {
+        squeeze_dim(&out, 0)
+    } else {
+        Ok(out)
+    }
+}
+
+/// [`max_pool2d`]'s plan for a tensor on any device (read through the host as float64).
+fn max_pool_plan_any(x4: &Tensor, a: &PoolArgs, (ho, wo): (usize, usize)) -> Result<Vec<usize>> {
+    let s = x4.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let v = backend::contiguous(x4)?.try_to_vec::<f64>()?;
     let mut plan = Vec::with_capacity(n * c * ho * wo);
     for nc in 0..n * c {
         for oy in 0..ho {
@@ -406,17 +524,7 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
             }
         }
     }
-    let out = take(
-        &x4,
-        &Arc::new(plan),
-        &[n, c, ho, wo],
-        "MaxPool2DWithIndicesBackward0",
-    )?;
-    if unbatched {
-        squeeze_dim(&out, 0)
-    } else {
-        Ok(out)
-    }
+    Ok(plan)
 }
 
 /// 2-D average pooling, padding counted in the divisor (AvgPool2DBackward0).

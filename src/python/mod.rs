@@ -22,6 +22,7 @@ mod random;
 mod reductions;
 mod saved;
 mod tensor;
+mod threads;
 mod views;
 
 use crate::error::Error;
@@ -94,6 +95,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nn::register(m)?;
     internals::register(m)?;
     math::register(m)?;
+    threads::register(m)?;
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     Ok(())
 }

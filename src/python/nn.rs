@@ -76,10 +76,11 @@ fn _conv2d<'py>(
             "dilation should be greater than zero",
         ));
     }
-    out(
-        py,
-        ops::conv2d(&input.t, &weight.t, bias.as_ref().map(|b| &b.t), &a),
-    )
+    let (x, w, b) = (&input.t, &weight.t, bias.as_ref().map(|b| &b.t));
+    let mut ins = vec![x, w];
+    ins.extend(b);
+    let work = x.numel() * w.shape().iter().skip(1).product::<usize>();
+    super::ops::heavy(py, &ins, work, || ops::conv2d(x, w, b, &a))
 }
 
 #[pyfunction]
@@ -543,10 +544,11 @@ fn _linear<'py>(
     weight: PyRef<'py, PyTensor>,
     bias: Option<PyRef<'py, PyTensor>>,
 ) -> R<'py> {
-    out(
-        py,
-        ops::linear(&input.t, &weight.t, bias.as_ref().map(|b| &b.t)),
-    )
+    let (x, w, b) = (&input.t, &weight.t, bias.as_ref().map(|b| &b.t));
+    let mut ins = vec![x, w];
+    ins.extend(b);
+    let work = x.numel() + w.numel();
+    super::ops::heavy(py, &ins, work, || ops::linear(x, w, b))
 }
 
 #[pyfunction]

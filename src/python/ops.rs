@@ -17,6 +17,21 @@ pub(super) fn out<'py>(py: Python<'py>, r: crate::Result<Tensor>) -> R<'py> {
     wrap(py, r.py()?)
 }
 
+/// Runs a heavy kernel (`work` its rough element count) with the GIL released when it records
+/// nothing (no input requires grad or carries a tangent): no Python callback (saved-tensor
+/// hooks, anomaly traces) can run inside it, so other Python threads run meanwhile. Small work
+/// keeps the GIL (releasing it would cost more than the kernel).
+pub(super) fn heavy<'py>(
+    py: Python<'py>,
+    inputs: &[&Tensor],
+    work: usize,
+    f: impl FnOnce() -> crate::Result<Tensor> + Send,
+) -> R<'py> {
+    let free = work >= 1 << 15 && !crate::ops::needs_grad(inputs).unwrap_or(true);
+    let r = if free { py.detach(f) } else { f() };
+    out(py, r)
+}
+
 fn not_implemented(py: Python<'_>) -> R<'_> {
     Ok(py.NotImplemented().into_bound(py))
 }
@@ -188,7 +203,10 @@ impl PyTensor {
     }
     fn __matmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
-            Ok(o) => out(py, ops::matmul(&self.t, &o.get().t)),
+            Ok(o) => {
+                let (a, b) = (&self.t, &o.get().t);
+                heavy(py, &[a, b], a.numel() + b.numel(), || ops::matmul(a, b))
+            }
             Err(_) if super::convert::is_ndarray(other) => {
                 numpy_arith(&self.t, py, other, "__matmul__")
             }
@@ -197,7 +215,10 @@ impl PyTensor {
     }
     fn __rmatmul__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
         match other.cast::<PyTensor>() {
-            Ok(o) => out(py, ops::matmul(&o.get().t, &self.t)),
+            Ok(o) => {
+                let (a, b) = (&o.get().t, &self.t);
+                heavy(py, &[a, b], a.numel() + b.numel(), || ops::matmul(a, b))
+            }
             Err(_) => not_implemented(py),
         }
     }
@@ -379,13 +400,16 @@ impl PyTensor {
 
     // ---- linear algebra --------------------------------------------------------------------
     fn matmul<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
-        out(py, ops::matmul(&self.t, &other.t))
+        let (a, b) = (&self.t, &other.t);
+        heavy(py, &[a, b], a.numel() + b.numel(), || ops::matmul(a, b))
     }
     fn mm<'py>(&self, py: Python<'py>, mat2: PyRef<'py, PyTensor>) -> R<'py> {
-        out(py, ops::mm(&self.t, &mat2.t))
+        let (a, b) = (&self.t, &mat2.t);
+        heavy(py, &[a, b], a.numel() + b.numel(), || ops::mm(a, b))
     }
     fn bmm<'py>(&self, py: Python<'py>, mat2: PyRef<'py, PyTensor>) -> R<'py> {
-        out(py, ops::bmm(&self.t, &mat2.t))
+        let (a, b) = (&self.t, &mat2.t);
+        heavy(py, &[a, b], a.numel() + b.numel(), || ops::bmm(a, b))
     }
     fn dot<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
         if self.t.ndim() != 1 || other.t.ndim() != 1 {

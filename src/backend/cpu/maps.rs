@@ -1,50 +1,45 @@
 //! Strided elementwise loops: `map1`/`map2` over one or two tensors (broadcast, in PyTorch's
 //! result layout, split over threads for large tensors), and `map2_into` for `out=`.
-use super::{alloc_vec, host_only, layout};
+use super::{alloc_vec, host_only, layout, parallel};
 use crate::backend::Strided;
 use crate::dtype::Element;
 use crate::error::Result;
 use crate::shape::{broadcast_strides, checked_numel, MultiIndex};
 
-/// A new contiguous tensor of `shape`, each element `f(input elements...)`.
-/// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
-/// Element counts from which a loop is split over threads (small tensors never pay for them).
-const PARALLEL_FROM: usize = 1 << 16;
-
-/// Threads for an n-element loop: all cores (up to 8) from PARALLEL_FROM elements, else one.
-fn threads_for(n: usize) -> usize {
-    if n >= PARALLEL_FROM {
-        std::thread::available_parallelism()
-            .map(|p| p.get())
-            .unwrap_or(1)
-            .min(8)
-    } else {
-        1
-    }
-}
+// A new contiguous tensor of `shape`, each element `f(input elements...)`.
+// SAFETY of the unsafe blocks below: every `T`/`U` is chosen by the caller to match the dtypes.
 
 /// Fill `out` with n elements: `fill(start, part)` writes `part` = out[start..start+len], on
-/// all cores for large outputs.
+/// the worker pool for large outputs.
 fn fill_par<U: Element>(
     out: &mut Vec<U>,
     n: usize,
     fill: impl Fn(usize, &mut [std::mem::MaybeUninit<U>]) + Sync,
 ) {
-    let threads = threads_for(n);
     let spare = &mut out.spare_capacity_mut()[..n];
-    if threads <= 1 {
-        fill(0, spare);
-    } else {
-        let chunk = n.div_ceil(threads);
-        std::thread::scope(|sc| {
-            for (k, part) in spare.chunks_mut(chunk).enumerate() {
-                let fill = &fill;
-                sc.spawn(move || fill(k * chunk, part));
-            }
-        });
-    }
+    parallel::fill_chunks(spare, parallel::GRAIN, fill);
     // SAFETY: every one of the first n slots was written above.
     unsafe { out.set_len(n) };
+}
+
+/// Runs `body` compiled for AVX2 and FMA when the CPU has them (an elementwise loop inside
+/// becomes vector code for 8 floats at a time), else as is. The results are the same either
+/// way: Rust never fuses a multiply and an add on its own, and `mul_add` is exact in both.
+#[inline(always)]
+pub(crate) fn vectorised<R>(body: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn fast<R>(body: impl FnOnce() -> R) -> R {
+            body()
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            // SAFETY: the CPU has the features `fast` was compiled for.
+            return unsafe { fast(body) };
+        }
+    }
+    body()
 }
 
 pub fn map1<T: Element, U: Element>(x: &Strided, f: impl Fn(T) -> U + Sync) -> Result<Strided> {
@@ -77,16 +72,26 @@ fn map1_rowmajor<T: Element, U: Element>(
         if let Some(s) = d.contiguous_slice::<T>() {
             fill_par(&mut out, n, |start, part| {
                 let end = start + part.len();
-                for (o, &v) in part.iter_mut().zip(&s[start..end]) {
-                    o.write(f(v));
-                }
+                vectorised(
+                    #[inline(always)]
+                    || {
+                        for (o, &v) in part.iter_mut().zip(&s[start..end]) {
+                            o.write(f(v));
+                        }
+                    },
+                )
             });
         } else {
             let src = d.storage.slice::<T>();
             let mut it = MultiIndex::new(&d.shape, [d.strides.clone()], [d.offset as isize]);
-            while let Some([o]) = it.next_offsets() {
-                out.push(f(src[o as usize]));
-            }
+            vectorised(
+                #[inline(always)]
+                || {
+                    while let Some([o]) = it.next_offsets() {
+                        out.push(f(src[o as usize]));
+                    }
+                },
+            );
         }
     }
     Strided::from_vec(out, &d.shape)
@@ -131,23 +136,36 @@ fn map2_rowmajor<A: Element, B: Element, U: Element>(
             (true, Some(sa), Some(sb)) => {
                 fill_par(&mut out, n, |start, part| {
                     let end = start + part.len();
-                    for ((o, &x), &y) in part.iter_mut().zip(&sa[start..end]).zip(&sb[start..end]) {
-                        o.write(f(x, y));
-                    }
+                    vectorised(
+                        #[inline(always)]
+                        || {
+                            for ((o, &x), &y) in
+                                part.iter_mut().zip(&sa[start..end]).zip(&sb[start..end])
+                            {
+                                o.write(f(x, y));
+                            }
+                        },
+                    )
                 });
             }
             _ => {
                 if da.numel() == 1 && db.shape.as_slice() == shape {
                     if let Some(sb) = db.contiguous_slice::<B>() {
                         let x = da.storage.slice::<A>()[da.offset];
-                        out.extend(sb.iter().map(|&y| f(x, y)));
+                        vectorised(
+                            #[inline(always)]
+                            || out.extend(sb.iter().map(|&y| f(x, y))),
+                        );
                         return Strided::from_vec(out, shape);
                     }
                 }
                 if db.numel() == 1 && da.shape.as_slice() == shape {
                     if let Some(sa) = da.contiguous_slice::<A>() {
                         let y = db.storage.slice::<B>()[db.offset];
-                        out.extend(sa.iter().map(|&x| f(x, y)));
+                        vectorised(
+                            #[inline(always)]
+                            || out.extend(sa.iter().map(|&x| f(x, y))),
+                        );
                         return Strided::from_vec(out, shape);
                     }
                 }
@@ -159,19 +177,95 @@ fn map2_rowmajor<A: Element, B: Element, U: Element>(
                 if shape.is_empty() {
                     out.push(f(sa[da.offset], sb[db.offset]));
                 } else {
-                    // Odometer over the outer dims, a tight loop over the last one.
+                    // Rows of the last dim, split over the pool; an odometer over the outer
+                    // dims within each part, and a tight loop over the last one (contiguous or
+                    // broadcast operands get their own vectorisable loops).
                     let nd = shape.len();
                     let (inner, ia, ib) = (shape[nd - 1], ta[nd - 1], tb[nd - 1]);
-                    let mut it = MultiIndex::new(
-                        &shape[..nd - 1],
-                        [ta[..nd - 1].into(), tb[..nd - 1].into()],
-                        [da.offset as isize, db.offset as isize],
-                    );
-                    while let Some([oa, ob]) = it.next_offsets() {
-                        for k in 0..inner as isize {
-                            out.push(f(sa[(oa + k * ia) as usize], sb[(ob + k * ib) as usize]));
+                    let outer = &shape[..nd - 1];
+                    let (ta, tb) = (&ta[..nd - 1], &tb[..nd - 1]);
+                    let rows = n.checked_div(inner).unwrap_or(0);
+                    let (oa0, ob0) = (da.offset as isize, db.offset as isize);
+                    let spare = out.spare_capacity_mut().as_mut_ptr() as usize;
+                    let grain = parallel::GRAIN.div_ceil(inner.max(1));
+                    parallel::parallel_for(rows, grain, |r0, r1| {
+                        // the outer index of row r0
+                        let mut idx = vec![0usize; outer.len()];
+                        let mut rem = r0;
+                        for d in (0..outer.len()).rev() {
+                            idx[d] = rem % outer[d];
+                            rem /= outer[d];
                         }
-                    }
+                        let (mut oa, mut ob) = (oa0, ob0);
+                        for d in 0..outer.len() {
+                            oa += idx[d] as isize * ta[d];
+                            ob += idx[d] as isize * tb[d];
+                        }
+                        vectorised(
+                            #[inline(always)]
+                            || {
+                                for r in r0..r1 {
+                                    // SAFETY: rows [r0, r1) of distinct tasks are disjoint parts of the
+                                    // output's first n slots, all written here.
+                                    let o = std::slice::from_raw_parts_mut(
+                                        (spare as *mut std::mem::MaybeUninit<U>).add(r * inner),
+                                        inner,
+                                    );
+                                    match (ia, ib) {
+                                        (1, 1) => {
+                                            let (xa, xb) = (
+                                                &sa[oa as usize..oa as usize + inner],
+                                                &sb[ob as usize..ob as usize + inner],
+                                            );
+                                            for ((o, &x), &y) in o.iter_mut().zip(xa).zip(xb) {
+                                                o.write(f(x, y));
+                                            }
+                                        }
+                                        (1, 0) => {
+                                            let (xa, y) = (
+                                                &sa[oa as usize..oa as usize + inner],
+                                                sb[ob as usize],
+                                            );
+                                            for (o, &x) in o.iter_mut().zip(xa) {
+                                                o.write(f(x, y));
+                                            }
+                                        }
+                                        (0, 1) => {
+                                            let (x, xb) = (
+                                                sa[oa as usize],
+                                                &sb[ob as usize..ob as usize + inner],
+                                            );
+                                            for (o, &y) in o.iter_mut().zip(xb) {
+                                                o.write(f(x, y));
+                                            }
+                                        }
+                                        _ => {
+                                            for (k, o) in o.iter_mut().enumerate() {
+                                                let k = k as isize;
+                                                o.write(f(
+                                                    sa[(oa + k * ia) as usize],
+                                                    sb[(ob + k * ib) as usize],
+                                                ));
+                                            }
+                                        }
+                                    }
+                                    // the next row: the odometer's step
+                                    for d in (0..outer.len()).rev() {
+                                        idx[d] += 1;
+                                        oa += ta[d];
+                                        ob += tb[d];
+                                        if idx[d] < outer[d] {
+                                            break;
+                                        }
+                                        oa -= ta[d] * outer[d] as isize;
+                                        ob -= tb[d] * outer[d] as isize;
+                                        idx[d] = 0;
+                                    }
+                                }
+                            },
+                        )
+                    });
+                    out.set_len(n);
                 }
             }
         }
@@ -210,20 +304,10 @@ pub fn map2_into<T: Element>(
             return true;
         }
         let o = &mut dout.storage.slice_mut::<T>()[dout.offset..dout.offset + n];
-        let threads = threads_for(n);
-        let chunk = n.div_ceil(threads).max(1);
-        std::thread::scope(|sc| {
-            for (k, part) in o.chunks_mut(chunk).enumerate() {
-                let f = &f;
-                let (xa, xb) = (
-                    &sa[k * chunk..k * chunk + part.len()],
-                    &sb[k * chunk..k * chunk + part.len()],
-                );
-                sc.spawn(move || {
-                    for ((o, &x), &y) in part.iter_mut().zip(xa).zip(xb) {
-                        *o = f(x, y);
-                    }
-                });
+        parallel::fill_chunks(o, parallel::GRAIN, |start, part| {
+            let end = start + part.len();
+            for ((o, &x), &y) in part.iter_mut().zip(&sa[start..end]).zip(&sb[start..end]) {
+                *o = f(x, y);
             }
         });
     }

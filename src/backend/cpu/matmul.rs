@@ -1,5 +1,6 @@
 //! Matrix products of 2-D strided operands: matrixmultiply's GEMM for f32/f64, a plain loop for
 //! the other dtypes.
+use super::parallel;
 use crate::backend::Strided;
 use crate::dtype::DType;
 
@@ -12,83 +13,162 @@ pub fn mm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
         let r = mm(&a.cast(DType::Float32)?, &b.cast(DType::Float32)?)?;
         return r.cast(dt);
     }
-    let (da, db) = (a, b);
-    let (m, k, n) = (da.shape[0], da.shape[1], db.shape[1]);
-    let out = Strided::zeros(&[m, n], da.dtype)?;
-    {
-        let dout = &out;
-        // SAFETY: dtypes checked by the caller; strides and offsets describe valid layouts;
-        // matrixmultiply accepts arbitrary (even zero) strides.
-        unsafe {
-            match da.dtype {
-                DType::Float32 => {
-                    let pa = (da.storage.as_ptr() as *const f32).add(da.offset);
-                    let pb = (db.storage.as_ptr() as *const f32).add(db.offset);
-                    let pc = dout.storage.as_ptr() as *mut f32;
-                    matrixmultiply::sgemm(
-                        m,
-                        k,
-                        n,
-                        1.0,
-                        pa,
-                        da.strides[0],
-                        da.strides[1],
-                        pb,
-                        db.strides[0],
-                        db.strides[1],
-                        0.0,
-                        pc,
-                        n as isize,
-                        1,
-                    );
-                }
-                DType::Float64 => {
-                    let pa = (da.storage.as_ptr() as *const f64).add(da.offset);
-                    let pb = (db.storage.as_ptr() as *const f64).add(db.offset);
-                    let pc = dout.storage.as_ptr() as *mut f64;
-                    matrixmultiply::dgemm(
-                        m,
-                        k,
-                        n,
-                        1.0,
-                        pa,
-                        da.strides[0],
-                        da.strides[1],
-                        pb,
-                        db.strides[0],
-                        db.strides[1],
-                        0.0,
-                        pc,
-                        n as isize,
-                        1,
-                    );
-                }
-                dt => crate::with_numeric!(dt, T, {
-                    let sa = da.storage.slice::<T>();
-                    let sb = db.storage.slice::<T>();
-                    let sc = dout.storage.slice_mut::<T>();
-                    for i in 0..m {
-                        for j in 0..n {
-                            let mut acc = T::default();
-                            for p in 0..k {
-                                let x = sa[(da.offset as isize
-                                    + i as isize * da.strides[0]
-                                    + p as isize * da.strides[1])
-                                    as usize];
-                                let y = sb[(db.offset as isize
-                                    + p as isize * db.strides[0]
-                                    + j as isize * db.strides[1])
-                                    as usize];
-                                acc += x * y;
-                            }
-                            sc[i * n + j] = acc;
-                        }
-                    }
-                }),
-            }
-        }
-    }
+    let (m, n) = (a.shape[0], b.shape[1]);
+    let out = Strided::zeros(&[m, n], a.dtype)?;
+    mm_into(a, b, &out, 0, true);
     Ok(out)
+}
+
+/// The float types with a GEMM: `c = a @ b + beta c` through matrixmultiply, on the calling
+/// thread.
+pub trait Gemm: crate::dtype::Element + std::ops::AddAssign {
+    fn one() -> Self;
+    /// `c = a @ b + beta c` for the (pointer, row stride, column stride) operands.
+    ///
+    /// # Safety
+    /// The triples describe valid [m, k], [k, n] and [m, n] layouts; `c` aliases neither input.
+    unsafe fn gemm(
+        mkn: (usize, usize, usize),
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        beta: Self,
+        c: (*mut Self, isize, isize),
+    );
+}
+
+impl Gemm for f32 {
+    fn one() -> f32 {
+        1.0
+    }
+    unsafe fn gemm(
+        (m, k, n): (usize, usize, usize),
+        a: (*const f32, isize, isize),
+        b: (*const f32, isize, isize),
+        beta: f32,
+        c: (*mut f32, isize, isize),
+    ) {
+        matrixmultiply::sgemm(
+            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
+        );
+    }
+}
+
+impl Gemm for f64 {
+    fn one() -> f64 {
+        1.0
+    }
+    unsafe fn gemm(
+        (m, k, n): (usize, usize, usize),
+        a: (*const f64, isize, isize),
+        b: (*const f64, isize, isize),
+        beta: f64,
+        c: (*mut f64, isize, isize),
+    ) {
+        matrixmultiply::dgemm(
+            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
+        );
+    }
+}
+
+/// One GEMM block `c = a @ b` from raw addresses and element offsets (the pool's tasks carry
+/// addresses as integers).
+///
+/// # Safety
+/// The addresses, offsets and strides describe valid layouts of `T` elements; `c` aliases
+/// neither input.
+unsafe fn gemm_at<T: Gemm>(
+    (pa, pb, pc): (usize, usize, usize),
+    (oa, ob, oc): (isize, isize, usize),
+    mkn: (usize, usize, usize),
+    (rsa, csa, rsb, csb): (isize, isize, isize, isize),
+    ldc: isize,
+) {
+    T::gemm(
+        mkn,
+        ((pa as *const T).offset(oa), rsa, csa),
+        ((pb as *const T).offset(ob), rsb, csb),
+        T::default(),
+        ((pc as *mut T).add(oc), ldc, 1),
+    );
+}
+
+/// Multiply-adds per task below which a product is not split over the pool.
+const GEMM_GRAIN: usize = 1 << 18;
+
+/// `out[off..]` (row-major [m, n], rows `n` apart) = `a @ b` for 2-D `a` [m, k], `b` [k, n] of
+/// out's dtype (not a half: those are widened first). With `split`, a large product is cut into
+/// row blocks (or column blocks, when it is wider than tall) over the worker pool, each a GEMM.
+fn mm_into(da: &Strided, db: &Strided, dout: &Strided, off: usize, split: bool) {
+    let (m, k, n) = (da.shape[0], da.shape[1], db.shape[1]);
+    if m == 0 || n == 0 {
+        return;
+    }
+    // raw addresses travel to the pool's threads as integers; each block writes its own rows
+    // (or columns) of the output
+    let (pa, pb, pc) = (
+        da.storage.as_ptr() as usize,
+        db.storage.as_ptr() as usize,
+        dout.storage.as_ptr() as usize,
+    );
+    let (rsa, csa, rsb, csb) = (da.strides[0], da.strides[1], db.strides[0], db.strides[1]);
+    let (oa, ob) = (da.offset, db.offset);
+    // SAFETY (both closures): dtypes were checked by the caller; the strides and offsets describe
+    // valid layouts of the operands, and blocks [r0, r1) x [c0, c1) of distinct tasks are disjoint
+    // parts of the output, which aliases neither input; matrixmultiply accepts any strides.
+    let block = |r0: usize, r1: usize, c0: usize, c1: usize| unsafe {
+        let (rs, cs) = (r0 as isize, c0 as isize);
+        match dout.dtype {
+            DType::Float32 => gemm_at::<f32>(
+                (pa, pb, pc),
+                (
+                    oa as isize + rs * rsa,
+                    ob as isize + cs * csb,
+                    off + r0 * n + c0,
+                ),
+                (r1 - r0, k, c1 - c0),
+                (rsa, csa, rsb, csb),
+                n as isize,
+            ),
+            DType::Float64 => gemm_at::<f64>(
+                (pa, pb, pc),
+                (
+                    oa as isize + rs * rsa,
+                    ob as isize + cs * csb,
+                    off + r0 * n + c0,
+                ),
+                (r1 - r0, k, c1 - c0),
+                (rsa, csa, rsb, csb),
+                n as isize,
+            ),
+            dt => crate::with_numeric!(dt, T, {
+                let sa = da.storage.slice::<T>();
+                let sb = db.storage.slice::<T>();
+                let sc = dout.storage.slice_mut::<T>();
+                for i in r0..r1 {
+                    for j in c0..c1 {
+                        let mut acc = T::default();
+                        for p in 0..k {
+                            let x =
+                                sa[(oa as isize + i as isize * rsa + p as isize * csa) as usize];
+                            let y =
+                                sb[(ob as isize + p as isize * rsb + j as isize * csb) as usize];
+                            acc += x * y;
+                        }
+                        sc[off + i * n + j] = acc;
+                    }
+                }
+            }),
+        }
+    };
+    if !split {
+        block(0, m, 0, n);
+    } else if m >= n {
+        let grain = GEMM_GRAIN.div_ceil(k.max(1) * n).max(1);
+        parallel::parallel_for(m, grain, |r0, r1| block(r0, r1, 0, n));
+    } else {
+        let grain = GEMM_GRAIN.div_ceil(k.max(1) * m).max(1);
+        parallel::parallel_for(n, grain, |c0, c1| block(0, m, c0, c1));
+    }
 }
 
 /// Batched `a @ b` of [B, m, k] and [B, k, n] (B may be broadcast with stride 0): one GEMM per
@@ -102,14 +182,31 @@ pub fn bmm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
             (db.shape.clone(), db.strides.clone(), db.offset),
         )
     };
-    let (nb, m, n) = (la.0[0], la.0[1], lb.0[2]);
-    let out = Strided::zeros(&[nb, m, n], a.dtype())?;
-    for i in 0..nb {
-        let ai = a.restrided(&la.0[1..], &la.1[1..], la.2 + i * la.1[0] as usize);
-        let bi = b.restrided(&lb.0[1..], &lb.1[1..], lb.2 + i * lb.1[0] as usize);
-        let r = mm(&ai, &bi)?;
-        let oi = out.restrided(&[m, n], &[n as isize, 1], i * m * n);
-        super::copy_into(&oi, &r)?;
+    let (nb, m, n, k) = (la.0[0], la.0[1], lb.0[2], la.0[2]);
+    let dt = a.dtype();
+    if dt.is_half() {
+        return bmm(&a.cast(DType::Float32)?, &b.cast(DType::Float32)?)?.cast(dt);
+    }
+    let out = Strided::zeros(&[nb, m, n], dt)?;
+    let one = |i: usize, split: bool| {
+        let ai = a.restrided(
+            &la.0[1..],
+            &la.1[1..],
+            (la.2 as isize + i as isize * la.1[0]) as usize,
+        );
+        let bi = b.restrided(
+            &lb.0[1..],
+            &lb.1[1..],
+            (lb.2 as isize + i as isize * lb.1[0]) as usize,
+        );
+        mm_into(&ai, &bi, &out, i * m * n, split);
+    };
+    if nb >= parallel::num_threads() {
+        // one GEMM per batch element, the batch split over the pool
+        let grain = GEMM_GRAIN.div_ceil((m * n * k).max(1)).max(1);
+        parallel::parallel_for(nb, grain, |b0, b1| (b0..b1).for_each(|i| one(i, false)));
+    } else {
+        (0..nb).for_each(|i| one(i, true));
     }
     Ok(out)
 }

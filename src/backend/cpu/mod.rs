@@ -1,14 +1,19 @@
 //! CPU kernels: strided element loops, casts and copies, reductions and matrix products.
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
+pub mod conv;
 pub mod elementwise;
 pub mod index;
 pub mod layout;
 mod maps;
 pub mod matmul;
 mod memory;
+pub mod parallel;
 pub mod reduce;
+pub mod rows;
 pub mod special;
+pub mod vmath;
 
+pub(crate) use maps::vectorised;
 pub use maps::{map1, map2, map2_into};
 pub use memory::{convert, copy_into, copy_where, fill, fill_where, where_};
 

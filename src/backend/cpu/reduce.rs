@@ -1,4 +1,5 @@
 //! Reductions over any set of dims, and arg-reductions over one dim.
+use super::parallel;
 use crate::backend::Strided;
 use crate::backend::{ArgReduceKernel, ReduceKernel, ScanKernel};
 use crate::dtype::{DType, Element};
@@ -103,16 +104,19 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
             let wide = x.cast(DType::Float64)?;
             sum(&wide, dims, keepdim)?.cast(x.dtype())?
         }
-        DType::Float32 if dims.len() == x.ndim() && x.is_contiguous() => {
-            let d = x;
-            // SAFETY: f32 matches the dtype; the tensor is contiguous.
-            let s = unsafe { d.contiguous_slice::<f32>().expect("contiguous") };
-            Strided::from_vec(vec![sum_f32(s) as f32], &shape)?
+        DType::Float32 if x.storage.is_host() && x.numel() > 0 => {
+            match sum_float::<f32>(x, dims)? {
+                Some(v) => Strided::from_vec(v, &shape)?,
+                None => return sum_fold_f32(x, dims, &shape),
+            }
         }
-        DType::Float32 => {
-            let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
-            Strided::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), &shape)?
+        DType::Float64 if x.storage.is_host() && x.numel() > 0 => {
+            match sum_float::<f64>(x, dims)? {
+                Some(v) => Strided::from_vec(v, &shape)?,
+                None => Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?,
+            }
         }
+        DType::Float32 => return sum_fold_f32(x, dims, &shape),
         DType::Float64 => {
             Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
         }
@@ -157,6 +161,12 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
     })
 }
 
+/// The float32 sum through [`fold`] (devices without a host slice report their error there).
+fn sum_fold_f32(x: &Strided, dims: &[usize], shape: &[usize]) -> Result<Strided> {
+    let (v, _) = fold::<f32, f64>(x, dims, 0.0, |a, v| a + v as f64)?;
+    Strided::from_vec(v.into_iter().map(|a| a as f32).collect::<Vec<_>>(), shape)
+}
+
 /// Output shape with reduced dims kept as 1, and strides that map each input element to its slot.
 fn reduce_layout(shape: &[usize], dims: &[usize]) -> (Shape, Strides) {
     let mut out: Shape = shape.into();
@@ -187,6 +197,35 @@ pub fn fold<T: Element, A: Element>(
     }
     let (oshape, ostr) = reduce_layout(&d.shape, dims);
     let n_out = super::checked_numel(&oshape)?;
+    if let Some(blocks) = as_blocks(d, dims)? {
+        // row-major [outer, red, inner]: slot (o, j) folds its elements in index order, as the
+        // odometer below does, with the inner dim as the vectorisable loop
+        let (outer, red, inner) = blocks.dims;
+        let mut acc: Vec<A> = super::alloc_vec(n_out)?;
+        acc.resize(n_out, init);
+        // SAFETY: T matches the dtype; `blocks.x` is contiguous.
+        let s = unsafe { blocks.x.contiguous_slice::<T>().expect("contiguous") };
+        if inner == 1 {
+            for (o, slot) in acc.iter_mut().enumerate() {
+                let mut a = init;
+                for &v in &s[o * red..(o + 1) * red] {
+                    a = f(a, v);
+                }
+                *slot = a;
+            }
+        } else {
+            for o in 0..outer {
+                let row = &mut acc[o * inner..(o + 1) * inner];
+                for r in 0..red {
+                    let src = &s[(o * red + r) * inner..(o * red + r + 1) * inner];
+                    for (a, &v) in row.iter_mut().zip(src) {
+                        *a = f(*a, v);
+                    }
+                }
+            }
+        }
+        return Ok((acc, oshape));
+    }
     let mut acc: Vec<A> = super::alloc_vec(n_out)?;
     acc.resize(n_out, init);
     // (the output is never larger than the input, which exists)
@@ -212,6 +251,134 @@ pub fn fold<T: Element, A: Element>(
     Ok((acc, oshape))
 }
 
+/// A reduction's input seen as row-major [outer, red, inner] (`red` the reduced elements of
+/// each output slot), made contiguous with the reduced dims moved together when they are not
+/// (one copy, far cheaper than an odometer over every element). None for an input with no
+/// elements or a device other than the host.
+struct Blocks {
+    x: Strided,
+    dims: (usize, usize, usize),
+}
+
+fn as_blocks(x: &Strided, dims: &[usize]) -> Result<Option<Blocks>> {
+    let shape = &x.shape;
+    let nd = shape.len();
+    if !x.storage.is_host() || x.numel() == 0 || nd == 0 {
+        return Ok(None);
+    }
+    let run = dims.windows(2).all(|w| w[1] == w[0] + 1);
+    if x.is_contiguous() && run {
+        let (d0, d1) = match (dims.first(), dims.last()) {
+            (Some(&a), Some(&b)) => (a, b + 1),
+            _ => (nd, nd),
+        };
+        let prod = |r: &[usize]| r.iter().product::<usize>();
+        return Ok(Some(Blocks {
+            x: x.clone(),
+            dims: (prod(&shape[..d0]), prod(&shape[d0..d1]), prod(&shape[d1..])),
+        }));
+    }
+    // the kept dims in order, then the reduced ones: the copy is [kept..., reduced...]
+    let perm: Vec<usize> = (0..nd)
+        .filter(|d| !dims.contains(d))
+        .chain(dims.iter().copied())
+        .collect();
+    let pshape: Vec<usize> = perm.iter().map(|&d| shape[d]).collect();
+    let pstrides: Vec<isize> = perm.iter().map(|&d| x.strides[d]).collect();
+    let copy = x.restrided(&pshape, &pstrides, x.offset).contiguous()?;
+    let red: usize = dims.iter().map(|&d| shape[d]).product();
+    Ok(Some(Blocks {
+        dims: (x.numel() / red.max(1), red, 1),
+        x: copy,
+    }))
+}
+
+/// Float types summed in float64.
+trait Wide: Element {
+    fn wide(self) -> f64;
+    fn narrow(v: f64) -> Self;
+}
+
+impl Wide for f32 {
+    #[inline]
+    fn wide(self) -> f64 {
+        self as f64
+    }
+    #[inline]
+    fn narrow(v: f64) -> f32 {
+        v as f32
+    }
+}
+
+impl Wide for f64 {
+    #[inline]
+    fn wide(self) -> f64 {
+        self
+    }
+    #[inline]
+    fn narrow(v: f64) -> f64 {
+        v
+    }
+}
+
+/// Sum of a slice in float64, eight independent lanes (vectorisable).
+fn lanes<T: Wide>(s: &[T]) -> f64 {
+    let mut acc = [0f64; 8];
+    let chunks = s.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..8 {
+            acc[k] += c[k].wide();
+        }
+    }
+    acc.iter().sum::<f64>() + rest.iter().map(|&v| v.wide()).sum::<f64>()
+}
+
+/// The float32/float64 sum over `dims` (accumulated in float64, in lanes), split over the worker
+/// pool for large inputs; None where [`as_blocks`] declines.
+fn sum_float<T: Wide>(x: &Strided, dims: &[usize]) -> Result<Option<Vec<T>>> {
+    let Some(blocks) = as_blocks(x, dims)? else {
+        return Ok(None);
+    };
+    let (outer, red, inner) = blocks.dims;
+    // SAFETY: T matches the dtype; `blocks.x` is contiguous.
+    let s = unsafe { blocks.x.contiguous_slice::<T>().expect("contiguous") };
+    let mut out: Vec<T> = super::alloc_vec(outer * inner)?;
+    out.resize(outer * inner, T::default());
+    if inner == 1 {
+        if outer == 1 {
+            let parts = parallel::map_reduce(red, 1 << 17, |a, b| lanes(&s[a..b]));
+            out[0] = T::narrow(parts.into_iter().sum());
+        } else {
+            let grain = parallel::GRAIN.div_ceil(red.max(1));
+            parallel::fill_chunks(&mut out, grain, |start, part| {
+                for (i, o) in part.iter_mut().enumerate() {
+                    let row = start + i;
+                    *o = T::narrow(lanes(&s[row * red..(row + 1) * red]));
+                }
+            });
+        }
+    } else {
+        let grain = parallel::GRAIN.div_ceil(red.max(1));
+        for o in 0..outer {
+            let base = o * red * inner;
+            parallel::fill_chunks(&mut out[o * inner..(o + 1) * inner], grain, |j0, part| {
+                let mut acc = vec![0f64; part.len()];
+                for r in 0..red {
+                    let src = &s[base + r * inner + j0..base + r * inner + j0 + part.len()];
+                    for (a, &v) in acc.iter_mut().zip(src) {
+                        *a += v.wide();
+                    }
+                }
+                for (o, a) in part.iter_mut().zip(acc) {
+                    *o = T::narrow(a);
+                }
+            });
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
 pub fn arg_extreme<T: Element + PartialOrd>(
     x: &Strided,
@@ -229,6 +396,37 @@ pub fn arg_extreme<T: Element + PartialOrd>(
     }
     let (oshape, _) = reduce_layout(&d.shape, &[dim]);
     let n_out = numel(&oshape);
+    #[allow(clippy::eq_op)]
+    let is_nan = |a: T| a != a;
+    // does v replace cur? the first NaN wins, then the first strict extreme
+    let better = |v: T, cur: T| !is_nan(cur) && (is_nan(v) || if max { v > cur } else { v < cur });
+    if d.shape[dim] > 0 {
+        if let Some(blocks) = as_blocks(d, &[dim])? {
+            let (outer, red, inner) = blocks.dims;
+            // SAFETY: T matches the dtype; `blocks.x` is contiguous.
+            let s = unsafe { blocks.x.contiguous_slice::<T>().expect("contiguous") };
+            let mut vals: Vec<T> = Vec::with_capacity(n_out);
+            let mut idx = vec![0i64; n_out];
+            for o in 0..outer {
+                let base = o * red * inner;
+                vals.extend_from_slice(&s[base..base + inner]);
+                let (vrow, irow) = (
+                    &mut vals[o * inner..(o + 1) * inner],
+                    &mut idx[o * inner..(o + 1) * inner],
+                );
+                for r in 1..red {
+                    let src = &s[base + r * inner..base + (r + 1) * inner];
+                    for ((cur, k), &v) in vrow.iter_mut().zip(irow.iter_mut()).zip(src) {
+                        if better(v, *cur) {
+                            *cur = v;
+                            *k = r as i64;
+                        }
+                    }
+                }
+            }
+            return Ok((vals, idx, oshape));
+        }
+    }
     let mut vals: Vec<Option<T>> = vec![None; n_out];
     let mut idx = vec![0i64; n_out];
     let cs = crate::shape::contiguous_strides(&oshape);
@@ -247,13 +445,11 @@ pub fn arg_extreme<T: Element + PartialOrd>(
         while let Some([i, o, k]) = it.next_offsets() {
             let v = src[i as usize];
             let slot = &mut vals[o as usize];
-            #[allow(clippy::eq_op)]
-            let is_nan = |a: T| a != a;
-            let better = match *slot {
+            let replace = match *slot {
                 None => true,
-                Some(cur) => !is_nan(cur) && (is_nan(v) || if max { v > cur } else { v < cur }),
+                Some(cur) => better(v, cur),
             };
-            if better {
+            if replace {
                 *slot = Some(v);
                 idx[o as usize] = k as i64;
             }
@@ -264,39 +460,4 @@ pub fn arg_extreme<T: Element + PartialOrd>(
         idx,
         oshape,
     ))
-}
-
-/// Sum of a float32 slice in float64, eight independent lanes (vectorisable) per thread, all
-/// cores for large inputs.
-pub fn sum_f32(s: &[f32]) -> f64 {
-    fn lanes(s: &[f32]) -> f64 {
-        let mut acc = [0f64; 8];
-        let chunks = s.chunks_exact(8);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for k in 0..8 {
-                acc[k] += c[k] as f64;
-            }
-        }
-        acc.iter().sum::<f64>() + rest.iter().map(|&v| v as f64).sum::<f64>()
-    }
-    let threads = if s.len() >= 1 << 18 {
-        std::thread::available_parallelism()
-            .map(|p| p.get())
-            .unwrap_or(1)
-            .min(8)
-    } else {
-        1
-    };
-    if threads <= 1 {
-        return lanes(s);
-    }
-    let chunk = s.len().div_ceil(threads);
-    std::thread::scope(|sc| {
-        let parts: Vec<_> = s
-            .chunks(chunk)
-            .map(|p| sc.spawn(move || lanes(p)))
-            .collect();
-        parts.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
-    })
 }

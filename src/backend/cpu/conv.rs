@@ -1,0 +1,367 @@
+//! 2-D convolution and max pooling on the host without index plans: each sample's columns
+//! (im2col) are built straight from the input into a buffer the GEMM reads, samples split over
+//! the worker pool; the gradients fold the columns back (col2im) the same way. The op path
+//! (`ops::nn::conv2d`: a gather plan, batched matmul, scatter-add) stays for other devices,
+//! dtypes and differentiable gradients.
+use super::matmul::Gemm;
+use super::{alloc_vec, parallel};
+use crate::backend::Strided;
+use crate::dtype::{DType, Element};
+use crate::error::Result;
+
+/// A convolution's sizes: input [n, c, h, w], weight [o, c/g, kh, kw], output [n, o, ho, wo].
+#[derive(Clone, Copy, Debug)]
+pub struct ConvGeom {
+    pub n: usize,
+    pub c: usize,
+    pub h: usize,
+    pub w: usize,
+    pub o: usize,
+    pub groups: usize,
+    pub kh: usize,
+    pub kw: usize,
+    pub stride: (usize, usize),
+    pub padding: (usize, usize),
+    pub dilation: (usize, usize),
+    pub ho: usize,
+    pub wo: usize,
+}
+
+impl ConvGeom {
+    /// Columns per group and sample: (c/g·kh·kw, ho·wo).
+    fn cols(&self) -> (usize, usize) {
+        (self.c / self.groups * self.kh * self.kw, self.ho * self.wo)
+    }
+
+    /// The input position (y, x) read by kernel tap (i, j) at output (oy, ox), if inside.
+    #[inline(always)]
+    fn at(&self, i: usize, j: usize, oy: usize, ox: usize) -> Option<(usize, usize)> {
+        let y = (oy * self.stride.0 + i * self.dilation.0).checked_sub(self.padding.0)?;
+        let x = (ox * self.stride.1 + j * self.dilation.1).checked_sub(self.padding.1)?;
+        (y < self.h && x < self.w).then_some((y, x))
+    }
+}
+
+/// The columns of channels `ch0..ch0 + cg` of one sample `x` ([c, h, w]): row (ch, i, j),
+/// column (oy, ox) holds x[ch, oy·s + i·d - p, ox·s + j·d - p], zero in the padding.
+fn im2col<T: Element>(x: &[T], ch0: usize, geo: &ConvGeom, cols: &mut [T]) {
+    let (cg, (kh, kw), (ho, wo)) = (geo.c / geo.groups, (geo.kh, geo.kw), (geo.ho, geo.wo));
+    let mut row = 0;
+    for ch in ch0..ch0 + cg {
+        let plane = &x[ch * geo.h * geo.w..(ch + 1) * geo.h * geo.w];
+        for i in 0..kh {
+            for j in 0..kw {
+                let dst = &mut cols[row * ho * wo..(row + 1) * ho * wo];
+                for oy in 0..ho {
+                    for ox in 0..wo {
+                        dst[oy * wo + ox] = match geo.at(i, j, oy, ox) {
+                            Some((y, x)) => plane[y * geo.w + x],
+                            None => T::default(),
+                        };
+                    }
+                }
+                row += 1;
+            }
+        }
+    }
+}
+
+/// Adds the columns back onto channels `ch0..` of one sample's gradient (col2im, im2col's
+/// adjoint).
+fn col2im<T: Element + std::ops::AddAssign>(cols: &[T], ch0: usize, geo: &ConvGeom, gx: &mut [T]) {
+    let (cg, (kh, kw), (ho, wo)) = (geo.c / geo.groups, (geo.kh, geo.kw), (geo.ho, geo.wo));
+    let mut row = 0;
+    for ch in ch0..ch0 + cg {
+        let plane = &mut gx[ch * geo.h * geo.w..(ch + 1) * geo.h * geo.w];
+        for i in 0..kh {
+            for j in 0..kw {
+                let src = &cols[row * ho * wo..(row + 1) * ho * wo];
+                for oy in 0..ho {
+                    for ox in 0..wo {
+                        if let Some((y, x)) = geo.at(i, j, oy, ox) {
+                            plane[y * geo.w + x] += src[oy * wo + ox];
+                        }
+                    }
+                }
+                row += 1;
+            }
+        }
+    }
+}
+
+fn dense(x: &Strided) -> Result<Strided> {
+    if x.is_contiguous() {
+        Ok(x.clone())
+    } else {
+        x.contiguous()
+    }
+}
+
+/// Whether the fused kernels take these operands: float32/float64 on the host, one dtype.
+fn takes(ts: &[&Strided]) -> bool {
+    let dt = ts[0].dtype;
+    matches!(dt, DType::Float32 | DType::Float64)
+        && ts.iter().all(|t| t.dtype == dt && t.storage.is_host())
+}
+
+/// The convolution of `x` [n, c, h, w] with `w` [o, c/g, kh, kw] (and bias `[o]`): a row-major
+/// [n, o, ho, wo]; None where `takes` declines.
+pub fn conv2d(
+    x: &Strided,
+    w: &Strided,
+    b: Option<&Strided>,
+    geo: &ConvGeom,
+) -> Result<Option<Strided>> {
+    let mut ops = vec![x, w];
+    ops.extend(b);
+    if !takes(&ops) {
+        return Ok(None);
+    }
+    Ok(Some(match x.dtype {
+        DType::Float32 => conv2d_t::<f32>(x, w, b, geo)?,
+        _ => conv2d_t::<f64>(x, w, b, geo)?,
+    }))
+}
+
+fn conv2d_t<T: Gemm>(
+    x: &Strided,
+    w: &Strided,
+    b: Option<&Strided>,
+    geo: &ConvGeom,
+) -> Result<Strided> {
+    let (xd, wd, bd) = (dense(x)?, dense(w)?, b.map(dense).transpose()?);
+    // SAFETY: T matches every dtype (checked by `takes`); all are contiguous.
+    let (xs, ws, bs) = unsafe {
+        (
+            xd.contiguous_slice::<T>().expect("contiguous"),
+            wd.contiguous_slice::<T>().expect("contiguous"),
+            bd.as_ref()
+                .map(|t| t.contiguous_slice::<T>().expect("contiguous")),
+        )
+    };
+    let (kk, l) = geo.cols();
+    let (g, og, cg) = (geo.groups, geo.o / geo.groups, geo.c / geo.groups);
+    let (sample_in, sample_out) = (geo.c * geo.h * geo.w, geo.o * l);
+    let len = geo.n * sample_out;
+    let mut out: Vec<T> = alloc_vec(len)?;
+    out.resize(len, T::default());
+    let grain = (parallel::GRAIN / (kk * l * og).max(1)).max(1);
+    parallel::fill_chunks_by(&mut out, sample_out, grain, |first, part| {
+        let mut cols = vec![T::default(); kk * l];
+        for (k, y) in part.chunks_mut(sample_out).enumerate() {
+            let xn = &xs[(first + k) * sample_in..(first + k + 1) * sample_in];
+            for gi in 0..g {
+                im2col(xn, gi * cg, geo, &mut cols);
+                // y[gi·og.., :] = W_g [og, kk] @ cols [kk, l]
+                // SAFETY: the slices hold the [og, kk], [kk, l] and [og, l] row-major blocks.
+                unsafe {
+                    T::gemm(
+                        (og, kk, l),
+                        (ws[gi * og * kk..].as_ptr(), kk as isize, 1),
+                        (cols.as_ptr(), l as isize, 1),
+                        T::default(),
+                        (y[gi * og * l..].as_mut_ptr(), l as isize, 1),
+                    );
+                }
+            }
+            if let Some(bs) = bs {
+                for (oc, plane) in y.chunks_mut(l).enumerate() {
+                    for v in plane {
+                        *v += bs[oc];
+                    }
+                }
+            }
+        }
+    });
+    Strided::from_vec(out, &[geo.n, geo.o, geo.ho, geo.wo])
+}
+
+/// The convolution's gradients from `gy` [n, o, ho, wo]: for the input (when `need_x`), the
+/// weight (`need_w`) and the bias (`need_b`); None where `takes` declines.
+#[allow(clippy::type_complexity)]
+pub fn conv2d_backward(
+    x: &Strided,
+    w: &Strided,
+    gy: &Strided,
+    geo: &ConvGeom,
+    need: (bool, bool, bool),
+) -> Result<Option<(Option<Strided>, Option<Strided>, Option<Strided>)>> {
+    if !takes(&[x, w, gy]) {
+        return Ok(None);
+    }
+    Ok(Some(match x.dtype {
+        DType::Float32 => conv2d_backward_t::<f32>(x, w, gy, geo, need)?,
+        _ => conv2d_backward_t::<f64>(x, w, gy, geo, need)?,
+    }))
+}
+
+#[allow(clippy::type_complexity)]
+fn conv2d_backward_t<T: Gemm>(
+    x: &Strided,
+    w: &Strided,
+    gy: &Strided,
+    geo: &ConvGeom,
+    (need_x, need_w, need_b): (bool, bool, bool),
+) -> Result<(Option<Strided>, Option<Strided>, Option<Strided>)> {
+    let (xd, wd, gd) = (dense(x)?, dense(w)?, dense(gy)?);
+    // SAFETY: T matches every dtype (checked by `takes`); all are contiguous.
+    let (xs, ws, gs) = unsafe {
+        (
+            xd.contiguous_slice::<T>().expect("contiguous"),
+            wd.contiguous_slice::<T>().expect("contiguous"),
+            gd.contiguous_slice::<T>().expect("contiguous"),
+        )
+    };
+    let (kk, l) = geo.cols();
+    let (g, og, cg) = (geo.groups, geo.o / geo.groups, geo.c / geo.groups);
+    let (sample_in, sample_out) = (geo.c * geo.h * geo.w, geo.o * l);
+    let grain = (parallel::GRAIN / (kk * l * og).max(1)).max(1);
+    let gx = if need_x {
+        let len = geo.n * sample_in;
+        let mut gx: Vec<T> = alloc_vec(len)?;
+        gx.resize(len, T::default());
+        parallel::fill_chunks_by(&mut gx, sample_in, grain, |first, part| {
+            let mut gcols = vec![T::default(); kk * l];
+            for (k, gxn) in part.chunks_mut(sample_in).enumerate() {
+                let gyn = &gs[(first + k) * sample_out..(first + k + 1) * sample_out];
+                for gi in 0..g {
+                    // gcols [kk, l] = W_gᵀ [kk, og] @ gy_g [og, l]
+                    // SAFETY: as in the forward pass; Wᵀ is W read with swapped strides.
+                    unsafe {
+                        T::gemm(
+                            (kk, og, l),
+                            (ws[gi * og * kk..].as_ptr(), 1, kk as isize),
+                            (gyn[gi * og * l..].as_ptr(), l as isize, 1),
+                            T::default(),
+                            (gcols.as_mut_ptr(), l as isize, 1),
+                        );
+                    }
+                    col2im(&gcols, gi * cg, geo, gxn);
+                }
+            }
+        });
+        Some(Strided::from_vec(gx, &[geo.n, geo.c, geo.h, geo.w])?)
+    } else {
+        None
+    };
+    let gw = if need_w {
+        // Σₙ gy_g [og, l] @ cols_gᵀ [l, kk], each part of the batch into its own sum
+        let parts = parallel::map_reduce(geo.n, grain, |n0, n1| {
+            let mut acc = vec![T::default(); geo.o * kk];
+            let mut cols = vec![T::default(); kk * l];
+            for nn in n0..n1 {
+                let xn = &xs[nn * sample_in..(nn + 1) * sample_in];
+                let gyn = &gs[nn * sample_out..(nn + 1) * sample_out];
+                for gi in 0..g {
+                    im2col(xn, gi * cg, geo, &mut cols);
+                    // SAFETY: [og, l] @ [l, kk] (cols read transposed) into [og, kk].
+                    unsafe {
+                        T::gemm(
+                            (og, l, kk),
+                            (gyn[gi * og * l..].as_ptr(), l as isize, 1),
+                            (cols.as_ptr(), 1, l as isize),
+                            T::one(),
+                            (acc[gi * og * kk..].as_mut_ptr(), kk as isize, 1),
+                        );
+                    }
+                }
+            }
+            acc
+        });
+        let mut parts = parts.into_iter();
+        let mut acc = parts.next().unwrap_or_default();
+        for p in parts {
+            for (a, v) in acc.iter_mut().zip(p) {
+                *a += v;
+            }
+        }
+        Some(Strided::from_vec(acc, &[geo.o, cg, geo.kh, geo.kw])?)
+    } else {
+        None
+    };
+    let gb = if need_b {
+        let mut acc = vec![0f64; geo.o];
+        for gyn in gs.chunks_exact(sample_out) {
+            for (a, plane) in acc.iter_mut().zip(gyn.chunks_exact(l)) {
+                *a += plane.iter().map(|v| v.to_f64()).sum::<f64>();
+            }
+        }
+        Some(Strided::from_vec(
+            acc.into_iter()
+                .map(<T as Element>::from_f64)
+                .collect::<Vec<T>>(),
+            &[geo.o],
+        )?)
+    } else {
+        None
+    };
+    Ok((gx, gw, gb))
+}
+
+/// A max pooling's window: kernel, stride, padding and dilation (rows, columns), and the output
+/// size.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolGeom {
+    pub kernel: (usize, usize),
+    pub stride: (usize, usize),
+    pub padding: (usize, usize),
+    pub dilation: (usize, usize),
+    pub ho: usize,
+    pub wo: usize,
+}
+
+/// For each output of a 2-D max pooling of `x` [n, c, h, w] (host, real dtype), the flat
+/// row-major index into `x` of its window's maximum: PyTorch's choice (a later element replaces
+/// the best when larger, or when it is NaN). None for other devices and dtypes.
+pub fn max_pool_plan(x: &Strided, geo: &PoolGeom) -> Result<Option<Vec<usize>>> {
+    if !x.storage.is_host() || x.dtype.is_complex() || x.dtype == DType::Bool {
+        return Ok(None);
+    }
+    let xd = dense(x)?;
+    let (nc, h, w) = (x.shape[0] * x.shape[1], x.shape[2], x.shape[3]);
+    let l = geo.ho * geo.wo;
+    let mut plan: Vec<usize> = alloc_vec(nc * l)?;
+    plan.resize(nc * l, 0);
+    crate::with_real!(x.dtype, T, {
+        // SAFETY: T matches the dtype; xd is contiguous.
+        let xs = unsafe { xd.contiguous_slice::<T>().expect("contiguous") };
+        let grain = (parallel::GRAIN / (l * geo.kernel.0 * geo.kernel.1).max(1)).max(1);
+        parallel::fill_chunks_by(&mut plan, l, grain, |first, part| {
+            for (k, out) in part.chunks_mut(l).enumerate() {
+                let base = (first + k) * h * w;
+                let plane = &xs[base..base + h * w];
+                for oy in 0..geo.ho {
+                    for ox in 0..geo.wo {
+                        let mut best: Option<(usize, T)> = None;
+                        for i in 0..geo.kernel.0 {
+                            let Some(y) = (oy * geo.stride.0 + i * geo.dilation.0)
+                                .checked_sub(geo.padding.0)
+                                .filter(|&y| y < h)
+                            else {
+                                continue;
+                            };
+                            for j in 0..geo.kernel.1 {
+                                let Some(xx) = (ox * geo.stride.1 + j * geo.dilation.1)
+                                    .checked_sub(geo.padding.1)
+                                    .filter(|&xx| xx < w)
+                                else {
+                                    continue;
+                                };
+                                let v = plane[y * w + xx];
+                                #[allow(clippy::eq_op)]
+                                let nan = v != v;
+                                #[allow(clippy::bool_comparison)]
+                                let better = |b: T| v > b || nan;
+                                if best.is_none_or(|(_, b)| better(b)) {
+                                    best = Some((y * w + xx, v));
+                                }
+                            }
+                        }
+                        out[oy * geo.wo + ox] = base + best.map_or(0, |(i, _)| i);
+                    }
+                }
+            }
+        });
+        Ok(Some(plan))
+    })
+}
