@@ -4,10 +4,13 @@
 
 Each workload runs in both libraries, alternating, after a warm-up; the table shows the median
 time per iteration and the ratio leafgrad / PyTorch (lower is better). Workloads (a)-(f) run
-PyTorch with one thread, as the performance issue's targets assume; (g) and (h) say how many.
-Memory (i) and import (j) run in fresh subprocesses.
+both libraries with one thread, as the performance issue's targets assume; (g) and (h) say how
+many (`set_num_threads` in each library).
+Memory (i) and import (j) run in fresh subprocesses; (p) shows whether a pure-Python thread
+keeps running while the other runs kernels (the GIL released around them).
 """
 import argparse
+import math
 import os
 
 # numpy (used to make identical weights) must not leave idle BLAS threads spinning on the two
@@ -129,6 +132,204 @@ def cnn_step(lib):
         opt.step()
 
     return run
+
+
+def makemore_step(lib):
+    """makemore part 2's MLP: embedding lookup, tanh layer, cross_entropy, manual SGD."""
+    import numpy as np
+
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    C, w1, b1, w2, b2 = _same_weights(lib, [(27, 10), (30, 200), (200,), (200, 27), (27,)])
+    params = [C, w1, b1, w2, b2]
+    rng = np.random.default_rng(1)
+    X = lib.tensor(rng.integers(0, 27, (32, 3)))
+    Y = lib.tensor(rng.integers(0, 27, 32))
+
+    def run():
+        emb = C[X]
+        h = lib.tanh(emb.view(-1, 30) @ w1 + b1)
+        loss = F.cross_entropy(h @ w2 + b2, Y)
+        for p in params:
+            p.grad = None
+        loss.backward()
+        for p in params:
+            p.data += -0.1 * p.grad
+
+    return run
+
+
+def _block(lib, C, n_head, T):
+    """A pre-norm GPT block (causal self-attention, GELU MLP), written as minGPT/nanoGPT write it."""
+    nn = lib.nn
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(C)
+            self.c_attn = nn.Linear(C, 3 * C)
+            self.c_proj = nn.Linear(C, C)
+            self.ln_2 = nn.LayerNorm(C)
+            self.fc = nn.Linear(C, 4 * C)
+            self.gelu = nn.GELU()
+            self.proj = nn.Linear(4 * C, C)
+            self.register_buffer("bias", lib.tril(lib.ones(T, T)).view(1, 1, T, T))
+
+        def attn(self, x):
+            B, T, C = x.size()
+            q, k, v = self.c_attn(x).split(C, dim=2)
+            k = k.view(B, T, n_head, C // n_head).transpose(1, 2)
+            q = q.view(B, T, n_head, C // n_head).transpose(1, 2)
+            v = v.view(B, T, n_head, C // n_head).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+            att = F.softmax(att, dim=-1)
+            y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+            return self.c_proj(y)
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.proj(self.gelu(self.fc(self.ln_2(x))))
+
+    return Block()
+
+
+def _load_same(lib, model):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    with lib.no_grad():
+        for p in model.parameters():
+            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)).astype(np.float32) * 0.05))
+
+
+def block_step(lib):
+    """One transformer block (B8 T32 C64, 4 heads) forward, backward and an AdamW step."""
+    import numpy as np
+
+    lib.manual_seed(0)
+    block = _block(lib, 64, 4, 32)
+    _load_same(lib, block)
+    opt = lib.optim.AdamW(block.parameters(), lr=1e-3)
+    x = lib.tensor(np.random.default_rng(1).standard_normal((8, 32, 64)).astype(np.float32))
+
+    def run():
+        loss = block(x).square().mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+    return run
+
+
+def gpt_step(lib):
+    """A small GPT's training step as the lecture programs write it: token and position
+    embeddings, 4 blocks (C64, 4 heads), final LayerNorm, lm_head, cross_entropy over a 65-symbol
+    vocabulary, B32 T16, AdamW."""
+    import numpy as np
+
+    nn = lib.nn
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    lib.manual_seed(0)
+    V, T, C = 65, 16, 64
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(V, C)
+            self.pos = nn.Embedding(T, C)
+            self.blocks = nn.Sequential(*[_block(lib, C, 4, T) for _ in range(4)])
+            self.ln_f = nn.LayerNorm(C)
+            self.head = nn.Linear(C, V)
+
+        def forward(self, idx, targets):
+            B, T = idx.shape
+            x = self.tok(idx) + self.pos(lib.arange(T))
+            logits = self.head(self.ln_f(self.blocks(x)))
+            return F.cross_entropy(logits.view(B * T, V), targets.view(B * T))
+
+    model = GPT()
+    _load_same(lib, model)
+    opt = lib.optim.AdamW(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(1)
+    idx = lib.tensor(rng.integers(0, V, (32, T)))
+    tgt = lib.tensor(rng.integers(0, V, (32, T)))
+
+    def run():
+        loss = model(idx, tgt)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+
+    return run
+
+
+def _part_input(lib, shape, seed):
+    import numpy as np
+
+    a = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    return lib.tensor(a, requires_grad=True)
+
+
+def layer_norm_part(lib):
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    x = _part_input(lib, (32, 16, 64), 2)
+    w = lib.ones(64, requires_grad=True)
+    b = lib.zeros(64, requires_grad=True)
+
+    def run():
+        F.layer_norm(x, (64,), w, b).sum().backward()
+
+    return run
+
+
+def masked_softmax_part(lib):
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    x = _part_input(lib, (32, 4, 16, 16), 3)
+    mask = lib.tril(lib.ones(16, 16)).view(1, 1, 16, 16) == 0
+
+    def run():
+        F.softmax(x.masked_fill(mask, float("-inf")), dim=-1).sum().backward()
+
+    return run
+
+
+def gelu_tanh_part(lib):
+    F = sys.modules[lib.__name__ + ".nn.functional"]
+    x = _part_input(lib, (32, 16, 256), 4)
+
+    def run():
+        F.gelu(x, approximate="tanh").sum().backward()
+
+    return run
+
+
+def gil_progress(lib):
+    """A pure-Python thread counts while the main thread runs 20 matmuls (512^3, no_grad, one
+    kernel thread): its rate is near its rate alone where the library releases the GIL around
+    its kernels, and a fraction of it where the kernels hold the GIL."""
+    import threading
+
+    lib.set_num_threads(1)
+    a = lib.rand(512, 512)
+    state = {"done": False, "count": 0}
+
+    def spin():
+        n = 0
+        while not state["done"]:
+            n += 1
+        state["count"] = n
+
+    t = threading.Thread(target=spin)
+    t0 = time.perf_counter()
+    t.start()
+    with lib.no_grad():
+        for _ in range(20):
+            a @ a
+    elapsed = time.perf_counter() - t0
+    state["done"] = True
+    t.join()
+    return state["count"] / elapsed / 1e6, elapsed
 
 
 def _big(lib):
@@ -265,6 +466,12 @@ WORKLOADS = {
     "(d) seed 000 tutorial step": (tutorial_step, 2000, 1, 1),
     "(e) MLP 784-256-256-10 b64 SGD step": (mlp_step, 30, 1, 1),
     "(f) CNN (2 conv, 28x28, b32) SGD step": (cnn_step, 5, 1, 1),
+    "(l) makemore MLP step (embedding, tanh, cross_entropy, b32)": (makemore_step, 300, 1, 1),
+    "(m) transformer block B8 T32 C64 fwd+bwd+AdamW": (block_step, 30, 1, 1),
+    "(n) GPT step B32 T16 C64, 4 heads, 4 layers": (gpt_step, 10, 1, 1),
+    "(o) layer_norm fwd+bwd (32,16,64)": (layer_norm_part, 300, 1, 1),
+    "(o) masked_fill+softmax fwd+bwd (32,4,16,16)": (masked_softmax_part, 300, 1, 1),
+    "(o) tanh-GELU fwd+bwd (32,16,256)": (gelu_tanh_part, 300, 1, 1),
     "(g) add 16M float32 into out, 2 threads": (add_16m, 10, 1, 2),
     "(g) exp 16M float32, 2 threads": (exp_16m, 5, 1, 2),
     "(g) sum 16M float32, 2 threads": (sum_16m, 10, 1, 2),
@@ -340,8 +547,9 @@ def main():
     for name, (make, iters, per, threads) in WORKLOADS.items():
         if args.only and args.only not in name:
             continue
-        if "torch" in libs:
-            libs["torch"].set_num_threads(threads)
+        for lib in libs.values():
+            # the same thread count for both libraries
+            lib.set_num_threads(threads)
         iters = max(1, iters // (4 if args.quick else 1))
         fns = {ln: make(lib) for ln, lib in libs.items()}
         for fn in fns.values():
@@ -353,6 +561,11 @@ def main():
         med = {ln: statistics.median(v) for ln, v in samples.items()}
         rows.append((name, med.get("leafgrad"), med.get("torch")))
         _print_row(rows[-1], args.markdown)
+    if not args.only or "(p)" in args.only:
+        for ln, lib in libs.items():
+            rate, elapsed = gil_progress(lib)
+            print(f"(p) a pure-Python thread's count rate during 20 matmuls 512^3 [{ln}]: "
+                  f"{rate:.1f} M/s (the matmuls took {elapsed * 1e3:.0f} ms)")
     if not args.only or "(i)" in args.only:
         n = "2000" if args.quick else "10000"
         for ln in libs:
