@@ -6,7 +6,7 @@
 //! PyTorch's kernels do, with sums and moments accumulated in float64.
 use super::{alloc_vec, parallel};
 use crate::backend::Strided;
-use crate::dtype::{DType, Element};
+use crate::dtype::Element;
 use crate::error::Result;
 
 /// The float types these kernels run on.
@@ -604,9 +604,4 @@ pub fn gelu_backward(x: &Strided, g: &Strided, tanh: bool) -> Result<Option<Stri
             )?
         }
     }))
-}
-
-/// Whether the fused kernels handle this dtype (float32 and float64).
-pub fn handles(dt: DType) -> bool {
-    matches!(dt, DType::Float32 | DType::Float64)
 }
