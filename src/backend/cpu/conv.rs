@@ -260,7 +260,7 @@ fn conv2d_backward_t<T: Gemm>(
                             (og, l, kk),
                             (gyn[gi * og * l..].as_ptr(), l as isize, 1),
                             (cols.as_ptr(), 1, l as isize),
-                            T::one(),
+                            <T as Element>::from_f64(1.0),
                             (acc[gi * og * kk..].as_mut_ptr(), kk as isize, 1),
                         );
                     }

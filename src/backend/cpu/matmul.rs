@@ -22,7 +22,6 @@ pub fn mm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
 /// The float types with a GEMM: `c = a @ b + beta c` through matrixmultiply, on the calling
 /// thread.
 pub trait Gemm: crate::dtype::Element + std::ops::AddAssign {
-    fn one() -> Self;
     /// `c = a @ b + beta c` for the (pointer, row stride, column stride) operands.
     ///
     /// # Safety
@@ -36,39 +35,25 @@ pub trait Gemm: crate::dtype::Element + std::ops::AddAssign {
     );
 }
 
-impl Gemm for f32 {
-    fn one() -> f32 {
-        1.0
-    }
-    unsafe fn gemm(
-        (m, k, n): (usize, usize, usize),
-        a: (*const f32, isize, isize),
-        b: (*const f32, isize, isize),
-        beta: f32,
-        c: (*mut f32, isize, isize),
-    ) {
-        matrixmultiply::sgemm(
-            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
-        );
-    }
+macro_rules! impl_gemm {
+    ($T:ty, $gemm:path) => {
+        impl Gemm for $T {
+            unsafe fn gemm(
+                (m, k, n): (usize, usize, usize),
+                a: (*const $T, isize, isize),
+                b: (*const $T, isize, isize),
+                beta: $T,
+                c: (*mut $T, isize, isize),
+            ) {
+                $gemm(
+                    m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
+                );
+            }
+        }
+    };
 }
-
-impl Gemm for f64 {
-    fn one() -> f64 {
-        1.0
-    }
-    unsafe fn gemm(
-        (m, k, n): (usize, usize, usize),
-        a: (*const f64, isize, isize),
-        b: (*const f64, isize, isize),
-        beta: f64,
-        c: (*mut f64, isize, isize),
-    ) {
-        matrixmultiply::dgemm(
-            m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
-        );
-    }
-}
+impl_gemm!(f32, matrixmultiply::sgemm);
+impl_gemm!(f64, matrixmultiply::dgemm);
 
 /// One GEMM block `c = a @ b` from raw addresses and element offsets (the pool's tasks carry
 /// addresses as integers).
