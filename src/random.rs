@@ -9,6 +9,8 @@
 use crate::error::{Error, Result};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
+pub mod philox;
+
 const N: usize = 624;
 const M: usize = 397;
 const MATRIX_A: u32 = 0x9908_b0df;

@@ -31,6 +31,11 @@ def _finish(t, requires_grad, device):
     return t
 
 
+def _like_device(input, device):
+    """The device a `*_like` factory makes its tensor on (checked), whose generator it draws from."""
+    return check_device(device) if device is not None else input.device
+
+
 def _filled(shape, value, dtype, device):
     """`_core._full`, except that a meta tensor is made without building its values."""
     d = check_device(device)
@@ -262,7 +267,8 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     tensor([[0.4963, 0.7682, 0.0885],
             [0.1320, 0.3074, 0.6341]])
     """
-    t = _core._draw("uniform", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0, _generator(generator, "rand"))
+    t = _core._draw("uniform", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0,
+                    _generator(generator, "rand"), check_device(device))
     return _finish(t, requires_grad, device)
 
 
@@ -274,7 +280,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(4, generator=g)
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
-    t = _core._draw("normal", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0, _generator(generator, "randn"))
+    t = _core._draw("normal", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0,
+                    _generator(generator, "randn"), check_device(device))
     return _finish(t, requires_grad, device)
 
 
@@ -301,7 +308,8 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _core._draw("randint", tuple(size), None, dtype, int(low), int(high), _generator(generator, "randint"))
+    t = _core._draw("randint", tuple(size), None, dtype, int(low), int(high), _generator(generator, "randint"),
+                    check_device(device))
     return _finish(t, requires_grad, device)
 
 
@@ -356,8 +364,9 @@ def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_for
     torch.Size([2, 2])
     """
     dt = dtype or input.dtype
-    t = _made_like(input, memory_format, lambda shape: _core._draw("uniform", shape, None, dt, 0.0, 1.0))
-    return _finish(t, requires_grad, device)
+    dev = _like_device(input, device)
+    t = _made_like(input, memory_format, lambda shape: _core._draw("uniform", shape, None, dt, 0.0, 1.0, device=dev))
+    return _finish(t, requires_grad, dev)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
@@ -367,8 +376,9 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_fo
     torch.float64
     """
     dt = dtype or input.dtype
-    t = _made_like(input, memory_format, lambda shape: _core._draw("normal", shape, None, dt, 0.0, 1.0))
-    return _finish(t, requires_grad, device)
+    dev = _like_device(input, device)
+    t = _made_like(input, memory_format, lambda shape: _core._draw("normal", shape, None, dt, 0.0, 1.0, device=dev))
+    return _finish(t, requires_grad, dev)
 
 
 def from_numpy(*args, **kwargs):
@@ -404,6 +414,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     low, high = _int64(low), _int64(high)
     if low < high:
         _check_from_to(dtype, low, high)
-    t = _made_like(input, memory_format,
-                   lambda shape: _core._draw("randint", shape, None, dtype, int(low), int(high)))
-    return _finish(t, requires_grad, device if device is not None else input.device)
+    dev = _like_device(input, device)
+    t = _made_like(input, memory_format, lambda shape: _core._draw("randint", shape, None, dtype, int(low), int(high),
+                                                                   device=dev))
+    return _finish(t, requires_grad, dev)

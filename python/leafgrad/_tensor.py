@@ -366,7 +366,7 @@ def _uniform_(self, from_=0.0, to=1.0, *, generator=None, **kw):
     if kw:
         raise TypeError(f"uniform_() got an unexpected keyword argument '{next(iter(kw))}'")
     _check_uniform_bounds(self.dtype, from_, to)
-    return _fill_random(self, _core._draw("uniform", tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator), "uniform")
+    return _fill_random(self, _core._draw("uniform", tuple(self.shape), _strides(self), self.dtype, float(from_), float(to), generator, device=self.device), "uniform")
 
 
 _UNIFORM_LIMITS = {  # real dtype: (largest finite value, C++ type name, ScalarType name)
@@ -404,7 +404,7 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     >>> torch.empty(3).normal_(generator=g)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    return _fill_random(self, _core._draw("normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator), "normal")
+    return _fill_random(self, _core._draw("normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator, device=self.device), "normal")
 
 
 def _random_(self, from_=None, to=None, *, generator=None, **kw):
@@ -420,7 +420,7 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     if kw:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kw))}'")
     if from_ is None and to is None:
-        return _fill_random(self, _core._draw("random", tuple(self.shape), _strides(self), self.dtype, generator=generator), "random")
+        return _fill_random(self, _core._draw("random", tuple(self.shape), _strides(self), self.dtype, generator=generator, device=self.device), "random")
     if to is None:
         lo, hi = 0, from_
     else:
@@ -431,7 +431,7 @@ def _random_(self, from_=None, to=None, *, generator=None, **kw):
     if lo < hi:
         _check_from_to(self.dtype, lo, hi)
     kind = "random_to" if to is None else "random_from_to"
-    return _fill_random(self, _core._draw("randint", tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator), kind)
+    return _fill_random(self, _core._draw("randint", tuple(self.shape), _strides(self), self.dtype, int(lo), int(hi), generator, device=self.device), kind)
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
@@ -444,7 +444,7 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     """
     if isinstance(p, Tensor):
         return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator), "bernoulli_tensor", p)
-    return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator), "bernoulli")
+    return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator, device=self.device), "bernoulli")
 
 
 def _bernoulli(self, p=None, *, generator=None):
@@ -455,7 +455,8 @@ def _bernoulli(self, p=None, *, generator=None):
     tensor([0., 1., 1., 1.])
     """
     if p is not None:
-        r = _core._draw("bernoulli", tuple(self.shape), None, self.dtype, float(p), generator=generator)
+        r = _core._draw("bernoulli", tuple(self.shape), None, self.dtype, float(p), generator=generator,
+                       device=self.device)
     else:
         r = _core._bernoulli_tensor(self, generator)
     # drawn by the CPU generator, then moved (docs/differences.md)
@@ -474,7 +475,7 @@ def _exponential_(self, lambd=1.0, *, generator=None):
     >>> torch.empty(3).exponential_(generator=g)
     tensor([3.5083, 1.2304, 0.6150])
     """
-    return _fill_random(self, _core._draw("exponential", tuple(self.shape), _strides(self), self.dtype, float(lambd), generator=generator), "exponential")
+    return _fill_random(self, _core._draw("exponential", tuple(self.shape), _strides(self), self.dtype, float(lambd), generator=generator, device=self.device), "exponential")
 
 
 def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
@@ -485,7 +486,7 @@ def _cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     >>> torch.empty(3).cauchy_(generator=g)
     tensor([ 2.3954, -1.4413,  0.3393])
     """
-    return _fill_random(self, _core._draw("cauchy", tuple(self.shape), _strides(self), self.dtype, float(median), float(sigma), generator), "cauchy")
+    return _fill_random(self, _core._draw("cauchy", tuple(self.shape), _strides(self), self.dtype, float(median), float(sigma), generator, device=self.device), "cauchy")
 
 
 def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
@@ -495,7 +496,7 @@ def _log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     >>> torch.empty(3).log_normal_(generator=g)
     tensor([2.1871, 2.0127, 3.6451])
     """
-    return _fill_random(self, _core._draw("log_normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator), "log_normal")
+    return _fill_random(self, _core._draw("log_normal", tuple(self.shape), _strides(self), self.dtype, float(mean), float(std), generator, device=self.device), "log_normal")
 
 
 def _geometric_(self, p, *, generator=None):
@@ -506,7 +507,7 @@ def _geometric_(self, p, *, generator=None):
     >>> torch.empty(4, dtype=torch.int64).geometric_(0.5, generator=g)
     tensor([2, 1, 1, 1])
     """
-    return _fill_random(self, _core._draw("geometric", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator), "geometric")
+    return _fill_random(self, _core._draw("geometric", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator, device=self.device), "geometric")
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):

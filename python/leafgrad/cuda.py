@@ -138,23 +138,111 @@ def memory_allocated(device=None):
     return _core._cuda_memory_allocated()
 
 
-_cuda_seed = None
+def _generator(device=None):
+    """The default generator of `device` (an index, a name, a torch.device; None: the current
+    device), CUDA being available."""
+    _lazy_init()
+    return _core._cuda_default_generator(_index(device))
+
+
+def __getattr__(name):
+    # `torch.cuda.default_generators`: one per device, () without CUDA (as PyTorch's before
+    # its lazy initialisation)
+    if name == "default_generators":
+        if not is_available():
+            return ()
+        return tuple(_core._cuda_default_generator(i) for i in range(device_count()))
+    raise AttributeError(f"module 'leafgrad.cuda' has no attribute '{name}'")
 
 
 def manual_seed(seed):
-    """Seed the CUDA generator. PyTorch's seeds only the CUDA device's stream; leafgrad draws
-    CUDA random numbers on the host from the CPU generator, so this leaves the CPU stream alone
-    (the CPU numbers stay PyTorch's) and only records the seed.
+    """Seed the current device's generator (its Philox offset back to 0). Without CUDA this
+    does nothing, as in PyTorch.
 
     >>> torch.cuda.manual_seed(0)
     """
-    global _cuda_seed
-    _cuda_seed = int(seed)
+    seed = int(seed)
+    if is_available():
+        _generator().manual_seed(seed)
 
 
 def manual_seed_all(seed):
-    """Seed every device's generator (see `manual_seed`).
+    """Seed every device's generator (`torch.manual_seed` calls this too).
 
     >>> torch.cuda.manual_seed_all(0)
     """
-    manual_seed(seed)
+    seed = int(seed)
+    if is_available():
+        for i in range(device_count()):
+            _core._cuda_default_generator(i).manual_seed(seed)
+
+
+def seed():
+    """Seed the current device's generator from the operating system (returns None, as
+    PyTorch's does).
+
+    >>> torch.cuda.seed()
+    """
+    if is_available():
+        _generator().seed()
+
+
+def seed_all():
+    """Seed every device's generator with one seed from the operating system.
+
+    >>> torch.cuda.seed_all()
+    """
+    if is_available():
+        s = _core._cuda_default_generator(0).seed()
+        for i in range(1, device_count()):
+            _core._cuda_default_generator(i).manual_seed(s)
+
+
+def initial_seed():
+    """The seed of the current device's generator.
+
+    >>> if torch.cuda.is_available():
+    ...     torch.cuda.manual_seed(3)
+    ...     assert torch.cuda.initial_seed() == 3
+    """
+    return _generator().initial_seed()
+
+
+def get_rng_state(device="cuda"):
+    """A device generator's state: PyTorch's 16 bytes (the seed, then the Philox offset), a
+    CPU `torch.uint8` tensor that loads in PyTorch's `set_rng_state` and back.
+
+    >>> if torch.cuda.is_available():
+    ...     s = torch.cuda.get_rng_state()
+    ...     a = torch.rand(3, device="cuda")
+    ...     torch.cuda.set_rng_state(s)
+    ...     assert torch.equal(a, torch.rand(3, device="cuda"))
+    """
+    return _generator(device).get_state()
+
+
+def get_rng_state_all():
+    """Every device generator's state, in device order.
+
+    >>> len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count()
+    True
+    """
+    return [get_rng_state(i) for i in range(device_count())] if is_available() else []
+
+
+def set_rng_state(new_state, device="cuda"):
+    """Load a device generator's state from `get_rng_state` (PyTorch's or leafgrad's).
+
+    >>> if torch.cuda.is_available():
+    ...     torch.cuda.set_rng_state(torch.cuda.get_rng_state())
+    """
+    _generator(device).set_state(new_state.clone())
+
+
+def set_rng_state_all(new_states):
+    """Load every device generator's state (a sequence in device order).
+
+    >>> torch.cuda.set_rng_state_all(torch.cuda.get_rng_state_all())
+    """
+    for i, state in enumerate(new_states):
+        set_rng_state(state, i)

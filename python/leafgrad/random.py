@@ -1,6 +1,7 @@
 """`torch.random`: the default generator and its state. leafgrad's CPU generator is PyTorch's
 (mt19937, with PyTorch's conversions), so a seed gives PyTorch's numbers and a state from
-`torch.get_rng_state()` loads in either."""
+`torch.get_rng_state()` loads in either. `manual_seed` and `seed` also seed every CUDA device's
+generator (`leafgrad.cuda`), as PyTorch's do."""
 import contextlib
 import warnings
 
@@ -21,7 +22,11 @@ def manual_seed(seed):
     tensor([0.4963, 0.7682, 0.0885])
     """
     seed = int(seed)
-    return default_generator.manual_seed(seed)
+    g = default_generator.manual_seed(seed)
+    from . import cuda
+
+    cuda.manual_seed_all(seed)
+    return g
 
 
 def seed():
@@ -31,7 +36,11 @@ def seed():
     >>> torch.initial_seed() == s
     True
     """
-    return default_generator.seed()
+    s = default_generator.seed()
+    from . import cuda
+
+    cuda.manual_seed_all(s)
+    return s
 
 
 def initial_seed():
@@ -71,8 +80,8 @@ def set_rng_state(new_state):
 
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type="cuda"):
-    """Run a block and restore the default generator's state after it (CUDA generators: leafgrad
-    has none of its own).
+    """Run a block and restore the default generator's state after it, and those of the CUDA
+    devices in `devices` (None: every device).
 
     >>> _ = torch.manual_seed(0)
     >>> with torch.random.fork_rng():
@@ -85,8 +94,17 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         return
     if device_type not in ("cuda", "cpu", "meta"):
         warnings.warn(f"fork_rng: leafgrad has no generator for device type {device_type!r}", stacklevel=3)
+    from . import cuda
+
+    if device_type == "cuda" and cuda.is_available():
+        devices = list(range(cuda.device_count()) if devices is None else devices)
+    else:
+        devices = []
     state = get_rng_state()
+    device_states = [cuda.get_rng_state(d) for d in devices]
     try:
         yield
     finally:
         set_rng_state(state)
+        for d, s in zip(devices, device_states):
+            cuda.set_rng_state(s, d)

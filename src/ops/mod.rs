@@ -24,6 +24,7 @@ pub mod norm;
 pub mod pointwise;
 pub mod prod;
 pub mod random;
+pub mod random_cuda;
 pub mod scatter;
 pub mod sorting;
 pub mod stats;

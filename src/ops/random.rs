@@ -23,7 +23,7 @@ fn memory_order(shape: &[usize], strides: &[isize]) -> Vec<usize> {
 }
 
 /// `values` (in memory order of a tensor of `shape`/`strides`) as a tensor of `shape`.
-fn place<T: crate::dtype::Element>(
+pub(super) fn place<T: crate::dtype::Element>(
     values: Vec<T>,
     shape: &[usize],
     strides: Option<&[isize]>,
@@ -47,7 +47,7 @@ fn place<T: crate::dtype::Element>(
 
 /// `n` values from an iterator, in a buffer allocated fallibly first (a size too large for memory
 /// is an error, not an abort).
-fn collect_n<T>(n: usize, it: impl Iterator<Item = T>) -> Result<Vec<T>> {
+pub(super) fn collect_n<T>(n: usize, it: impl Iterator<Item = T>) -> Result<Vec<T>> {
     let mut v = crate::backend::cpu::alloc_vec(n)?;
     v.extend(it.take(n));
     Ok(v)
@@ -61,7 +61,7 @@ fn draw_u32(g: &mut CpuGenerator, n: usize) -> Result<Vec<u32>> {
 }
 
 /// `t` in `dtype` (itself when it already is).
-fn in_dtype(t: Tensor, dtype: DType) -> Result<Tensor> {
+pub(super) fn in_dtype(t: Tensor, dtype: DType) -> Result<Tensor> {
     if t.dtype() == dtype {
         Ok(t)
     } else {
@@ -206,7 +206,11 @@ with_fma! {
 }
 
 /// A complex tensor's values from its real view's (`shape + [2]`, contiguous).
-fn place_complex(real: Tensor, shape: &[usize], strides: Option<&[isize]>) -> Result<Tensor> {
+pub(super) fn place_complex(
+    real: Tensor,
+    shape: &[usize],
+    strides: Option<&[isize]>,
+) -> Result<Tensor> {
     let dt = real.dtype().to_complex();
     let v = real.try_to_vec::<f64>()?;
     let c: Vec<num_complex::Complex64> = v

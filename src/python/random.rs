@@ -5,6 +5,7 @@ use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
 use crate::dtype::DType;
 use crate::ops::random::{self as rnd, Draw};
+use crate::random::philox::{default_cuda_generator, CudaGenerator};
 use crate::random::{default_generator, nondeterministic_seed, Generator};
 use crate::tensor::Tensor;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -12,14 +13,39 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 /// A random number generator: PyTorch's CPU generator (mt19937), so a seed gives PyTorch's
-/// numbers, and its state (`get_state`) is PyTorch's.
+/// numbers, and its state (`get_state`) is PyTorch's; or, with `device="cuda"`, a CUDA
+/// generator (a seed and a Philox offset, PyTorch's 16-byte state).
 ///
 /// >>> g = torch.Generator().manual_seed(0)
 /// >>> torch.rand(2, generator=g)
 /// tensor([0.4963, 0.7682])
 #[pyclass(name = "Generator", module = "leafgrad")]
 pub struct PyGenerator {
-    pub g: Generator,
+    pub g: Gen,
+}
+
+/// A generator of either kind.
+#[derive(Clone)]
+pub enum Gen {
+    Cpu(Generator),
+    Cuda(CudaGenerator),
+}
+
+impl Gen {
+    fn device_type(&self) -> &'static str {
+        match self {
+            Gen::Cpu(_) => "cpu",
+            Gen::Cuda(_) => "cuda",
+        }
+    }
+}
+
+/// PyTorch's refusal of a generator of the other device type.
+fn wrong_device(want: &str, got: &Gen) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "Expected a '{want}' device type for generator but found '{}'",
+        got.device_type()
+    ))
 }
 
 /// A seed as PyTorch takes it: any int from -2⁶³ to 2⁶⁴ - 1 (negative ones wrap).
@@ -42,17 +68,31 @@ impl PyGenerator {
     #[new]
     #[pyo3(signature = (device = None))]
     fn new(device: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        if let Some(d) = device.filter(|d| !d.is_none()) {
-            let s = d.str()?.to_string();
-            if s != "cpu" {
-                return Err(PyRuntimeError::new_err(format!(
-                    "leafgrad's generators are CPU generators (device {s:?} was given)"
-                )));
+        let Some(d) = device.filter(|d| !d.is_none()) else {
+            return Ok(PyGenerator {
+                g: Gen::Cpu(Generator::new(crate::random::DEFAULT_SEED)),
+            });
+        };
+        let py = d.py();
+        let d = py.import("leafgrad")?.getattr("device")?.call1((d,))?;
+        let kind: String = d.getattr("type")?.extract()?;
+        let index: Option<usize> = d.getattr("index")?.extract()?;
+        match kind.as_str() {
+            "cpu" => Ok(PyGenerator {
+                g: Gen::Cpu(Generator::new(crate::random::DEFAULT_SEED)),
+            }),
+            "cuda" => {
+                let i = index.unwrap_or(0);
+                crate::backend::cuda::check(crate::device::Device::Cuda(i)).py()?;
+                Ok(PyGenerator {
+                    g: Gen::Cuda(CudaGenerator::new(i, crate::random::DEFAULT_SEED)),
+                })
             }
+            k => Err(PyRuntimeError::new_err(format!(
+                "{} device type not an accelerator.",
+                k.to_uppercase()
+            ))),
         }
-        Ok(PyGenerator {
-            g: Generator::new(crate::random::DEFAULT_SEED),
-        })
     }
 
     /// Seed the generator; returns it (`torch.Generator().manual_seed(0)` chains).
@@ -61,25 +101,52 @@ impl PyGenerator {
         seed: &Bound<'py, PyAny>,
     ) -> PyResult<PyRef<'py, Self>> {
         let s = seed_of(seed)?;
-        slf.g.lock().set_seed(s);
+        slf.set_seed(s);
         Ok(slf)
     }
 
     /// Seed from the operating system's entropy; returns the seed.
     fn seed(&self) -> u64 {
         let s = nondeterministic_seed();
-        self.g.lock().set_seed(s);
+        self.set_seed(s);
         s
     }
 
     fn initial_seed(&self) -> u64 {
-        self.g.lock().initial_seed()
+        match &self.g {
+            Gen::Cpu(g) => g.lock().initial_seed(),
+            Gen::Cuda(g) => g.lock().seed,
+        }
     }
 
-    /// The state as PyTorch's 5056-byte `torch.uint8` tensor.
+    /// The state as a `torch.uint8` tensor: PyTorch's 5056 bytes for a CPU generator, 16 (seed,
+    /// Philox offset) for a CUDA one.
     fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let b = self.g.lock().get_state();
-        wrap(py, Tensor::from_vec(b, &[crate::random::STATE_BYTES]).py()?)
+        let b = match &self.g {
+            Gen::Cpu(g) => g.lock().get_state(),
+            Gen::Cuda(g) => g.lock().get_state(),
+        };
+        let n = b.len();
+        wrap(py, Tensor::from_vec(b, &[n]).py()?)
+    }
+
+    /// A CUDA generator's Philox offset (a CPU generator has none, as in PyTorch).
+    fn get_offset(&self) -> PyResult<u64> {
+        match &self.g {
+            Gen::Cpu(_) => Err(PyRuntimeError::new_err("CPU Generator does not use offset")),
+            Gen::Cuda(g) => Ok(g.lock().offset),
+        }
+    }
+
+    /// Set a CUDA generator's Philox offset (a multiple of 4); returns the generator.
+    fn set_offset<'py>(slf: PyRef<'py, Self>, offset: u64) -> PyResult<PyRef<'py, Self>> {
+        match &slf.g {
+            Gen::Cpu(_) => {
+                return Err(PyRuntimeError::new_err("CPU Generator does not use offset"))
+            }
+            Gen::Cuda(g) => g.lock().set_offset(offset).py()?,
+        }
+        Ok(slf)
     }
 
     /// Load a state from `get_state` (PyTorch's or leafgrad's); returns the generator.
@@ -100,13 +167,17 @@ impl PyGenerator {
             return Err(PyTypeError::new_err("RNG state must be a torch.ByteTensor"));
         }
         let b = t.try_to_vec::<u8>().py()?;
-        slf.g.lock().set_state(&b).py()?;
+        slf.load_state(&b)?;
         Ok(slf)
     }
 
     #[getter]
     fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py.import("leafgrad")?.getattr("device")?.call1(("cpu",))
+        let dev = py.import("leafgrad")?.getattr("device")?;
+        match &self.g {
+            Gen::Cpu(_) => dev.call1(("cpu",)),
+            Gen::Cuda(g) => dev.call1(("cuda", g.device)),
+        }
     }
 
     /// Pickling and `copy.deepcopy`: a new generator with this one's state (seed included),
@@ -115,13 +186,13 @@ impl PyGenerator {
         let py = slf.py();
         let state = slf.borrow().get_state(py)?;
         let state = PyTuple::new(py, [state])?;
+        let args = match &slf.borrow().g {
+            Gen::Cpu(_) => PyTuple::empty(py),
+            Gen::Cuda(_) => PyTuple::new(py, [slf.borrow().device(py)?])?,
+        };
         PyTuple::new(
             py,
-            [
-                slf.get_type().into_any(),
-                PyTuple::empty(py).into_any(),
-                state.into_any(),
-            ],
+            [slf.get_type().into_any(), args.into_any(), state.into_any()],
         )
     }
 
@@ -129,7 +200,23 @@ impl PyGenerator {
         let t = state.get_item(0)?;
         let t = t.cast::<PyTensor>()?;
         let b = t.get().t.try_to_vec::<u8>().py()?;
-        self.g.lock().set_state(&b).py()
+        self.load_state(&b)
+    }
+}
+
+impl PyGenerator {
+    fn set_seed(&self, s: u64) {
+        match &self.g {
+            Gen::Cpu(g) => g.lock().set_seed(s),
+            Gen::Cuda(g) => g.lock().set_seed(s),
+        }
+    }
+
+    fn load_state(&self, b: &[u8]) -> PyResult<()> {
+        match &self.g {
+            Gen::Cpu(g) => g.lock().set_state(b).py(),
+            Gen::Cuda(g) => g.lock().set_state(b).py(),
+        }
     }
 }
 
@@ -137,12 +224,36 @@ impl PyGenerator {
 #[pyfunction]
 fn _default_generator() -> PyGenerator {
     PyGenerator {
-        g: default_generator().clone(),
+        g: Gen::Cpu(default_generator().clone()),
     }
 }
 
-fn gen_of(g: &Option<PyRef<'_, PyGenerator>>) -> Option<Generator> {
-    g.as_ref().map(|g| g.g.clone())
+/// `torch.cuda.default_generators[i]`: an object naming device `i`'s default generator.
+#[pyfunction]
+fn _cuda_default_generator(i: usize) -> PyResult<PyGenerator> {
+    crate::backend::cuda::check(crate::device::Device::Cuda(i)).py()?;
+    Ok(PyGenerator {
+        g: Gen::Cuda(default_cuda_generator(i).py()?.clone()),
+    })
+}
+
+/// The CPU generator an op on CPU tensors draws from: `g`, or the default (None); a CUDA
+/// generator is refused with PyTorch's message.
+fn gen_of(g: &Option<PyRef<'_, PyGenerator>>) -> PyResult<Option<Generator>> {
+    match g.as_ref().map(|g| &g.g) {
+        None => Ok(None),
+        Some(Gen::Cpu(g)) => Ok(Some(g.clone())),
+        Some(other) => Err(wrong_device("cpu", other)),
+    }
+}
+
+/// The CUDA generator an op on device `i` draws from: `g`, or the device's default.
+fn cuda_gen_of(g: &Option<PyRef<'_, PyGenerator>>, i: usize) -> PyResult<CudaGenerator> {
+    match g.as_ref().map(|g| &g.g) {
+        None => Ok(default_cuda_generator(i).py()?.clone()),
+        Some(Gen::Cuda(g)) => Ok(g.clone()),
+        Some(other) => Err(wrong_device("cuda", other)),
+    }
 }
 
 fn sizes(shape: &Bound<'_, PyTuple>, fname: &str) -> PyResult<Vec<usize>> {
@@ -155,7 +266,7 @@ type R<'py> = PyResult<Bound<'py, PyAny>>;
 /// "exponential", with its parameters `a`, `b`) for a tensor of `shape` laid out with
 /// `strides` (None: contiguous), in PyTorch's drawing order.
 #[pyfunction]
-#[pyo3(signature = (kind, shape, strides, dtype, a = None, b = None, generator = None))]
+#[pyo3(signature = (kind, shape, strides, dtype, a = None, b = None, generator = None, device = None))]
 #[allow(clippy::too_many_arguments)]
 fn _draw<'py>(
     py: Python<'py>,
@@ -166,6 +277,7 @@ fn _draw<'py>(
     a: Option<&Bound<'py, PyAny>>,
     b: Option<&Bound<'py, PyAny>>,
     generator: Option<PyRef<'py, PyGenerator>>,
+    device: Option<&Bound<'py, PyAny>>,
 ) -> R<'py> {
     let f = |v: Option<&Bound<'py, PyAny>>| -> PyResult<f64> {
         v.map(|v| v.extract()).transpose().map(|v| v.unwrap_or(0.0))
@@ -198,12 +310,34 @@ fn _draw<'py>(
         k => return Err(PyValueError::new_err(format!("unknown distribution {k:?}"))),
     };
     let s = sizes(shape, kind)?;
-    let g = gen_of(&generator);
     let dt = extract_dtype(dtype)?;
+    // the values for a CUDA tensor come from that device's generator (returned on the host;
+    // the caller moves them)
+    if let Some(i) = cuda_index(device)? {
+        let g = cuda_gen_of(&generator, i)?;
+        let launch = crate::backend::cuda::rng_launch(i).py()?;
+        let t = crate::ops::random_cuda::draw_cuda(d, &s, strides.as_deref(), dt, &g, launch);
+        return wrap(py, t.py()?);
+    }
+    let g = gen_of(&generator)?;
     wrap(
         py,
         rnd::draw(d, &s, strides.as_deref(), dt, g.as_ref()).py()?,
     )
+}
+
+/// The CUDA device index of a `device` argument (None for the CPU, meta or no device).
+fn cuda_index(device: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(d) = device.filter(|d| !d.is_none()) else {
+        return Ok(None);
+    };
+    let d = d.py().import("leafgrad")?.getattr("device")?.call1((d,))?;
+    if d.getattr("type")?.extract::<String>()? != "cuda" {
+        return Ok(None);
+    }
+    Ok(Some(
+        d.getattr("index")?.extract::<Option<usize>>()?.unwrap_or(0),
+    ))
 }
 
 #[pyfunction]
@@ -219,7 +353,7 @@ fn _randperm<'py>(
             "Trying to create tensor with negative dimension {n}: [{n}]"
         )));
     }
-    let g = gen_of(&generator);
+    let g = gen_of(&generator)?;
     wrap(
         py,
         rnd::randperm(n as usize, extract_dtype(dtype)?, g.as_ref()).py()?,
@@ -234,7 +368,7 @@ fn _bernoulli_tensor<'py>(
     p: PyRef<'py, PyTensor>,
     generator: Option<PyRef<'py, PyGenerator>>,
 ) -> R<'py> {
-    let g = gen_of(&generator);
+    let g = gen_of(&generator)?;
     wrap(py, rnd::bernoulli_tensor(&p.t, g.as_ref()).py()?)
 }
 
@@ -248,7 +382,7 @@ fn _multinomial<'py>(
     replacement: bool,
     generator: Option<PyRef<'py, PyGenerator>>,
 ) -> R<'py> {
-    let g = gen_of(&generator);
+    let g = gen_of(&generator)?;
     wrap(
         py,
         crate::ops::multinomial::multinomial(&input.t, num_samples, replacement, g.as_ref())
@@ -259,6 +393,7 @@ fn _multinomial<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGenerator>()?;
     m.add_function(wrap_pyfunction!(_default_generator, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_default_generator, m)?)?;
     m.add_function(wrap_pyfunction!(_draw, m)?)?;
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
     m.add_function(wrap_pyfunction!(_bernoulli_tensor, m)?)?;

@@ -550,25 +550,39 @@ def test_cuda_seeding_leaves_the_cpu_stream_alone():
 
 @pytest.mark.skipif(USING_TORCH or leafgrad is None or not leafgrad.cuda.is_available(),
                     reason="leafgrad's CUDA backend (a GPU or LEAFGRAD_CUDA_EMULATION=1)")
-def test_cuda_tensors_get_the_cpu_generators_draws():
-    """leafgrad draws CUDA random numbers with the CPU generator (docs/differences.md): every
-    random function gives a CUDA tensor holding the numbers the CPU would get."""
+def test_cuda_tensors_draw_from_the_device_generator():
+    """Random functions on CUDA tensors draw from the device's generator (Philox; see
+    test_cuda_random.py): reproducible after `manual_seed`, and the CPU stream untouched.
+    `randperm`, `bernoulli` with a tensor of probabilities and `multinomial` still draw from
+    the CPU generator (docs/differences.md)."""
     torch = leafgrad
-    exprs = [
+    device_exprs = [
         "torch.rand(5, device=d)", "torch.randn(20, device=d)", "torch.randint(0, 9, (4,), device=d)",
-        "torch.randperm(6, device=d)", "torch.empty(5, device=d).uniform_(-1, 1)",
+        "torch.empty(5, device=d).uniform_(-1, 1)",
         "torch.empty(17, device=d).normal_(2, 3)", "torch.empty(4, device=d).random_(7)",
         "torch.empty(4, device=d).exponential_()", "torch.empty(6, device=d).bernoulli_(0.5)",
-        "torch.bernoulli(torch.full((6,), 0.5, device=d))", "torch.ones(4, device=d).bernoulli(0.3)",
+        "torch.ones(4, device=d).bernoulli(0.3)",
         "torch.nn.functional.dropout(torch.ones(8, device=d), 0.5)",
-        "torch.multinomial(torch.tensor([0.2, 0.8], device=d), 3, True)",
         "torch.normal(torch.zeros(3, device=d), 2.0)",
         "torch.normal(torch.zeros(3, device=d), torch.ones(3, device=d))",
         "torch.empty(5, device=d).cauchy_()", "torch.empty(5, device=d).log_normal_()",
         "torch.empty(5, device=d).geometric_(0.2)",
         "torch.nn.init.trunc_normal_(torch.empty(6, device=d), std=0.5)",
+        "torch.rand_like(torch.empty(3, device=d))",
     ]
-    for e in exprs:
+    for e in device_exprs:
+        torch.manual_seed(0)
+        gpu = eval(e, {"torch": torch, "d": "cuda"})
+        assert gpu.device.type == "cuda", e
+        assert torch.cuda.default_generators[0].get_offset() > 0, e
+        assert torch.get_rng_state().equal(torch.manual_seed(0).get_state()), e
+        torch.manual_seed(0)
+        assert torch.equal(eval(e, {"torch": torch, "d": "cuda"}), gpu), e
+    cpu_exprs = [
+        "torch.randperm(6, device=d)", "torch.bernoulli(torch.full((6,), 0.5, device=d))",
+        "torch.multinomial(torch.tensor([0.2, 0.8], device=d), 3, True)",
+    ]
+    for e in cpu_exprs:
         torch.manual_seed(0)
         gpu = eval(e, {"torch": torch, "d": "cuda"})
         torch.manual_seed(0)

@@ -161,11 +161,12 @@ def _dropout_impl(input, p, train, inplace, feature, alpha):
         if input.dim() < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = (input.size(0), input.size(1)) + (1,) * (input.dim() - 2)
-        noise = _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p)
+        noise = _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p, device=input.device)
     else:
         from .._layout import _made_like
 
-        noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p))
+        noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p,
+                                                                   device=input.device))
     if input.device.type != "cpu":
         noise = noise.to(input.device)
     if alpha:

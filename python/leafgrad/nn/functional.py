@@ -263,7 +263,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     # the draws fill the noise in memory order.
     from .._layout import _made_like
 
-    noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p))
+    noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p,
+                                                               device=input.device))
     noise = noise.div_(1.0 - p)
     if input.device.type != "cpu":
         noise = noise.to(input.device)  # drawn by the CPU generator (docs/differences.md)

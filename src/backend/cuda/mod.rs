@@ -252,6 +252,24 @@ pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
     }
 }
 
+/// The launch geometry of PyTorch's random kernels on device `i` (see
+/// `crate::ops::random_cuda`).
+pub fn rng_launch(i: usize) -> Result<crate::ops::random_cuda::Launch> {
+    check(Device::Cuda(i))?;
+    #[cfg(feature = "cuda")]
+    {
+        let (multiprocessors, threads_per_multiprocessor) = gpu::rng_launch(i)?;
+        Ok(crate::ops::random_cuda::Launch {
+            multiprocessors,
+            threads_per_multiprocessor,
+        })
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        unreachable!("check() refuses CUDA devices without the feature")
+    }
+}
+
 /// The device of an op's operands: CPU 0-d tensors travel as scalars and do not count.
 pub fn common_device(ts: &[&Strided]) -> Result<Device> {
     let mut dev: Option<Device> = None;

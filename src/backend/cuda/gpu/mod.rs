@@ -37,7 +37,7 @@ pub use index::{put, take};
 pub use launch::launch_counts;
 pub use linalg::bmm;
 pub use memory::{copy_into, empty, fill, memory_allocated, to_device};
-pub use runtime::{compile_ptx, driver, properties, synchronize};
+pub use runtime::{compile_ptx, driver, properties, rng_launch, synchronize};
 
 use compute::*;
 use launch::*;

@@ -162,6 +162,25 @@ pub fn properties(i: usize) -> Result<(String, (i32, i32), usize)> {
     ))
 }
 
+/// The (multiprocessor count, max threads per multiprocessor) that PyTorch's random kernels
+/// size their grids by; under the emulation an H100 SXM's (132, 2048).
+pub fn rng_launch(i: usize) -> Result<(u32, u32)> {
+    use cudarc::driver::sys::CUdevice_attribute as A;
+    let d = match dev(i)? {
+        Dev::Gpu(g) => g,
+        Dev::Emu(_) => return Ok((132, 2048)),
+    };
+    let sms = d
+        .ctx
+        .attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .map_err(derr)?;
+    let threads = d
+        .ctx
+        .attribute(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)
+        .map_err(derr)?;
+    Ok((sms as u32, threads as u32))
+}
+
 pub(super) fn leak_arch(arch: &str) -> &'static str {
     static ARCHS: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
     let mut a = ARCHS
