@@ -2,6 +2,6 @@
 from . import functional, init, utils
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["Parameter", "functional", "init", "utils", *_modules_all]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer", "functional", "init", "utils", *_modules_all]

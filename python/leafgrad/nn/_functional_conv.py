@@ -1,4 +1,4 @@
-"""`torch.nn.functional`'s convolutions beyond conv2d: conv1d, conv3d, conv_transpose1d/2d (the
+"""`torch.nn.functional`'s convolutions beyond conv2d: conv1d, conv3d, conv_transpose1d/2d/3d (the
 poolings beyond max_pool2d/avg_pool2d are in `_functional_pool`, on this module's helpers).
 
 Each is composed of leafgrad ops (conv2d, index_select, cat, matmul, gather, ...) and recorded
@@ -98,12 +98,16 @@ def _expand_param(v, name, dim):
     return v
 
 
-def _check_dtypes(x, weight, bias):
+def _check_dtypes(x, weight, bias, slow_kernel=False):
+    """PyTorch's dtype checks (`slow_kernel`: its slow_conv_transpose3d, which checks the bias as
+    the weight)."""
     if x.dtype != weight.dtype:
         if x.dtype == _core.float32:
             raise RuntimeError(f"Input type ({x.type()}) and weight type ({weight.type()}) should be the same or "
                                "input should be a MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {_scalar_name(x.dtype)} but found {_scalar_name(weight.dtype)}")
+    if slow_kernel and bias is not None and bias.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(x.dtype)} but found {_scalar_name(bias.dtype)}")
     if bias is not None and bias.dtype != x.dtype:
         a, b = _scalar_name(x.dtype), _scalar_name(bias.dtype)
         raise RuntimeError(f"Input type ({_C_TYPE.get(a, a)}) and bias type ({_C_TYPE.get(b, b)}) should be the same")
@@ -150,6 +154,9 @@ def _check_shape(x, weight, bias, stride, padding, dilation, output_padding, gro
             raise RuntimeError(f"Given transposed=1, weight of size {ws}, expected bias to be 1-dimensional with "
                                f"{ws[1] * groups} elements, but got bias of size {_dims(bias)} instead")
     if any(d == 0 for d in dilation):
+        if transposed and len(dilation) == 3:  # slow_conv_transpose3d's own check comes first there
+            raise RuntimeError(f"dilation should be greater than zero, but got dilation_depth: {dilation[0]}, "
+                               f"dilation_height: {dilation[1]}, dilation_width: {dilation[2]}")
         raise RuntimeError("non-positive dilation is not supported")
 
 
@@ -260,9 +267,10 @@ def _conv_transpose(fname, nsp, input, weight, bias, stride, padding, output_pad
     two = (lambda v, one: [one] + list(v)) if dim == 1 else (lambda v, one: list(v))
     op2, s2, d2 = two(output_padding, 0), two(stride, 1), two(dilation, 1)
     if not all(op2[i] < s2[i] or op2[i] < d2[i] for i in range(len(op2))):
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                           f"output_padding_height: {op2[0]} output_padding_width: {op2[1]} stride_height: {s2[0]} "
-                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+        axes = ("depth", "height", "width")[-len(op2):]
+        got = " ".join(f"{what}_{axis}: {v[i]}" for what, v in (("output_padding", op2), ("stride", s2),
+                                                                  ("dilation", d2)) for i, axis in enumerate(axes))
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {got}")
     ks = list(weight.shape[2:])
     out = [(x.shape[i + 2] - 1) * stride[i] - 2 * padding[i] + dilation[i] * (ks[i] - 1) + output_padding[i] + 1
            for i in range(dim)]
@@ -270,7 +278,7 @@ def _conv_transpose(fname, nsp, input, weight, bias, stride, padding, output_pad
         size_in = two(x.shape[2:], 1)
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size_in))}). Calculated output size "
                            f"per channel: ({' x '.join(map(str, two(out, 1)))}). Output size is too small")
-    _check_dtypes(x, weight, bias)
+    _check_dtypes(x, weight, bias, dim == 3)
     pads = [(dilation[i] * (ks[i] - 1) - padding[i], dilation[i] * (ks[i] - 1) - padding[i] + output_padding[i])
             for i in range(dim)]
 
@@ -342,4 +350,21 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     torch.Size([1, 1, 4, 4])
     """
     return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The transposed 3-d convolution (the gradient of conv3d with respect to its input) of
+    `input` (N, C_in, D, H, W) or (C_in, D, H, W) with `weight` (C_in, C_out/groups, kD, kH, kW)
+    (ConvolutionBackward0).
+
+    >>> x = torch.tensor([[[[[1., 2.]]]]])
+    >>> torch.nn.functional.conv_transpose3d(x, torch.ones(1, 1, 2, 1, 2))
+    tensor([[[[[1., 3., 2.]],
+    <BLANKLINE>
+              [[1., 3., 2.]]]]])
+    >>> torch.nn.functional.conv_transpose3d(torch.ones(1, 2, 2, 3, 4), torch.ones(2, 3, 1, 1, 1), stride=2).shape
+    torch.Size([1, 3, 3, 5, 7])
+    """
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)

@@ -1,7 +1,12 @@
-"""`torch.nn.functional`'s poolings beyond max_pool2d/avg_pool2d: max/avg/lp pooling in 1-d (and
-max_pool2d with indices), adaptive average and max pooling, max_unpool, composed of leafgrad ops
-and recorded as PyTorch's one node as `_functional_conv`'s convolutions are."""
+"""`torch.nn.functional`'s poolings beyond max_pool2d/avg_pool2d: max/avg/lp pooling in 1-d, max
+and average pooling in 3-d (and max_pool2d with indices), adaptive average and max pooling in 1-3
+dims, fractional max pooling, max_unpool, composed of leafgrad ops and recorded as PyTorch's one
+node as `_functional_conv`'s convolutions are. One set of N-d helpers serves every dimension: the
+window positions per dim, the argmax over gathered windows (PyTorch's first maximum, last NaN),
+window sums one dim at a time over PyTorch's divisors, and averaging matrices per dim."""
+import itertools
 import math
+import struct
 
 from .. import _core
 from .._gather import _scalar_name
@@ -30,39 +35,61 @@ def _window_index(size, out, k, s, p, d):
     return rows
 
 
-def _argmax_pool(x, rows_h, rows_w, w):
-    """Flat (h * W + w) indices of each window's maximum over the last two dims of `x` (the first
+def _flat_windows(rows, sizes):
+    """The flat (row-major over the pooled dims of `sizes`) input positions of every window
+    element: rows[d][o] lists dim d's positions of output o's window; the result runs over the
+    outputs in row-major order, each window's positions in row-major order."""
+    strides = [math.prod(sizes[d + 1:]) for d in range(len(sizes))]
+    scaled = [[[q * st for q in r] for r in rs] for rs, st in zip(rows, strides)]
+    return [sum(c) for combo in itertools.product(*scaled) for c in itertools.product(*combo)]
+
+
+def _argmax_pool(x, rows, sizes):
+    """Flat (row-major over the last len(rows) dims) indices of each window's maximum, shape
+    (..., *outputs); rows[d][o] lists dim d's input positions of output o's window."""
+    outs = [len(r) for r in rows]
+    kk = math.prod(len(r[0]) if r else 0 for r in rows)
+    idx = _new_tensor(_flat_windows(rows, sizes), x).reshape(math.prod(outs), kk)
+    return _argmax_windows(x, idx, outs)
+
+
+def _argmax_windows(x, idx, outs):
+    """Flat (row-major over the last len(outs) dims) indices of each window's maximum (the first
     maximum in row-major window order, or the last NaN, as PyTorch's kernels pick it), shape
-    (..., OH, OW)."""
-    oh, ow = len(rows_h), len(rows_w)
-    kk = (len(rows_h[0]) if rows_h else 0) * (len(rows_w[0]) if rows_w else 0)
-    flat = [hh * w + ww for rh in rows_h for rw in rows_w for hh in rh for ww in rw]
-    lead = list(x.shape[:-2])
-    idx = _new_tensor(flat, x)
-    xf = x.detach().flatten(-2) if x.dim() >= 2 else x.detach()
-    g = xf.index_select(-1, idx).reshape(lead + [oh, ow, kk])
+    (..., *outs); `idx` (P, K), or (..., P, K) for windows that differ by plane, holds the flat
+    positions of each output's K window elements."""
+    n = len(outs)
+    lead = list(x.shape[:-n])
+    p, kk = idx.shape[-2], idx.shape[-1]
+    idx = idx.expand(lead + [p, kk])
+    g = x.detach().flatten(-n).gather(-1, idx.reshape(lead + [p * kk])).reshape(lead + [p, kk])
     j = g.argmax(-1, keepdim=True)
     nan = g.isnan() if g.is_floating_point() else None
     if nan is not None and bool(nan.any()):  # PyTorch's kernels keep the window's last NaN
         last = (nan.long() * _new_tensor(list(range(1, kk + 1)), g)).argmax(-1, keepdim=True)
         j = last.where(nan.any(-1, keepdim=True), j)
-    return idx.reshape(oh, ow, kk).expand(lead + [oh, ow, kk]).gather(-1, j).squeeze(-1)
+    return idx.gather(-1, j).reshape(lead + list(outs))
 
 
-def _take_plane(x, indices):
-    """x's values at flat plane `indices` (..., OH, OW) over its last two dims."""
-    lead = list(x.shape[:-2])
-    oh, ow = indices.shape[-2], indices.shape[-1]
-    return x.flatten(-2).gather(-1, indices.reshape(lead + [oh * ow])).reshape(lead + [oh, ow])
+def _take(x, indices, n):
+    """x's values at the flat positions `indices` (..., *outputs) over its last n dims."""
+    lead = list(x.shape[:-n])
+    outs = list(indices.shape[len(lead):])
+    return x.flatten(-n).gather(-1, indices.reshape(lead + [math.prod(outs)])).reshape(lead + outs)
 
 
-def _record_max(name, x, indices):
-    return _core._composite(name, lambda t: _take_plane(t, indices), [x])
+def _record_max(name, x, indices, n=2):
+    return _core._composite(name, lambda t: _take(t, indices, n), [x])
+
+
+def _dtype_check(name, x, ok):
+    """NotImplementedError as PyTorch's dispatch gives it for a dtype its kernel lacks."""
+    if not ok(x):
+        raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_name(x.dtype)}\'')
 
 
 def _no_int(name, x):
-    if not x.is_floating_point():
-        raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_name(x.dtype)}\'')
+    _dtype_check(name, x, lambda t: t.is_floating_point())
 
 
 def _dim_range(name, x, lo, hi):
@@ -117,13 +144,18 @@ def _max_pool1d_args(input, kernel_size, stride, padding, dilation, ceil_mode):
     return k, s, p, d, out
 
 
+def _half(v):
+    """v / 2 rounded toward zero, as C++ divides."""
+    return -(-v // 2) if v < 0 else v // 2
+
+
 def _pool_dims_out(size, k, s, p, d, ceil_mode):
     """ATen's pooling_output_shape with its checks."""
     if s == 0:
         raise RuntimeError("stride should not be zero")
     if p < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-    if p > ((k - 1) * d + 1) // 2:
+    if p > _half((k - 1) * d + 1):
         raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
                            f"and dilation={d}")
     return _pool_out(size, k, s, p, d, ceil_mode)
@@ -155,27 +187,72 @@ def _pool2d_check(x, k, s, p, d, ceil_mode):
     return oh, ow
 
 
-def _pool2d_args(name, x, kernel_size, stride, padding, dilation):
-    """max_pool2d_with_indices's argument forms: ((kh, kw), (sh, sw), (ph, pw), (dh, dw))."""
-    k = _ints(kernel_size)
-    if len(k) not in (1, 2):
-        raise RuntimeError(f"{name}: kernel_size must either be a single int, or a tuple of two ints")
-    k = k * 2 if len(k) == 1 else k
-    s = [] if stride is None else _ints(stride)
-    if len(s) not in (0, 1, 2):
-        raise RuntimeError(f"{name}: stride must either be omitted, a single int, or a tuple of two ints")
-    s = k if not s else (s * 2 if len(s) == 1 else s)
-    p = _ints(padding)
-    if len(p) not in (1, 2):
-        raise RuntimeError(f"{name}: padding must either be a single int, or a tuple of two ints")
-    p = p * 2 if len(p) == 1 else p
-    d = _ints(dilation)
-    if len(d) not in (1, 2):
-        raise RuntimeError(f"{name}: dilation must be either a single int, or a tuple of two ints")
-    d = d * 2 if len(d) == 1 else d
-    if x.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+def _nonempty(name, x, skip_batch, sizes_word="input has sizes"):
+    """ATen's check that the non-batch dims are non-empty (`skip_batch`: dim 0 may be empty)."""
+    for i in range(1 if skip_batch else 0, x.dim()):
+        if x.shape[i] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch dimensions, but "
+                               f"{sizes_word} {_dims(x)} with dimension {i} being empty")
+
+
+def _pool3d_check(name, x, k, s, p, d, ceil_mode, check_input_size=False):
+    """ATen's 3-d pooling output shape and pool3d_shape_check for a 4-d/5-d `x`; the output size."""
+    sizes = list(x.shape[-3:])
+    out = [_pool_dims_out(sizes[i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(3)]
+    for what, v, tag in (("kernel size", k, "k"), ("stride", s, "d"), ("dilation", d, "dilation")):
+        if min(v) <= 0:
+            raise RuntimeError(f"{what} should be greater than zero, but got {tag}T: {v[0]} {tag}H: {v[1]} {tag}W: "
+                               f"{v[2]}")
+    _nonempty(name, x, x.dim() == 5)
+    if check_input_size and any(z < q for z, q in zip(sizes, k)):
+        raise RuntimeError(f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller than kernel size "
+                           f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
+    if any(q // 2 < r for q, r in zip(k, p)):
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got kT: {k[0]} kW: {k[2]} "
+                           f"kH: {k[1]} padT: {p[0]} padW: {p[2]} padH: {p[1]}")
+    if min(out) < 1:
+        c = x.shape[-4]
+        raise RuntimeError(f"Given input size: ({c}x{'x'.join(map(str, sizes))}). Calculated output size: "
+                           f"({c}x{'x'.join(map(str, out))}). Output size is too small")
+    return out
+
+
+_MAX_FORMS = ("kernel_size must either be a single int", "stride must either be omitted, a single int",
+              "padding must either be a single int", "dilation must be either a single int")
+_AVG_FORMS = ("kernel_size must be a single int", "stride must be omitted, a single int",
+              "padding must be a single int")
+
+
+def _pool_args(name, n, x, forms, kernel_size, stride, padding, dilation=1):
+    """An n-d pooling's int-list arguments as ATen reads them (each one int or n ints, the stride
+    also omitted for the kernel size): (kernel, stride, padding, dilation) as lists of n."""
+    word = {2: "two", 3: "three"}[n]
+
+    def expand(v, form, omitted=None):
+        v = _ints(v)
+        if omitted is not None and not v:
+            return list(omitted)
+        if len(v) not in (1, n):
+            raise RuntimeError(f"{name}: {form}, or a tuple of {word} ints")
+        return v * n if len(v) == 1 else v
+
+    if stride is not None and not isinstance(stride, int) and len(stride) == 0:
+        stride = None
+    k = expand(kernel_size, forms[0])
+    s = expand([] if stride is None else stride, forms[1], k)
+    p = expand(padding, forms[2])
+    d = expand(dilation, forms[3]) if len(forms) > 3 else [1] * n
+    if x.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
     return k, s, p, d
+
+
+def _max_pool_nd(node, x, k, s, p, d, out):
+    """Max pooling over the last len(k) dims: (values recorded as `node`, flat indices)."""
+    sizes = list(x.shape[-len(k):])
+    rows = [_window_index(sizes[i], out[i], k[i], s[i], p[i], d[i]) for i in range(len(k))]
+    indices = _argmax_pool(x, rows, sizes)
+    return _record_max(node, x, indices, len(k)), indices
 
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -187,14 +264,47 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     >>> torch.nn.functional.max_pool2d_with_indices(x, 2)
     (tensor([[[[5., 8.]]]]), tensor([[[[1, 6]]]]))
     """
-    if stride is not None and not isinstance(stride, int) and len(stride) == 0:
-        stride = None
-    k, s, p, d = _pool2d_args("max_pool2d", input, kernel_size, stride, padding, dilation)
-    oh, ow = _pool2d_check(input, k, s, p, d, ceil_mode)
-    h, w = input.shape[-2], input.shape[-1]
-    indices = _argmax_pool(input, _window_index(h, oh, k[0], s[0], p[0], d[0]),
-                           _window_index(w, ow, k[1], s[1], p[1], d[1]), w)
-    return _record_max("MaxPool2DWithIndicesBackward0", input, indices), indices
+    k, s, p, d = _pool_args("max_pool2d", 2, input, _MAX_FORMS, kernel_size, stride, padding, dilation)
+    out = _pool2d_check(input, k, s, p, d, ceil_mode)
+    return _max_pool_nd("MaxPool2DWithIndicesBackward0", input, k, s, p, d, out)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """3-d max pooling returning (values, indices): each index is the window maximum's flat
+    position (d * H + h) * W + w in its input volume (MaxPool3DWithIndicesBackward0).
+
+    >>> x = torch.arange(8.).reshape(1, 1, 2, 2, 2)
+    >>> torch.nn.functional.max_pool3d_with_indices(x, 2)
+    (tensor([[[[[7.]]]]]), tensor([[[[[7]]]]]))
+    """
+    k, s, p, d = _pool_args("max_pool3d", 3, input, _MAX_FORMS, kernel_size, stride, padding, dilation)
+    out = _pool3d_check("max_pool3d_with_indices_out_cpu_template()", input, k, s, p, d, ceil_mode)
+    _dtype_check("max_pool3d", input, lambda t: t.dtype != _core.bool)
+    return _max_pool_nd("MaxPool3DWithIndicesBackward0", input, k, s, p, d, out)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum over each kernel_size window of the last three dims of (N, C, D, H, W) or
+    (C, D, H, W) input (stride defaults to kernel_size); with `return_indices=True` also each
+    maximum's flat position in its volume (MaxPool3DWithIndicesBackward0).
+
+    >>> x = torch.arange(27.).reshape(1, 1, 3, 3, 3)
+    >>> torch.nn.functional.max_pool3d(x, 2, stride=1)
+    tensor([[[[[13., 14.],
+               [16., 17.]],
+    <BLANKLINE>
+              [[22., 23.],
+               [25., 26.]]]]])
+    >>> torch.nn.functional.max_pool3d(x, 2, ceil_mode=True, return_indices=True)[1]
+    tensor([[[[[13, 14],
+               [16, 17]],
+    <BLANKLINE>
+              [[22, 23],
+               [25, 26]]]]])
+    """
+    y, i = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (y, i) if return_indices else y
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -278,30 +388,65 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     p = _one_int("avg_pool1d", "padding", padding)
     x = input.unsqueeze(-2)
     _, out = _pool2d_check(x, (1, k), (1, s), (0, p), (1, 1), ceil_mode)
-    size = x.shape[-1]
-    return _avg_pool_last(x, size, out, k, s, p, count_include_pad, None).squeeze(-2)
+    return _avg_pool_nd("AvgPool2DBackward0", x, [k], [s], [p], [out], count_include_pad, None).squeeze(-2)
 
 
-def _avg_pool_last(x, size, out, k, s, p, count_include_pad, divisor_override):
-    """Average pooling along the last dim, recorded as AvgPool2DBackward0."""
-    rows, counts, sizes = _avg_windows(size, out, k, s, p)
-    if divisor_override is not None:
-        div = [float(divisor_override)] * out
-    else:
-        div = [float(z if count_include_pad else c) for z, c in zip(sizes, counts)]
-    width = max(counts) if counts else 0
-    # pad each window to `width` with a position of a zero column appended at `size`
+def _window_sum(t, dim, size, rows):
+    """The sums of `t` over windows of positions `rows` ([out][...]) along `dim`."""
+    width = max((len(r) for r in rows), default=0)
+    # pad each window to `width` with the position of a zero appended at `size`
     flat = [q for r in rows for q in r + [size] * (width - len(r))]
+    g = _zero_pad(t, dim, 0, 1).index_select(dim, _new_tensor(flat, t))
+    shape = list(t.shape)
+    return g.reshape(shape[:dim] + [len(rows), width] + shape[dim + 1:]).sum(dim + 1)
+
+
+def _avg_pool_nd(node, x, k, s, p, out, count_include_pad, divisor_override):
+    """Average pooling over the last len(k) dims, recorded as `node`: the window sums (one dim at
+    a time) over PyTorch's divisors (integer input divides with truncation, as PyTorch's)."""
+    n = len(k)
+    sizes = list(x.shape[-n:])
+    wins = [_avg_windows(sizes[i], out[i], k[i], s[i], p[i]) for i in range(n)]
+    if divisor_override is not None:
+        div = [float(divisor_override)] * math.prod(out)
+    else:
+        per_dim = [sz if count_include_pad else cnt for _, cnt, sz in wins]
+        div = [float(math.prod(c)) for c in itertools.product(*per_dim)]
 
     def fn(t):
-        tz = _zero_pad(_dense(t), t.dim() - 1, 0, 1)
-        g = tz.index_select(-1, _new_tensor(flat, t)).reshape(list(t.shape[:-1]) + [out, width])
-        if not t.is_floating_point():  # integer pooling divides with truncation, as PyTorch's
-            total = g.sum(-1)
-            return (total.double() / _new_tensor(div, t, _core.float64)).trunc().to(total.dtype)
-        return g.sum(-1) / _new_tensor(div, t, t.dtype)
+        t = _dense(t)
+        for i, (rows, _, _) in enumerate(wins):
+            t = _window_sum(t, t.dim() - n + i, sizes[i], rows)
+        if not t.is_floating_point():
+            divisor = _new_tensor(div, t, _core.float64).reshape(out)
+            return (t.double() / divisor).trunc().to(t.dtype)
+        return t / _new_tensor(div, t, t.dtype).reshape(out)
 
-    return _core._composite("AvgPool2DBackward0", fn, [x])
+    return _core._composite(node, fn, [x])
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean over each kernel_size window of the last three dims of (N, C, D, H, W) or
+    (C, D, H, W) input (stride defaults to kernel_size; `count_include_pad=False` leaves the zero
+    padding out of the divisor, `divisor_override` replaces it) (AvgPool3DBackward0).
+
+    >>> x = torch.arange(27.).reshape(1, 1, 3, 3, 3)
+    >>> torch.nn.functional.avg_pool3d(x, 2)
+    tensor([[[[[6.5000]]]]])
+    >>> torch.nn.functional.avg_pool3d(x, 2, padding=1, count_include_pad=False)[0, 0, 0]
+    tensor([[0.0000, 1.5000],
+            [4.5000, 6.0000]])
+    """
+    if divisor_override is not None and not isinstance(divisor_override, int):
+        raise TypeError("avg_pool3d(): argument 'divisor_override' must be int, not "
+                        f"{type(divisor_override).__name__}")
+    k, s, p, _ = _pool_args("avg_pool3d", 3, input, _AVG_FORMS, kernel_size, stride, padding)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    out = _pool3d_check("avg_pool3d()", input, k, s, p, [1] * 3, ceil_mode, True)
+    _dtype_check("avg_pool3d_out_frame", input, lambda t: t.dtype in (_core.float32, _core.float64, _core.int64))
+    return _avg_pool_nd("AvgPool3DBackward0", input, k, s, p, out, count_include_pad, divisor_override)
 
 
 # ---------------------------------------------------------------------------------- adaptive pooling
@@ -321,10 +466,10 @@ def _adaptive_matrix(size, out, like):
     return tensor(m, dtype=like.dtype, device=like.device)
 
 
-def _pair_output_size(output_size, x):
-    """`_list_with_default`: None entries take the input's size."""
+def _output_size(output_size, x, n=2):
+    """`_list_with_default`: an int repeated n times; None entries take the input's size."""
     if isinstance(output_size, int):
-        return [output_size, output_size]
+        return [output_size] * n
     out = list(output_size)
     if x.dim() <= len(out):
         raise ValueError(f"Input dimension should be at least {len(out) + 1}")
@@ -332,29 +477,49 @@ def _pair_output_size(output_size, x):
     return [s if v is None else v for v, s in zip(out, sizes)]
 
 
-def _adaptive_avg2d(x, oh, ow):
-    if oh == 1 and ow == 1:
-        return x.mean((-1, -2), keepdim=True)
-    h, w = x.shape[-2], x.shape[-1]
-    if oh == 0 or ow == 0:
-        return _core._composite("AdaptiveAvgPool2DBackward0",
-                                lambda t: t.new_zeros(list(t.shape[:-2]) + [oh, ow]), [x])
+def _adaptive_avg(node, x, out):
+    """Adaptive average pooling of the last len(out) dims (a mean where every output size is 1,
+    as PyTorch's), recorded as `node`: one averaging matrix product per dim."""
+    n = len(out)
+    if all(o == 1 for o in out):
+        return x.mean(tuple(range(-1, -n - 1, -1)), keepdim=True)
+    if 0 in out:
+        return _core._composite(node, lambda t: t.new_zeros(list(t.shape[:-n]) + list(out)), [x])
 
     def fn(t):
-        ph, pw = _adaptive_matrix(h, oh, t), _adaptive_matrix(w, ow, t)
-        return ph.matmul(t).matmul(pw.t()).contiguous()
+        for i, o in enumerate(out):
+            dim = t.dim() - n + i
+            m = _adaptive_matrix(t.shape[dim], o, t)
+            t = t.matmul(m.t()) if i == n - 1 else m.matmul(t.movedim(dim, -2)).movedim(-2, dim)
+        return t.contiguous()
 
-    return _core._composite("AdaptiveAvgPool2DBackward0", fn, [x])
+    return _core._composite(node, fn, [x])
 
 
-def _adaptive_avg_checks(x, oh, ow):
-    if x.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {_dims(x)}")
-    for i in (-2, -1):
-        if x.shape[i] == 0:
-            raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
-                               f"but input has sizes {_dims(x)} with dimension {i + x.dim()} being empty")
-    _no_int("adaptive_avg_pool2d", x)
+def _adaptive_avg_args(name, output_size, x, n):
+    """adaptive_avg_pool{n}d's output size with PyTorch's checks (those on the input only where
+    some output size is not 1)."""
+    out = _output_size(output_size, x, n)
+    if len(out) != n:
+        raise RuntimeError(f"{name}: output_size must be {n}")
+    if any(o < 0 for o in out):
+        shown = ", ".join(map(str, out)) if n == 2 else f"{out[0]}, {','.join(map(str, out[1:]))}"
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{shown}}}")
+    if any(o != 1 for o in out):
+        if n == 2:
+            if x.dim() not in (3, 4):
+                raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got {_dims(x)}")
+            for i in (-2, -1):
+                if x.shape[i] == 0:
+                    raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, "
+                                       f"but input has sizes {_dims(x)} with dimension {i + x.dim()} being empty")
+        else:
+            _nonempty(f"{name}()", x, True)
+            if x.dim() not in (n + 1, n + 2):
+                raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got {_dims(x)}")
+        _no_int(name if n == 2 else f"{name}_cpu", x)
+    return out
 
 
 def adaptive_avg_pool2d(input, output_size):
@@ -369,16 +534,23 @@ def adaptive_avg_pool2d(input, output_size):
     >>> torch.nn.functional.adaptive_avg_pool2d(x, (1, None))
     tensor([[[[6., 7., 8., 9.]]]])
     """
-    size = _pair_output_size(output_size, input)
-    if len(size) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    oh, ow = size
-    if oh < 0 or ow < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
-                           f"received {{{oh}, {ow}}}")
-    if not (oh == 1 and ow == 1):
-        _adaptive_avg_checks(input, oh, ow)
-    return _adaptive_avg2d(input, oh, ow)
+    out = _adaptive_avg_args("adaptive_avg_pool2d", output_size, input, 2)
+    return _adaptive_avg("AdaptiveAvgPool2DBackward0", input, out)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Average pooling to `output_size` (od, oh, ow) over the last three dims of (N, C, D, H, W)
+    or (C, D, H, W) input, each dim's windows as in adaptive_avg_pool2d; None keeps that size
+    (AdaptiveAvgPool3DBackward0; an output of 1x1x1 is a mean, MeanBackward1, as in PyTorch).
+
+    >>> x = torch.arange(16.).reshape(1, 1, 2, 2, 4)
+    >>> torch.nn.functional.adaptive_avg_pool3d(x, (1, 1, 2))
+    tensor([[[[[6.5000, 8.5000]]]]])
+    >>> torch.nn.functional.adaptive_avg_pool3d(x, (None, 1, 1)).flatten()
+    tensor([ 3.5000, 11.5000])
+    """
+    out = _adaptive_avg_args("adaptive_avg_pool3d", output_size, input, 3)
+    return _adaptive_avg("AdaptiveAvgPool3DBackward0", input, out)
 
 
 def adaptive_avg_pool1d(input, output_size):
@@ -394,40 +566,34 @@ def adaptive_avg_pool1d(input, output_size):
     _dim_range("adaptive_avg_pool1d", input, 2, 4)
     out = _one_int("adaptive_avg_pool1d", "output_size", output_size)
     x = input.unsqueeze(-2)
-    if out < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
-                           f"received {{1, {out}}}")
-    if out != 1:
-        _adaptive_avg_checks(x, 1, out)
-    return _adaptive_avg2d(x, 1, out).squeeze(-2)
+    out = _adaptive_avg_args("adaptive_avg_pool2d", (1, out), x, 2)
+    return _adaptive_avg("AdaptiveAvgPool2DBackward0", x, out).squeeze(-2)
 
 
-def _adaptive_max2d(x, oh, ow):
-    h, w = x.shape[-2], x.shape[-1]
-    if oh < 0 or ow < 0:
-        shape = list(x.shape[:-2]) + [oh, ow]
-        bad = oh if oh < 0 else ow
-        raise RuntimeError(f"Trying to create tensor with negative dimension {bad}: {shape}")
-
-    def rows(size, out):
-        result = []
-        for a, b in _adaptive_rows(size, out):
-            result.append(list(range(a, b)))
-        width = max((len(r) for r in result), default=0)
-        return [r + [r[-1]] * (width - len(r)) for r in result]
-
-    if oh == 0 or ow == 0:
-        indices = x.new_zeros(list(x.shape[:-2]) + [oh, ow], dtype=_core.int64)
+def _adaptive_max(name, node, x, out, n):
+    """Adaptive max pooling of the last n dims to `out` with PyTorch's checks: (values recorded
+    as `node`, flat indices)."""
+    if x.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got: {_dims(x)}")
+    _nonempty(f"{name}()", x, True)
+    if len(out) != n:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {n}")
+    if any(o < 0 for o in out):
+        shape = list(x.shape[:-n]) + list(out)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(o for o in out if o < 0)}: "
+                           f"{shape}")
+    _no_int(name if n == 2 else f"{name}_cpu", x)
+    if 0 in out:
+        indices = x.new_zeros(list(x.shape[:-n]) + list(out), dtype=_core.int64)
     else:
-        indices = _argmax_pool(x, rows(h, oh), rows(w, ow), w)
-    return _record_max("AdaptiveMaxPool2DBackward0", x, indices), indices
-
-
-def _adaptive_max_checks(name, x):
-    for i in range(1, x.dim()):
-        if x.shape[i] == 0:
-            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
-                               f"has sizes {_dims(x)} with dimension {i} being empty")
+        sizes = list(x.shape[-n:])
+        rows = []
+        for size, o in zip(sizes, out):
+            wins = [list(range(a, b)) for a, b in _adaptive_rows(size, o)]
+            width = max(len(r) for r in wins)  # a window repeats its last position up to the widest
+            rows.append([r + [r[-1]] * (width - len(r)) for r in wins])
+        indices = _argmax_pool(x, rows, sizes)
+    return _record_max(node, x, indices, n), indices
 
 
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
@@ -437,12 +603,8 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
     >>> torch.nn.functional.adaptive_max_pool2d_with_indices(x, (1, 2))
     (tensor([[[[5., 8.]]]]), tensor([[[[1, 5]]]]))
     """
-    oh, ow = _pair_output_size(output_size, input)
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {_dims(input)}")
-    _adaptive_max_checks("adaptive_max_pool2d", input)
-    _no_int("adaptive_max_pool2d", input)
-    return _adaptive_max2d(input, oh, ow)
+    return _adaptive_max("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", input,
+                         _output_size(output_size, input), 2)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
@@ -459,6 +621,31 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return (y, i) if return_indices else y
 
 
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """`adaptive_max_pool3d` returning (values, indices), the indices flat positions
+    (d * H + h) * W + w.
+
+    >>> x = torch.arange(8.).reshape(1, 1, 2, 2, 2)
+    >>> torch.nn.functional.adaptive_max_pool3d_with_indices(x, (1, 1, 2))
+    (tensor([[[[[6., 7.]]]]]), tensor([[[[[6, 7]]]]]))
+    """
+    return _adaptive_max("adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0", input,
+                         _output_size(output_size, input, 3), 3)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Max pooling to `output_size` (od, oh, ow) over the last three dims of (N, C, D, H, W) or
+    (C, D, H, W) input, windows as in adaptive_avg_pool3d (AdaptiveMaxPool3DBackward0);
+    `return_indices=True` also gives each maximum's flat position in its volume.
+
+    >>> x = torch.arange(16.).reshape(1, 1, 2, 2, 4)
+    >>> torch.nn.functional.adaptive_max_pool3d(x, (1, 1, 2))
+    tensor([[[[[13., 15.]]]]])
+    """
+    y, i = adaptive_max_pool3d_with_indices(input, output_size)
+    return (y, i) if return_indices else y
+
+
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     """`adaptive_max_pool1d` returning (values, indices).
 
@@ -467,9 +654,8 @@ def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
     """
     _dim_range("adaptive_max_pool1d", input, 2, 4)
     out = _one_int("adaptive_max_pool1d", "output_size", output_size)
-    _adaptive_max_checks("adaptive_max_pool1d", input)
-    _no_int("adaptive_max_pool2d", input)
-    y, i = _adaptive_max2d(input.unsqueeze(-2), 1, out)
+    _nonempty("adaptive_max_pool1d()", input, True)
+    y, i = _adaptive_max("adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0", input.unsqueeze(-2), [1, out], 2)
     return y.squeeze(-2), i.squeeze(-2)
 
 
@@ -484,6 +670,177 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     (tensor([[[5., 3.]]]), tensor([[[1, 4]]]))
     """
     y, i = adaptive_max_pool1d_with_indices(input, output_size)
+    return (y, i) if return_indices else y
+
+
+# ---------------------------------------------------------------------------------- fractional max pooling
+def _rounder(dtype):
+    """A float's rounding to `dtype` as PyTorch's kernel arithmetic in that type leaves it (16-bit
+    floats compute in float32 and round back)."""
+    if dtype == _core.float64:
+        return float
+    f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]  # noqa: E731
+    if dtype == _core.float16:
+        return lambda v: struct.unpack("<e", struct.pack("<e", f32(v)))[0]
+    if dtype == _core.bfloat16:
+        def bf16(v):
+            bits = struct.unpack("<I", struct.pack("<f", f32(v)))[0]
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+            return struct.unpack("<f", struct.pack("<I", bits))[0]
+        return bf16
+    return f32
+
+
+def _fractional_starts(sample, size, out, pool, rnd):
+    """ATen's generate_intervals: the window starts of one dim from its random `sample`, computed
+    in the input's floating type (`rnd` rounds each operation to it)."""
+    seq = [0] * out
+    if out > 1:
+        alpha = rnd(rnd(size - pool) / rnd(out - 1))
+        for i in range(out - 1):
+            seq[i] = int(rnd(rnd(rnd(i) + sample) * alpha)) - int(rnd(sample * alpha))
+    if out > 0:
+        seq[-1] = size - pool
+    return seq
+
+
+def _fractional_max_pool(n, input, kernel_size, output_size, output_ratio, samples):
+    """Fractional max pooling of the last n dims with PyTorch's checks: (values, flat indices)."""
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if n == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = _tuple(output_ratio, n)
+        output_size = [int(input.shape[-n + i] * ratio[i]) for i in range(n)]
+    if samples is None:
+        from .._factories import rand
+
+        samples = rand(1 if input.dim() == n + 1 else input.size(0), input.size(-n - 1), n, dtype=input.dtype,
+                       device=input.device)
+    k, out = _ints(kernel_size, n), _ints(output_size, n)
+    word = "" if n == 2 else "three "
+    if len(k) != n:
+        raise RuntimeError(f"{name}: kernel_size must either be a single Int or tuple of {word}Ints")
+    if len(out) != n:
+        raise RuntimeError(f"{name}: output_size must either be a single Int or tuple of {word}Ints")
+    if min(k) <= 0:
+        raise RuntimeError(f"{name}(): kernel size should be greater than zero, but got {'x'.join(map(str, k))}")
+    where = name + ("()" if n == 2 else "_out()")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{where}: Expected {n + 1}D or {n + 2}D tensor, but got: {_dims(input)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{where}: Expected input to have non-zero size for non-batch dimensions, but "
+                               f"got{_dims(input)} with dimension {i} being empty.")
+    sizes = list(input.shape[-n:])
+    axes = ("height", "width") if n == 2 else ("time", "height", "width")
+    for i in ((0, 1) if n == 2 else (0, 2, 1)):  # 3-d needs a margin of one more and checks width second
+        if out[i] + k[i] - 1 > sizes[i] - (n == 3):
+            raise RuntimeError(f"{where}: pool {axes[i]} {k[i]} too large relative to input {axes[i]} {sizes[i]}")
+    if any(o < 0 for o in out):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(o for o in out if o < 0)}: "
+                           f"{list(input.shape[:-n]) + out}")
+    if samples.dtype != input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    batch = 1 if input.dim() == n + 1 else input.shape[0]
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-n - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got {samples.shape[2]}.")
+    _no_int(f"{name}_out_frame", input)
+    x = input.unsqueeze(0) if input.dim() == n + 1 else input
+    rnd = _rounder(input.dtype)
+    # each plane's window starts per dim (its samples: W then H in 2-d, T, H, W in 3-d)
+    order = (1, 0) if n == 2 else (0, 1, 2)
+    planes = samples.detach()[:batch].tolist()
+    starts = [[[_fractional_starts(rnd(plane[order[d]]), sizes[d], out[d], k[d], rnd) for plane in row]
+               for row in planes] for d in range(n)]
+    idx = _window_table([_new_tensor(st, x).reshape(batch, x.shape[1], out[d]) for d, st in enumerate(starts)],
+                        k, sizes)
+    indices = _argmax_windows(x, idx, out)
+    if input.dim() == n + 1:
+        indices = indices.squeeze(0)
+    return _record_max(f"FractionalMaxPool{n}DBackward0", input, indices, n), indices
+
+
+def _window_table(starts, kernel, sizes):
+    """Flat window positions (..., P, K) over dims of `sizes` for windows of `kernel` starting at
+    `starts[d]` (..., out_d) along each dim d."""
+    n = len(starts)
+    lead = list(starts[0].shape[:-1])
+    outs = [st.shape[-1] for st in starts]
+    total = None
+    for d in range(n):
+        step = math.prod(sizes[d + 1:])
+        ramp = _new_tensor(list(range(kernel[d])), starts[d])
+        pos = (starts[d].unsqueeze(-1) + ramp) * step
+        shape = lead + [outs[d] if i == d else 1 for i in range(n)] + [kernel[d] if i == d else 1 for i in range(n)]
+        pos = pos.reshape(shape)
+        total = pos if total is None else total + pos
+    return total.reshape(lead + [math.prod(outs), math.prod(kernel)])
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """`fractional_max_pool2d` returning (values, indices), the indices flat positions h * W + w.
+
+    >>> x = torch.arange(25.).reshape(1, 1, 5, 5)
+    >>> samples = torch.tensor([[[0.3, 0.7]]])
+    >>> torch.nn.functional.fractional_max_pool2d_with_indices(x, 2, output_size=2, _random_samples=samples)
+    (tensor([[[[ 6.,  9.],
+              [21., 24.]]]]), tensor([[[[ 6,  9],
+              [21, 24]]]]))
+    """
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Fractional max pooling (Graham, 2014) over the last two dims of (N, C, H, W) or (C, H, W)
+    input: kernel_size windows at pseudo-random steps that give `output_size` (or the input's size
+    times `output_ratio`); each plane's steps come from its two `_random_samples` in [0, 1), drawn
+    with torch.rand from the default generator when not given (FractionalMaxPool2DBackward0).
+
+    >>> x = torch.arange(25.).reshape(1, 1, 5, 5)
+    >>> torch.nn.functional.fractional_max_pool2d(x, 2, output_size=(2, 3), _random_samples=torch.tensor([[[0.5, 0.5]]]))
+    tensor([[[[ 6.,  8.,  9.],
+              [21., 23., 24.]]]])
+    """
+    y, i = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+    return (y, i) if return_indices else y
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """`fractional_max_pool3d` returning (values, indices), the indices flat positions
+    (t * H + h) * W + w.
+
+    >>> x = torch.arange(27.).reshape(1, 1, 3, 3, 3)
+    >>> samples = torch.tensor([[[0.5, 0.5, 0.5]]])
+    >>> torch.nn.functional.fractional_max_pool3d_with_indices(x, 2, output_size=1, _random_samples=samples)
+    (tensor([[[[[26.]]]]]), tensor([[[[[26]]]]]))
+    """
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Fractional max pooling over the last three dims of (N, C, T, H, W) or (C, T, H, W) input,
+    as fractional_max_pool2d with three `_random_samples` per plane (T, H, W)
+    (FractionalMaxPool3DBackward0).
+
+    >>> x = torch.arange(64.).reshape(1, 1, 4, 4, 4)
+    >>> y = torch.nn.functional.fractional_max_pool3d(x, 2, output_ratio=0.5, _random_samples=torch.zeros(1, 1, 3))
+    >>> y.flatten()
+    tensor([21., 23., 29., 31., 53., 55., 61., 63.])
+    """
+    y, i = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
     return (y, i) if return_indices else y
 
 
@@ -553,32 +910,34 @@ def _unpool_output_size(input, kernel_size, stride, padding, output_size):
     return output_size
 
 
-def _max_unpool2d(input, indices, oh, ow):
+def _max_unpool(input, indices, out, stride):
+    """Each value of `input` written at its flat position (row-major over len(out) dims) from
+    `indices`, zeros elsewhere, with PyTorch's checks in its order (MaxUnpool{n}DBackward0)."""
+    n = len(out)
     if indices.dtype != _core.int64:
         raise RuntimeError(f"elements in indices should be type int64 but got: {_scalar_name(indices.dtype)}")
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to max_unpooling{n}d should be a {n + 1}d or {n + 2}d Tensor, but got a tensor with "
+                           f"{input.dim()} dimensions.")
     if list(indices.shape) != list(input.shape):
         raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
                            f"({_dims(input)}) but got indices tensor with shape: {_dims(indices)}")
-    if input.dim() not in (3, 4):
-        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with "
-                           f"{input.dim()} dimensions.")
-    for i in range(1, input.dim()):
-        if input.shape[i] <= 0:
-            raise RuntimeError(f"max_unpooling2d(): Expected input to have non-zero size for non-batch dimensions, "
-                               f"but got {_dims(input)} with dimension {i} being empty.")
-    if indices.numel():
-        lo, hi = int(indices.min()), int(indices.max())
-        bad = lo if lo < 0 else (hi if hi >= oh * ow else None)
-        if bad is not None:
-            raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {oh}x{ow})")
-    lead = list(input.shape[:-2])
-    flat = indices.reshape(lead + [-1])
+    _nonempty(f"max_unpooling{n}d_forward_out_cpu()", input, True)
+    if stride is not None and any(v <= 0 for v in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {list(stride)}")
+    _no_int(f"max_unpool{n}d", input)
+    invalid = (indices < 0) | (indices >= math.prod(out))
+    if bool(invalid.any()):  # PyTorch's kernel reports the last one it meets
+        bad = int(indices.flatten()[invalid.flatten().nonzero()[-1, 0]])
+        raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {'x'.join(map(str, out))})")
+    lead, size = list(input.shape[:-n]), math.prod(input.shape[-n:])
+    flat = indices.reshape(lead + [size])
 
     def fn(t):
-        out = t.new_zeros(lead + [oh * ow])
-        return out.scatter(-1, flat, t.reshape(lead + [-1])).reshape(lead + [oh, ow])
+        result = t.new_zeros(lead + [math.prod(out)])
+        return result.scatter(-1, flat, t.reshape(lead + [size])).reshape(lead + list(out))
 
-    return _core._composite("MaxUnpool2DBackward0", fn, [input])
+    return _core._composite(f"MaxUnpool{n}DBackward0", fn, [input])
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
@@ -593,8 +952,8 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     kernel_size = _tuple(kernel_size, 2)
     stride = kernel_size if stride is None else _tuple(stride, 2)
     padding = _tuple(padding, 2)
-    oh, ow = _unpool_output_size(input, kernel_size, stride, padding, output_size)
-    return _max_unpool2d(input, indices, oh, ow)
+    out = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool(input, indices, out, stride if len(out) == 3 else None)
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
@@ -609,4 +968,21 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
     stride = kernel_size if stride is None else _tuple(stride, 1)
     padding = _tuple(padding, 1)
     (size,) = _unpool_output_size(input, kernel_size, stride, padding, output_size)
-    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), size, 1).squeeze(-1)
+    return _max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), [size, 1], None).squeeze(-1)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool3d: each value of `input` written at its flat position
+    (d * H + h) * W + w from `indices` (max_pool3d's), zeros elsewhere (MaxUnpool3DBackward0).
+
+    >>> x = torch.arange(8.).reshape(1, 1, 2, 2, 2)
+    >>> y, i = torch.nn.functional.max_pool3d(x, 2, return_indices=True)
+    >>> torch.nn.functional.max_unpool3d(y, i, 2)[0, 0, 1]
+    tensor([[0., 0.],
+            [0., 7.]])
+    """
+    kernel_size = _tuple(kernel_size, 3)
+    stride = kernel_size if stride is None else _tuple(stride, 3)
+    padding = _tuple(padding, 3)
+    out = _unpool_output_size(input, kernel_size, stride, padding, output_size)
+    return _max_unpool(input, indices, out, stride if len(out) == 3 else None)

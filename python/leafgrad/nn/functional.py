@@ -684,11 +684,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _composites.binary_cross_entropy_with_logits(input, target, weight, reduction, pos_weight)
 
 
-from ._functional_conv import conv1d, conv3d, conv_transpose1d, conv_transpose2d  # noqa: E402,F401
+from ._functional_ctc import ctc_loss  # noqa: E402,F401
+from ._functional_conv import conv1d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: E402,F401
 from ._functional_pool import (  # noqa: E402,F401  (torch.nn.functional's names)
-    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices,
-    adaptive_max_pool2d, adaptive_max_pool2d_with_indices, avg_pool1d, lp_pool1d, lp_pool2d, max_pool1d,
-    max_pool1d_with_indices, max_pool2d_with_indices, max_unpool1d, max_unpool2d,
+    adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d, adaptive_max_pool2d_with_indices, adaptive_max_pool3d, adaptive_max_pool3d_with_indices,
+    avg_pool1d, avg_pool3d, fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
+    fractional_max_pool3d_with_indices, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices,
+    max_pool3d, max_pool3d_with_indices, max_unpool1d, max_unpool2d, max_unpool3d,
 )
 from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's names)
     _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,

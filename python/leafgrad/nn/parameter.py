@@ -1,4 +1,6 @@
-"""`nn.Parameter`: a Tensor subclass that is always a leaf and requires grad by default."""
+"""`nn.Parameter`: a Tensor subclass that is always a leaf and requires grad by default; and
+the uninitialised parameters and buffers of the Lazy modules (`UninitializedParameter`,
+`UninitializedBuffer`), which take their shape when they are materialised."""
 from .. import _core
 from .._core import Tensor
 
@@ -65,5 +67,128 @@ def _rebuild_parameter(data, requires_grad):
     """A Parameter again (how pickles name it: this module, not the class's printed one)."""
     return Parameter(data, requires_grad)
 
-# doctest skips classes whose __module__ is not this module's name; list Parameter explicitly.
-__test__ = {"Parameter": Parameter}
+class UninitializedTensorMixin:
+    """What an uninitialised parameter or buffer can do before it has a shape: `materialize`
+    gives it one (as an empty tensor of its device and dtype) and makes it its `cls_to_become`.
+
+    >>> isinstance(torch.nn.LazyLinear(2).weight, torch.nn.parameter.UninitializedTensorMixin)
+    True
+    """
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Give this tensor `shape` (uninitialised memory) and make it its `cls_to_become`.
+
+        >>> p = torch.nn.parameter.UninitializedParameter()
+        >>> p.materialize((2, 3))
+        >>> type(p).__name__, p.shape
+        ('Parameter', torch.Size([2, 3]))
+        """
+        from .._factories import empty
+
+        if device is None:
+            device = self.data.device
+        if dtype is None:
+            dtype = self.data.dtype
+        self.data = empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+            "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+            "`forward` to initialize the parameters before accessing their attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to initialize the "
+            "parameters before calling `module.share_memory()`.")
+
+    def __repr__(self):
+        return f"<{self.__class__.__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (_rebuild_uninitialized, (self.__class__.__name__, self.requires_grad))
+
+
+def _rebuild_uninitialized(kind, requires_grad):
+    """An uninitialised parameter or buffer again (how pickles name them)."""
+    return {"UninitializedParameter": UninitializedParameter, "UninitializedBuffer": UninitializedBuffer}[kind](
+        requires_grad)
+
+
+def is_lazy(param):
+    """Whether `param` is an uninitialised parameter or buffer (a Lazy module's, before its first
+    forward).
+
+    >>> torch.nn.parameter.is_lazy(torch.nn.parameter.UninitializedParameter())
+    True
+    """
+    return isinstance(param, UninitializedTensorMixin)
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter without a shape yet (a Lazy module's): it becomes a Parameter when it is
+    materialised.
+
+    >>> p = torch.nn.parameter.UninitializedParameter(dtype=torch.float64)
+    >>> p
+    <UninitializedParameter>
+    >>> p.materialize((2,))
+    >>> p.dtype, p.requires_grad, type(p).__name__
+    (torch.float64, True, 'Parameter')
+    """
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        from .._factories import empty
+
+        return Parameter.__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        memo[id(self)] = result
+        return result
+
+
+class _MaterializedBuffer(Tensor):
+    """What a materialised UninitializedBuffer is until its module swaps in a plain Tensor over
+    the same memory (leafgrad's Tensor type cannot be assigned as an object's class)."""
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer without a shape yet (a Lazy module's running statistics): it becomes a tensor
+    when it is materialised.
+
+    >>> b = torch.nn.parameter.UninitializedBuffer()
+    >>> b
+    <UninitializedBuffer>
+    >>> b.materialize((3,))
+    >>> isinstance(b, torch.Tensor), b.shape, b.requires_grad
+    (True, torch.Size([3]), False)
+    """
+
+    cls_to_become = _MaterializedBuffer
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        from .._factories import empty
+
+        obj = Tensor.__new__(cls, empty(0, device=device, dtype=dtype))
+        obj._bind()
+        _core._factory_requires_grad(obj, bool(requires_grad))
+        obj.persistent = persistent
+        obj._is_buffer = True
+        return obj
+
+
+for _cls in (UninitializedTensorMixin, UninitializedParameter, UninitializedBuffer):
+    _cls.__module__ = "torch.nn.parameter"
+
+# doctest skips classes whose __module__ is not this module's name; list them explicitly.
+__test__ = {"Parameter": Parameter, "UninitializedParameter": UninitializedParameter,
+            "UninitializedBuffer": UninitializedBuffer, "materialize": UninitializedTensorMixin.materialize}

@@ -1,14 +1,17 @@
-"""Convolution layers: Conv1d, Conv3d, ConvTranspose1d, ConvTranspose2d (Conv2d lives in
-layers.py), with PyTorch's parameters, initialisation order, reprs and checks."""
+"""Convolution layers: Conv1d, Conv3d, ConvTranspose1d/2d/3d (Conv2d lives in layers.py) and
+their Lazy forms, with PyTorch's parameters, initialisation order, reprs and checks."""
 import math
 
 from .. import functional as F
 from .. import init
+from ..._grad_mode import no_grad
 from ..parameter import Parameter
 from .layers import _empty
+from .lazy import LazyModuleMixin, _uninitialised
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]  # Conv2d: layers.py's
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
 def _ntuple(v, n):
@@ -228,8 +231,33 @@ class _ConvTransposeNd(_ConvNd):
                                  f"to {max_sizes} (for an input of {input.size()[2:]})")
         return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
 
+    def forward(self, input, output_size=None):
+        n = len(self.kernel_size)
+        if self.padding_mode != "zeros":
+            raise ValueError(f"Only `zeros` padding mode is supported for ConvTranspose{n}d")
+        if not isinstance(self.padding, tuple):
+            raise AssertionError("self.padding must be a tuple")
+        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, n,
+                                              self.dilation)
+        conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[n - 1]
+        return conv(input, self.weight, self.bias, self.stride, self.padding, output_padding, self.groups,
+                    self.dilation)
 
-class ConvTranspose1d(_ConvTransposeNd):
+
+class _ConvTransposeLayer(_ConvTransposeNd):
+    """The public constructor of ConvTranspose1d/2d/3d (`_n` spatial dims)."""
+
+    _n = 1
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        n = self._n
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, n), _ntuple(stride, n), _ntuple(padding, n),
+                         _ntuple(dilation, n), True, _ntuple(output_padding, n), groups, bias, padding_mode,
+                         device=device, dtype=dtype)
+
+
+class ConvTranspose1d(_ConvTransposeLayer):
     """Transposed 1-d convolution over (N, C_in, L) or (C_in, L) input (see
     torch.nn.functional.conv_transpose1d); `forward(input, output_size=None)` picks the
     output_padding that gives `output_size`.
@@ -243,24 +271,10 @@ class ConvTranspose1d(_ConvTransposeNd):
     (torch.Size([1, 2, 9]), torch.Size([1, 2, 10]))
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 1), _ntuple(stride, 1),
-                         _ntuple(padding, 1), _ntuple(dilation, 1), True, _ntuple(output_padding, 1), groups, bias,
-                         padding_mode, device=device, dtype=dtype)
-
-    def forward(self, input, output_size=None):
-        if self.padding_mode != "zeros":
-            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose1d")
-        if not isinstance(self.padding, tuple):
-            raise AssertionError("self.padding must be a tuple")
-        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 1,
-                                              self.dilation)
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
-                                   self.groups, self.dilation)
+    _n = 1
 
 
-class ConvTranspose2d(_ConvTransposeNd):
+class ConvTranspose2d(_ConvTransposeLayer):
     """Transposed 2-d convolution over (N, C_in, H, W) or (C_in, H, W) input (see
     torch.nn.functional.conv_transpose2d); `forward(input, output_size=None)` picks the
     output_padding that gives `output_size`.
@@ -274,18 +288,149 @@ class ConvTranspose2d(_ConvTransposeNd):
     torch.Size([1, 1, 8, 10])
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 2), _ntuple(stride, 2),
-                         _ntuple(padding, 2), _ntuple(dilation, 2), True, _ntuple(output_padding, 2), groups, bias,
-                         padding_mode, device=device, dtype=dtype)
+    _n = 2
 
-    def forward(self, input, output_size=None):
-        if self.padding_mode != "zeros":
-            raise ValueError("Only `zeros` padding mode is supported for ConvTranspose2d")
-        if not isinstance(self.padding, tuple):
-            raise AssertionError("self.padding must be a tuple")
-        output_padding = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2,
-                                              self.dilation)
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
-                                   self.groups, self.dilation)
+
+class ConvTranspose3d(_ConvTransposeLayer):
+    """Transposed 3-d convolution over (N, C_in, D, H, W) or (C_in, D, H, W) input (see
+    torch.nn.functional.conv_transpose3d); `forward(input, output_size=None)` picks the
+    output_padding that gives `output_size`.
+
+    >>> up = torch.nn.ConvTranspose3d(2, 1, kernel_size=(1, 2, 2), stride=2)
+    >>> up
+    ConvTranspose3d(2, 1, kernel_size=(1, 2, 2), stride=(2, 2, 2))
+    >>> up.weight.shape
+    torch.Size([2, 1, 1, 2, 2])
+    >>> up(torch.ones(1, 2, 3, 4, 5)).shape, up(torch.ones(1, 2, 3, 4, 5), output_size=[6, 9, 11]).shape
+    (torch.Size([1, 1, 5, 8, 10]), torch.Size([1, 1, 6, 9, 11]))
+    """
+
+    _n = 3
+
+
+# ---------------------------------------------------------------------------------- lazy forms
+class _LazyConvXdMixin(LazyModuleMixin):
+    """What the Lazy convolutions share: in_channels from the first input, then the weight and
+    bias materialised and drawn by the convolution's reset_parameters."""
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            with no_grad():
+                if self.transposed:
+                    self.weight.materialize((self.in_channels, self.out_channels // self.groups, *self.kernel_size))
+                else:
+                    self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_channels,))
+                self.reset_parameters()
+
+    def _get_in_channels(self, input):
+        unbatched = self._get_num_spatial_dims() + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(f"Expected {unbatched}D (unbatched) or {unbatched + 1}D (batched) input to "
+                               f"{self.__class__.__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+
+    def _get_num_spatial_dims(self):
+        return len(self.kernel_size)
+
+
+class _LazyConvNd(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        # in_channels 0 and no bias until the first input: both are replaced by uninitialised ones
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device=device,
+                         dtype=dtype)
+        self.out_channels = out_channels
+        _uninitialised(self, bias, device, dtype)
+
+
+class _LazyConvTransposeNd(_LazyConvXdMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation, padding_mode,
+                         device=device, dtype=dtype)
+        self.out_channels = out_channels
+        _uninitialised(self, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    """A Conv1d whose in_channels comes from its first input; it then becomes a Conv1d.
+
+    >>> conv = torch.nn.LazyConv1d(4, 3)
+    >>> conv
+    LazyConv1d(0, 4, kernel_size=(3,), stride=(1,))
+    >>> conv(torch.ones(2, 5, 8)).shape, conv.weight.shape, type(conv).__name__
+    (torch.Size([2, 4, 6]), torch.Size([4, 5, 3]), 'Conv1d')
+    """
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    """A Conv2d whose in_channels comes from its first input; it then becomes a Conv2d.
+
+    >>> conv = torch.nn.LazyConv2d(4, 3, padding=1, bias=False)
+    >>> conv
+    LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1), bias=False)
+    >>> conv(torch.ones(3, 5, 5)).shape, conv.weight.shape
+    (torch.Size([4, 5, 5]), torch.Size([4, 3, 3, 3]))
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    """A Conv3d whose in_channels comes from its first input; it then becomes a Conv3d.
+
+    >>> conv = torch.nn.LazyConv3d(2, 1, groups=2)
+    >>> conv(torch.ones(1, 4, 2, 2, 2)).shape, conv
+    (torch.Size([1, 2, 2, 2, 2]), Conv3d(4, 2, kernel_size=(1, 1, 1), stride=(1, 1, 1), groups=2))
+    """
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    """A ConvTranspose1d whose in_channels comes from its first input; it then becomes a
+    ConvTranspose1d.
+
+    >>> up = torch.nn.LazyConvTranspose1d(2, 3, stride=2)
+    >>> up
+    LazyConvTranspose1d(0, 2, kernel_size=(3,), stride=(2,))
+    >>> up(torch.ones(1, 4, 5)).shape, up.weight.shape
+    (torch.Size([1, 2, 11]), torch.Size([4, 2, 3]))
+    """
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    """A ConvTranspose2d whose in_channels comes from its first input; it then becomes a
+    ConvTranspose2d.
+
+    >>> up = torch.nn.LazyConvTranspose2d(1, 2, stride=2)
+    >>> up(torch.ones(1, 3, 4, 5)).shape, up
+    (torch.Size([1, 1, 8, 10]), ConvTranspose2d(3, 1, kernel_size=(2, 2), stride=(2, 2)))
+    """
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    """A ConvTranspose3d whose in_channels comes from its first input; it then becomes a
+    ConvTranspose3d.
+
+    >>> up = torch.nn.LazyConvTranspose3d(2, (1, 2, 2), stride=2, bias=False)
+    >>> up(torch.ones(1, 3, 2, 2, 2)).shape, up.weight.shape
+    (torch.Size([1, 2, 3, 4, 4]), torch.Size([3, 2, 1, 2, 2]))
+    """
+
+    cls_to_become = ConvTranspose3d

@@ -7,11 +7,12 @@ from ..._grad_mode import no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin, _uninitialised
 from .module import Module
 
 __all__ = [
     "Identity", "Linear", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus",
-    "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "Softmax", "LogSoftmax", "Flatten", "Dropout", "Embedding", "LayerNorm", "MaxPool2d", "AvgPool2d", "LazyLinear",
 ]
 
 
@@ -84,6 +85,45 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A Linear layer whose in_features comes from its first input (`input.shape[-1]`); it then
+    becomes a Linear, its weight and bias drawn as Linear's are.
+
+    >>> lin = torch.nn.LazyLinear(2)
+    >>> lin
+    LazyLinear(in_features=0, out_features=2, bias=True)
+    >>> lin.weight
+    <UninitializedParameter>
+    >>> lin(torch.ones(1, 5)).shape, lin
+    (torch.Size([1, 2]), Linear(in_features=5, out_features=2, bias=True))
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, 0, False)  # no bias: it is replaced by an uninitialised one below
+        self.out_features = out_features
+        _uninitialised(self, bias, device, dtype)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} is not equal to "
+                                     f"in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
 
 
 class ReLU(Module):
@@ -459,16 +499,8 @@ class MaxPool2d(Module):
                 ", dilation={dilation}, ceil_mode={ceil_mode}".format(**self.__dict__))
 
 
-class AvgPool2d(Module):
-    """The mean over each kernel_size window (stride defaults to kernel_size).
-
-    >>> pool = torch.nn.AvgPool2d(2)
-    >>> pool
-    AvgPool2d(kernel_size=2, stride=2, padding=0)
-    >>> pool(torch.arange(16.).reshape(1, 1, 4, 4))
-    tensor([[[[ 2.5000,  4.5000],
-              [10.5000, 12.5000]]]])
-    """
+class _AvgPoolWithDivisor(Module):
+    """AvgPool2d/3d's attributes (`divisor_override` too) and repr; `_pool` is the function."""
 
     __constants__ = ["kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
 
@@ -483,8 +515,22 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolWithDivisor):
+    """The mean over each kernel_size window (stride defaults to kernel_size).
+
+    >>> pool = torch.nn.AvgPool2d(2)
+    >>> pool
+    AvgPool2d(kernel_size=2, stride=2, padding=0)
+    >>> pool(torch.arange(16.).reshape(1, 1, 4, 4))
+    tensor([[[[ 2.5000,  4.5000],
+              [10.5000, 12.5000]]]])
+    """
+
+    _pool = staticmethod(F.avg_pool2d)

@@ -9,7 +9,7 @@ __all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWi
            "HuberLoss", "SoftMarginLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "CosineEmbeddingLoss", "TripletMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss",
            "MultiLabelSoftMarginLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "TripletMarginWithDistanceLoss",
-           "CosineSimilarity", "PairwiseDistance"]
+           "CosineSimilarity", "PairwiseDistance", "CTCLoss"]
 
 
 def _legacy_get_string(size_average, reduce, emit_warning=True):
@@ -452,3 +452,28 @@ class PairwiseDistance(Module):
 
     def forward(self, x1, x2):
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CTCLoss(_Loss):
+    """The connectionist temporal classification loss of log-probabilities (T, N, C) against
+    unaligned targets (see torch.nn.functional.ctc_loss); forward(log_probs, targets,
+    input_lengths, target_lengths).
+
+    >>> loss = torch.nn.CTCLoss(blank=0, zero_infinity=True)
+    >>> loss
+    CTCLoss()
+    >>> log_probs = torch.tensor([[[0.6, 0.4]], [[0.3, 0.7]]]).log()
+    >>> loss(log_probs, torch.tensor([[1]]), torch.tensor([2]), torch.tensor([1]))
+    tensor(0.1985)
+    """
+
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)

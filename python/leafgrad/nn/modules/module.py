@@ -1,13 +1,14 @@
 """`nn.Module`: parameters, buffers and submodules registered by attribute, traversal, train/eval,
 dtype/device conversion that keeps parameters the same leaf objects, state_dict round trips and
 PyTorch's repr. Written after torch/nn/modules/module.py so that behaviour and messages match."""
+import functools
 import itertools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ..._core import Tensor
 from ..._grad_mode import no_grad
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
 from .hooks import RemovableHandle, _ModuleHooks
 
 __all__ = ["Module"]
@@ -134,6 +135,7 @@ class Module(_ModuleHooks):
         setattr_("_backward_hooks", OrderedDict())
         setattr_("_backward_pre_hooks", OrderedDict())
         setattr_("_state_dict_hooks", OrderedDict())
+        setattr_("_load_state_dict_pre_hooks", OrderedDict())
         setattr_("_load_state_dict_post_hooks", OrderedDict())
         setattr_("_modules", {})
         if self.call_super_init:
@@ -363,7 +365,8 @@ class Module(_ModuleHooks):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        for name in ("_forward_pre_hooks", "_forward_hooks", "_state_dict_hooks", "_load_state_dict_post_hooks",
+        for name in ("_forward_pre_hooks", "_forward_hooks", "_state_dict_hooks", "_load_state_dict_pre_hooks",
+                     "_load_state_dict_post_hooks",
                      "_forward_pre_hooks_with_kwargs", "_forward_hooks_with_kwargs",
                      "_forward_hooks_always_called", "_backward_hooks", "_backward_pre_hooks"):
             if name not in self.__dict__:
@@ -667,6 +670,8 @@ class Module(_ModuleHooks):
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs):
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_name_params = itertools.chain(self._parameters.items(), persistent_buffers.items())
         local_state = {k: v for k, v in local_name_params if v is not None}
@@ -682,9 +687,10 @@ class Module(_ModuleHooks):
                         f"received {type(input_param)}"
                     )
                     continue
-                if len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
+                lazy = is_lazy(param)  # an uninitialised parameter takes any shape (a Lazy module's)
+                if not lazy and len(param.shape) == 0 and len(input_param.shape) == 1 and input_param.shape[0] == 1:
                     input_param = input_param[0]
-                if tuple(input_param.shape) != tuple(param.shape):
+                if not lazy and tuple(input_param.shape) != tuple(param.shape):
                     error_msgs.append(
                         f"size mismatch for {key}: copying a param with shape {input_param.shape} from checkpoint, "
                         f"the shape in current model is {param.shape}."
@@ -773,6 +779,26 @@ class Module(_ModuleHooks):
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """`hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)` (with the module first with `with_module=True`) before this module's state
+        is loaded."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = functools.partial(hook, self) if with_module else hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """Call `hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)` before this module's part of a state_dict is loaded.
+
+        >>> lin = torch.nn.Linear(1, 1)
+        >>> handle = lin.register_load_state_dict_pre_hook(lambda m, sd, prefix, *rest: print(sorted(sd)))
+        >>> lin.load_state_dict(lin.state_dict())
+        ['bias', 'weight']
+        <All keys matched successfully>
+        """
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook):
         handle = RemovableHandle(self._load_state_dict_post_hooks)

@@ -8,12 +8,14 @@ from ... import _core
 from ..._factories import tensor, zeros, ones
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer
 from .layers import _empty
+from .lazy import LazyModuleMixin, _uninitialised
 from .module import Module
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-           "GroupNorm"]
+           "GroupNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class _NormBase(Module):
@@ -145,8 +147,8 @@ class BatchNorm3d(_BatchNorm):
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
-                 device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _get_no_batch_dim(self):
         raise NotImplementedError
@@ -262,3 +264,126 @@ class GroupNorm(Module):
     def extra_repr(self):
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
                 f"bias={self.bias is not None}")
+
+
+# ---------------------------------------------------------------------------------- lazy forms
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """What the Lazy norms share: num_features from the first input's dim 1, then the affine
+    parameters and running statistics materialised and reset as the norm's are."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None, *,
+                 bias=True):
+        # no parameters or statistics until the first input: uninitialised ones are set below
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            _uninitialised(self, bias, device, dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = tensor(0, dtype=_core.int64, device=device)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                if self.bias is not None:
+                    self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self._plain_buffers()
+            self.reset_parameters()
+
+    def _check_input_dim(self, input):
+        return self.cls_to_become._check_input_dim(self, input)
+
+    def _get_no_batch_dim(self):
+        return self.cls_to_become._get_no_batch_dim(self)
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm1d whose num_features comes from its first input; it then becomes a BatchNorm1d.
+
+    >>> bn = torch.nn.LazyBatchNorm1d()
+    >>> bn
+    LazyBatchNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> bn(torch.tensor([[1., 2.], [3., 6.]]))
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+    >>> bn.running_mean, type(bn).__name__
+    (tensor([0.2000, 0.4000]), 'BatchNorm1d')
+    """
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm2d whose num_features comes from its first input; it then becomes a BatchNorm2d.
+
+    >>> bn = torch.nn.LazyBatchNorm2d(momentum=None)
+    >>> _ = bn(torch.ones(2, 3, 4, 4))
+    >>> bn
+    BatchNorm2d(3, eps=1e-05, momentum=None, affine=True, bias=True, track_running_stats=True)
+    """
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """A BatchNorm3d whose num_features comes from its first input; it then becomes a BatchNorm3d.
+
+    >>> bn = torch.nn.LazyBatchNorm3d(affine=False)
+    >>> _ = bn(torch.ones(2, 4, 1, 1, 1))
+    >>> bn.running_var
+    tensor([0.9000, 0.9000, 0.9000, 0.9000])
+    """
+
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm1d whose num_features comes from its first input (affine and with running
+    statistics by default, as PyTorch's); it then becomes an InstanceNorm1d.
+
+    >>> norm = torch.nn.LazyInstanceNorm1d()
+    >>> norm(torch.tensor([[[1., 3.], [0., 4.]]]))
+    tensor([[[-1.0000,  1.0000],
+             [-1.0000,  1.0000]]], grad_fn=<ViewBackward0>)
+    >>> norm
+    InstanceNorm1d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    """
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm2d whose num_features comes from its first input; it then becomes an
+    InstanceNorm2d.
+
+    >>> norm = torch.nn.LazyInstanceNorm2d(track_running_stats=False)
+    >>> norm(torch.tensor([[[[1., 3.]]]])).detach(), norm.weight
+    (tensor([[[[-1.0000,  1.0000]]]]), Parameter containing:
+    tensor([1.], requires_grad=True))
+    """
+
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm3d whose num_features comes from its first input; it then becomes an
+    InstanceNorm3d.
+
+    >>> norm = torch.nn.LazyInstanceNorm3d()
+    >>> _ = norm(torch.ones(2, 5, 1, 2, 2))
+    >>> norm.weight.shape, norm.num_batches_tracked
+    (torch.Size([5]), tensor(0))
+    """
+
+    cls_to_become = InstanceNorm3d
