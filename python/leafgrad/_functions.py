@@ -340,9 +340,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     >>> torch.randperm(5, generator=g)
     tensor([4, 0, 1, 3, 2])
     """
+    from ._device import check_device
     from ._factories import _generator
 
-    t = _core._randperm(n, dtype or _core.int64, _generator(generator, "randperm"))
+    t = _core._randperm(n, dtype or _core.int64, _generator(generator, "randperm"), check_device(device))
     if device is not None:
         t = t.to(device)
     if requires_grad:

@@ -443,7 +443,7 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     tensor([0., 0., 1., 0., 0., 0.])
     """
     if isinstance(p, Tensor):
-        return _fill_random(self, _core._bernoulli_tensor(p.expand(self.shape).contiguous(), generator), "bernoulli_tensor", p)
+        return _fill_random(self, _core._bernoulli_tensor(p.to(self.device).expand(self.shape).contiguous(), generator), "bernoulli_tensor", p)
     return _fill_random(self, _core._draw("bernoulli", tuple(self.shape), _strides(self), self.dtype, float(p), generator=generator, device=self.device), "bernoulli")
 
 
@@ -459,7 +459,7 @@ def _bernoulli(self, p=None, *, generator=None):
                        device=self.device)
     else:
         r = _core._bernoulli_tensor(self, generator)
-    # drawn by the CPU generator, then moved (docs/differences.md)
+    # drawn on the host (from the device's generator for a CUDA tensor), then moved
     r = r if self.device.type == "cpu" else r.to(self.device)
     if p is None:  # zero gradient to the probabilities, as PyTorch's
         _core._zero_gradient([self], r, "BernoulliBackward0")

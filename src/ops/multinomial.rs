@@ -1,22 +1,27 @@
 //! `torch.multinomial`, drawn as PyTorch's CPU kernel draws it (split from `random.rs`, whose
 //! generator and conversions it uses).
-use super::random::exponential;
+use super::random::{exponential, Draw};
+use super::random_cuda::{draw_cuda, philox_u01, Launch};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::random::philox::CudaGenerator;
 use crate::random::{or_default, Generator};
 use crate::tensor::Tensor;
+
+/// The generator a random op draws from: a CPU one (None: the default), or a CUDA device's
+/// with that device's launch geometry.
+#[derive(Clone, Copy)]
+pub enum Rng<'a> {
+    Cpu(Option<&'a Generator>),
+    Cuda(&'a CudaGenerator, Launch),
+}
 
 /// `torch.multinomial`: `n_sample` category indices per row of the probabilities `p` (1-D or
 /// 2-D, any non-negative weights). One sample, or samples without replacement, take PyTorch's
 /// exponential trick: argmax (top-k) of `p / q` with `q ~ Exp(1)` drawn in `p`'s dtype;
 /// samples with replacement search the normalised cumulative weights with one uniform double
-/// each.
-pub fn multinomial(
-    p: &Tensor,
-    n_sample: i64,
-    replacement: bool,
-    generator: Option<&Generator>,
-) -> Result<Tensor> {
+/// each (on CUDA, one float per sample from the thread PyTorch's kernel gives it).
+pub fn multinomial(p: &Tensor, n_sample: i64, replacement: bool, rng: Rng<'_>) -> Result<Tensor> {
     let shape = p.shape();
     let dt = p.dtype();
     if shape.is_empty() || shape.len() > 2 {
@@ -72,11 +77,26 @@ pub fn multinomial(
             ));
         }
         let strides: Vec<isize> = p.strides().to_vec();
-        let q = exponential(&shape, Some(&strides), dt, 1.0, generator)?;
+        let q = match rng {
+            Rng::Cpu(g) => exponential(&shape, Some(&strides), dt, 1.0, g)?,
+            Rng::Cuda(g, l) => draw_cuda(
+                Draw::Exponential { lambd: 1.0 },
+                &shape,
+                Some(&strides),
+                dt,
+                g,
+                l,
+            )?,
+        };
         // p / q in p's dtype (a 16-bit type divides in float32 and rounds)
         let ratio = {
             let _g = crate::grad_mode::GradModeGuard::new(false);
-            super::div(&p.detached(), &q)?
+            let host = if p.is_cuda() {
+                crate::backend::to_device(&p.detached(), crate::device::Device::Cpu)?
+            } else {
+                p.detached()
+            };
+            super::div(&host, &q)?
         };
         let r = ratio.try_to_vec::<f64>()?;
         for row in r.chunks(cats) {
@@ -94,8 +114,8 @@ pub fn multinomial(
             out.extend(idx[..n_sample].iter().map(|&i| i as i64));
         }
     } else {
-        let mut g = or_default(generator).lock();
         let single = !matches!(dt, DType::Float64);
+        let mut rows_cum = Vec::with_capacity(rows);
         for row in probs.chunks(cats) {
             // the running sums in the dtype's accumulation type (float32 below float64)
             let mut cum = Vec::with_capacity(cats);
@@ -131,11 +151,61 @@ pub fn multinomial(
                 };
             }
             cum[cats - 1] = 1.0;
-            for _ in 0..n_sample {
-                let u = g.uniform01_f64();
-                out.push(cum.partition_point(|&c| c < u) as i64);
+            rows_cum.push(cum);
+        }
+        match rng {
+            Rng::Cpu(generator) => {
+                let mut g = or_default(generator).lock();
+                for cum in &rows_cum {
+                    for _ in 0..n_sample {
+                        let u = g.uniform01_f64();
+                        out.push(cum.partition_point(|&c| c < u) as i64);
+                    }
+                }
+            }
+            Rng::Cuda(g, _) => {
+                out = with_replacement_cuda(&probs, &rows_cum, cats, n_sample, single, g);
             }
         }
     }
     Tensor::from_vec(out, &out_shape)
+}
+
+/// PyTorch's CUDA sampling with replacement (`sampleMultinomialWithReplacement`): 128-thread
+/// blocks, a row of blocks per distribution (at most 65535 rows, then rows wrap), one
+/// `curand_uniform4` per sample of which the first value is used, searched in the
+/// normalised prefix sums (the last bucket with mass wins at the top; zero-mass buckets are
+/// stepped back over).
+fn with_replacement_cuda(
+    probs: &[f64],
+    cum: &[Vec<f64>],
+    cats: usize,
+    n_sample: usize,
+    single: bool,
+    g: &CudaGenerator,
+) -> Vec<i64> {
+    let rows = cum.len();
+    let grid_y = rows.min(65535);
+    let grid_x = (n_sample - 1) / 128 + 1;
+    let increment = ((rows as u64 - 1) / grid_y as u64 + 1) * 4;
+    let (seed, offset) = g.lock().reserve(increment);
+    let mut out = Vec::with_capacity(rows * n_sample);
+    for (d, c) in cum.iter().enumerate() {
+        let dist = &probs[d * cats..(d + 1) * cats];
+        let (by, pass) = (d % grid_y, d / grid_y);
+        for sample in 0..n_sample {
+            let idx = (by * grid_x * 128 + sample) as u64;
+            let u = philox_u01(seed, offset, idx, pass as u64);
+            let u = if single { u as f32 as f64 } else { u };
+            let mut start = c.partition_point(|&v| v < u);
+            if start == cats {
+                start = cats - 1;
+            }
+            while start >= 1 && dist[start] == 0.0 {
+                start -= 1;
+            }
+            out.push(start as i64);
+        }
+    }
+    out
 }

@@ -615,7 +615,7 @@ pub fn bernoulli_tensor(p: &Tensor, generator: Option<&Generator>) -> Result<Ten
     backend::cast(&Tensor::from_vec(v, &p.shape())?, dt)
 }
 
-fn check_probabilities(mut ps: impl Iterator<Item = f64>) -> Result<()> {
+pub(super) fn check_probabilities(mut ps: impl Iterator<Item = f64>) -> Result<()> {
     if ps.all(|p| (0.0..=1.0).contains(&p)) {
         Ok(())
     } else {

@@ -17,16 +17,10 @@
 use super::random::{collect_n, draw, in_dtype, place, place_complex, Draw};
 use crate::dtype::DType;
 use crate::error::Result;
+pub use crate::random::philox::Launch;
 use crate::random::philox::{self, CudaGenerator};
 use crate::shape::checked_numel;
 use crate::tensor::Tensor;
-
-/// The two device properties PyTorch's launch geometry reads.
-#[derive(Clone, Copy, Debug)]
-pub struct Launch {
-    pub multiprocessors: u32,
-    pub threads_per_multiprocessor: u32,
-}
 
 const BLOCK: u64 = 256;
 
@@ -129,6 +123,12 @@ fn normal_f64(w: &[u32; 4], k: usize) -> f64 {
     } else {
         a.cos() * s
     }
+}
+
+/// The first `curand_uniform4` value of thread `idx`'s `pass`-th draw after `offset`.
+pub fn philox_u01(seed: u64, offset: u64, idx: u64, pass: u64) -> f64 {
+    let w = philox::philox4x32_10(philox::counter(idx, offset, pass), philox::key(seed));
+    u01_f32(w[0]) as f64
 }
 
 /// 64 bits from two words (`ulonglong2` draws: 2 per draw).
@@ -251,6 +251,158 @@ pub fn draw_cuda(
         }
     };
     in_dtype(t, dtype)
+}
+
+/// `bernoulli(p)` with a tensor of probabilities on CUDA (PyTorch's `bernoulli_tensor_cuda_kernel`
+/// through `CUDA_tensor_apply2`): thread `t` takes elements 4t..4t+3 in row-major order and
+/// compares each with its word of one `curand_uniform4` (`u <= p`, in double for float64
+/// probabilities, else in float); the generator moves by 12.
+pub fn bernoulli_tensor(p: &Tensor, g: &CudaGenerator) -> Result<Tensor> {
+    let dt = p.dtype();
+    if !dt.is_floating() {
+        return Err(crate::error::Error::NotImplemented(format!(
+            "\"bernoulli_tensor_cuda_p_\" not implemented for '{}'",
+            dt.scalar_type_name()
+        )));
+    }
+    let ps = p.detached().try_to_vec::<f64>()?;
+    super::random::check_probabilities(ps.iter().copied())?;
+    let v = bernoulli_words(&ps, dt == DType::Float64, g);
+    crate::backend::cast(&Tensor::from_vec(v, &p.shape())?, dt)
+}
+
+fn bernoulli_words(p: &[f64], double: bool, g: &CudaGenerator) -> Vec<bool> {
+    let (seed, offset) = g.lock().reserve(10);
+    let key = philox::key(seed);
+    let mut out = Vec::with_capacity(p.len());
+    for (t, ps) in p.chunks(4).enumerate() {
+        let w = philox::philox4x32_10(philox::counter(t as u64, offset, 0), key);
+        for (k, &pk) in ps.iter().enumerate() {
+            let u = u01_f32(w[k]);
+            out.push(if double {
+                (u as f64) <= pk
+            } else {
+                u <= pk as f32
+            });
+        }
+    }
+    out
+}
+
+/// `randperm(n)` on CUDA (PyTorch's `randperm_out_cuda`): random keys (`random_` over the whole
+/// int32 range, int64 when n needs more than 32 bits to make repeats unlikely), a stable radix
+/// sort of 0..n by the keys' low `bits` bits, then each run of equal keys shuffled by its own
+/// Philox thread (Fisher–Yates from the back, `curand() % (i + 1)`).
+pub fn randperm_cuda(n: usize, g: &CudaGenerator, l: Launch) -> Result<Vec<i64>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let nd = n as f64;
+    let log_threshold_12 = 0.9f64.ln() * 12.0;
+    let bits = ((nd - (6.0 * nd * nd + 1.0) / log_threshold_12)
+        .log2()
+        .ceil() as u32)
+        .min(64);
+    let (keys, sign): (Vec<u64>, u64) = if bits <= 32 {
+        let d = Draw::Range {
+            low: i32::MIN as i64,
+            high: i32::MAX as i128,
+        };
+        let t = draw_cuda(d, &[n], None, DType::Int64, g, l)?;
+        let v = t.try_to_vec::<i64>()?;
+        (
+            v.into_iter().map(|k| k as i32 as u32 as u64).collect(),
+            1 << 31,
+        )
+    } else {
+        let d = Draw::Range {
+            low: i64::MIN,
+            high: i64::MAX as i128,
+        };
+        let t = draw_cuda(d, &[n], None, DType::Int64, g, l)?;
+        let v = t.try_to_vec::<i64>()?;
+        (v.into_iter().map(|k| k as u64).collect(), 1 << 63)
+    };
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    // cub sorts signed keys with the sign bit flipped, by bits [0, bits)
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| (keys[i] ^ sign) & mask);
+    let mut data: Vec<i64> = order.iter().map(|&i| i as i64).collect();
+    let sorted: Vec<u64> = order.iter().map(|&i| keys[i] & mask).collect();
+    let (seed, offset) = g.lock().reserve(n as u64);
+    let key = philox::key(seed);
+    let mut tid = 0;
+    while tid + 1 < n {
+        let mut size = 1;
+        while tid + size < n && sorted[tid + size] == sorted[tid] {
+            size += 1;
+        }
+        if size > 1 {
+            let island = &mut data[tid..tid + size];
+            let mut block = 0;
+            let mut words = philox::philox4x32_10(philox::counter(tid as u64, offset, 0), key);
+            let mut used = 0;
+            for i in (1..size).rev() {
+                if used == 4 {
+                    block += 1;
+                    words = philox::philox4x32_10(philox::counter(tid as u64, offset, block), key);
+                    used = 0;
+                }
+                let r = words[used] as usize % (i + 1);
+                used += 1;
+                island.swap(i, r);
+            }
+        }
+        tid += size;
+    }
+    Ok(data)
+}
+
+/// The keep-mask of `dropout` on CUDA (PyTorch's `fused_dropout_kernel_vec` / `fused_dropout_kernel`):
+/// the grid and the generator increment of the distribution kernels; with `vec` 4 or 2 (a dense
+/// input whose element count the vector width divides) thread `idx` takes `vec` adjacent
+/// elements per pass, one `curand_uniform4` each pass; with `vec` 1 the grid-stride layout of
+/// the other distributions. An element is kept when its uniform is below `keep`.
+pub fn dropout_mask(
+    n: usize,
+    keep: f64,
+    vec: usize,
+    g: &CudaGenerator,
+    l: Launch,
+) -> Result<Vec<bool>> {
+    let keep = keep as f32;
+    if vec <= 1 {
+        return grid_stride(n, 4, g, l, |w, k| u01_f32(w[k]) < keep);
+    }
+    let mut out = collect_n(n, std::iter::repeat(false))?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let (increment, threads) = policy(n as u64, 4, l);
+    let (seed, offset) = g.lock().reserve(increment);
+    let key = philox::key(seed);
+    let threads = threads as usize;
+    for pass in 0.. {
+        let start = pass * threads * vec;
+        if start >= n {
+            break;
+        }
+        for idx in 0..threads {
+            let base = start + idx * vec;
+            if base >= n {
+                break;
+            }
+            let w = philox::philox4x32_10(philox::counter(idx as u64, offset, pass as u64), key);
+            for k in 0..vec.min(n - base) {
+                out[base + k] = u01_f32(w[k]) < keep;
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `random_()`'s range for `dtype` and whether it takes 64-bit draws (as on the CPU).

@@ -340,18 +340,37 @@ fn cuda_index(device: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     ))
 }
 
+/// The CUDA device index of a tensor (None on the CPU or meta).
+fn tensor_cuda_index(t: &Tensor) -> Option<usize> {
+    match t.device() {
+        crate::device::Device::Cuda(i) => Some(i),
+        _ => None,
+    }
+}
+
 #[pyfunction]
-#[pyo3(signature = (n, dtype, generator = None))]
+#[pyo3(signature = (n, dtype, generator = None, device = None))]
 fn _randperm<'py>(
     py: Python<'py>,
     n: i64,
     dtype: &Bound<'py, PyAny>,
     generator: Option<PyRef<'py, PyGenerator>>,
+    device: Option<&Bound<'py, PyAny>>,
 ) -> R<'py> {
     if n < 0 {
         return Err(PyRuntimeError::new_err(format!(
             "Trying to create tensor with negative dimension {n}: [{n}]"
         )));
+    }
+    if let Some(i) = cuda_index(device)? {
+        let g = cuda_gen_of(&generator, i)?;
+        let launch = crate::backend::cuda::rng_launch(i).py()?;
+        let dt = extract_dtype(dtype)?;
+        // PyTorch's dtype checks first (nothing drawn for n = 0)
+        rnd::randperm(0, dt, None).py()?;
+        let v = crate::ops::random_cuda::randperm_cuda(n as usize, &g, launch).py()?;
+        let t = Tensor::from_vec(v, &[n as usize]).py()?;
+        return wrap(py, crate::backend::cast(&t, dt).py()?);
     }
     let g = gen_of(&generator)?;
     wrap(
@@ -368,6 +387,13 @@ fn _bernoulli_tensor<'py>(
     p: PyRef<'py, PyTensor>,
     generator: Option<PyRef<'py, PyGenerator>>,
 ) -> R<'py> {
+    if let Some(i) = tensor_cuda_index(&p.t) {
+        let g = cuda_gen_of(&generator, i)?;
+        return wrap(
+            py,
+            crate::ops::random_cuda::bernoulli_tensor(&p.t, &g).py()?,
+        );
+    }
     let g = gen_of(&generator)?;
     wrap(py, rnd::bernoulli_tensor(&p.t, g.as_ref()).py()?)
 }
@@ -382,12 +408,51 @@ fn _multinomial<'py>(
     replacement: bool,
     generator: Option<PyRef<'py, PyGenerator>>,
 ) -> R<'py> {
+    use crate::ops::multinomial::{multinomial, Rng};
+    if let Some(i) = tensor_cuda_index(&input.t) {
+        let g = cuda_gen_of(&generator, i)?;
+        let launch = crate::backend::cuda::rng_launch(i).py()?;
+        let r = multinomial(&input.t, num_samples, replacement, Rng::Cuda(&g, launch));
+        return wrap(py, r.py()?);
+    }
     let g = gen_of(&generator)?;
-    wrap(
-        py,
-        crate::ops::multinomial::multinomial(&input.t, num_samples, replacement, g.as_ref())
-            .py()?,
-    )
+    let r = multinomial(&input.t, num_samples, replacement, Rng::Cpu(g.as_ref()));
+    wrap(py, r.py()?)
+}
+
+/// The keep-mask (1/0 in `dtype`, flat, memory order) of `dropout` with keep probability `keep`
+/// on the CUDA `device`, as PyTorch's fused CUDA dropout draws it; `dense`: the input is
+/// non-overlapping and dense (vectorised loads).
+#[pyfunction]
+#[pyo3(signature = (n, keep, dtype, device, dense, generator = None))]
+fn _cuda_dropout_mask<'py>(
+    py: Python<'py>,
+    n: usize,
+    keep: f64,
+    dtype: &Bound<'py, PyAny>,
+    device: &Bound<'py, PyAny>,
+    dense: bool,
+    generator: Option<PyRef<'py, PyGenerator>>,
+) -> R<'py> {
+    let dt = extract_dtype(dtype)?;
+    let i = cuda_index(Some(device))?
+        .ok_or_else(|| PyValueError::new_err("_cuda_dropout_mask needs a CUDA device"))?;
+    let g = cuda_gen_of(&generator, i)?;
+    let launch = crate::backend::cuda::rng_launch(i).py()?;
+    // the widest 16-byte load whose width divides the element count (PyTorch's
+    // get_vector_size; 16-bit floats are taken at most 4 wide here)
+    let widest = if dense {
+        (16 / dt.size()).clamp(1, 4)
+    } else {
+        1
+    };
+    let vec = [4, 2, 1]
+        .into_iter()
+        .find(|&v| v <= widest && n % v == 0)
+        .unwrap_or(1);
+    let m = crate::ops::random_cuda::dropout_mask(n, keep, vec, &g, launch).py()?;
+    let t = Tensor::from_vec(m, &[n]).py()?;
+    wrap(py, crate::backend::cast(&t, dt).py()?)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -398,6 +463,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_randperm, m)?)?;
     m.add_function(wrap_pyfunction!(_bernoulli_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(_multinomial, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_dropout_mask, m)?)?;
     Ok(())
 }
 

@@ -61,6 +61,13 @@ pub fn key(seed: u64) -> [u32; 2] {
     [seed as u32, (seed >> 32) as u32]
 }
 
+/// The two device properties PyTorch's random kernels size their grids by.
+#[derive(Clone, Copy, Debug)]
+pub struct Launch {
+    pub multiprocessors: u32,
+    pub threads_per_multiprocessor: u32,
+}
+
 /// A CUDA generator's state: PyTorch's `CUDAGeneratorState` outside graph capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PhiloxState {

@@ -209,3 +209,82 @@ def test_cuda_seeding_without_cuda_is_ignored():
             torch.cuda.get_rng_state()
         with pytest.raises(RuntimeError):
             torch.Generator(device="cuda")
+
+
+@needs_cuda
+def test_bernoulli_with_probabilities_takes_four_per_thread():
+    g = torch.Generator(device="cuda").manual_seed(21)
+    p = torch.linspace(0, 1, 10, device="cuda")
+    got = torch.bernoulli(p, generator=g).cpu().tolist()
+    ps = p.cpu().tolist()
+    want = [float(uniform_f32(words(21, 0, i // 4, 0)[i % 4]) <= np.float32(ps[i])) for i in range(10)]
+    assert got == want
+    assert g.get_offset() == 12  # PyTorch reserves 10, rounded up to 12
+    assert got[0] == 0.0 and got[-1] == 1.0
+
+
+@needs_cuda
+def test_multinomial_on_cuda_draws_from_the_device_generator():
+    g = torch.Generator(device="cuda").manual_seed(4)
+    probs = torch.tensor([[0.1, 0.2, 0.3, 0.4], [0.5, 0.0, 0.25, 0.25]], device="cuda")
+    # one sample / no replacement: argmax (top-k) of p / q with q ~ Exp(1) from the same stream
+    s = g.get_state()
+    got = torch.multinomial(probs, 3, generator=g)
+    g.set_state(s)
+    q = torch.empty_like(probs).exponential_(generator=g)
+    assert torch.equal(got, (probs / q).topk(3, dim=-1).indices)
+    assert got.device.type == "cuda"
+    # with replacement: sample j of row r uses thread r * 128 + j's first uniform
+    g.manual_seed(4)
+    got = torch.multinomial(probs, 5, replacement=True, generator=g).cpu().tolist()
+    cum = np.cumsum(probs.cpu().numpy(), axis=1)
+    for r in range(2):
+        for j in range(5):
+            u = uniform_f32(words(4, 0, r * 128 + j, 0)[0])
+            k = int(np.searchsorted(cum[r] / cum[r][-1], u, side="left"))
+            while k >= 1 and probs[r, k].item() == 0:
+                k -= 1
+            assert got[r][j] == k
+    assert g.get_offset() == 4
+
+
+@needs_cuda
+def test_randperm_on_cuda_is_a_reproducible_permutation():
+    g = torch.Generator(device="cuda").manual_seed(8)
+    a = torch.randperm(1000, device="cuda", generator=g)
+    assert a.device.type == "cuda" and sorted(a.cpu().tolist()) == list(range(1000))
+    # keys (int32 range: two per draw) then one offset per element for the duplicate shuffle
+    assert g.get_offset() == 4 + 1000
+    g.manual_seed(8)
+    assert torch.equal(torch.randperm(1000, device="cuda", generator=g), a)
+    # keys sorted by their low bits: the permutation orders the elements by them
+    g.manual_seed(8)
+    keys = torch.randint(-2**31, 2**31 - 1, (1000,), device="cuda", generator=g, dtype=torch.int32)
+    bits = 23  # ceil(log2(n - (6 n^2 + 1) / (12 ln 0.9))) for n = 1000
+    low = [k & (2**bits - 1) for k in keys.cpu().tolist()]
+    perm = a.cpu().tolist()
+    assert all(low[perm[i]] <= low[perm[i + 1]] for i in range(999))
+
+
+@needs_cuda
+def test_dropout_on_cuda_follows_the_fused_kernels_vector_width():
+    x = torch.ones(8, 100, device="cuda")  # 800 elements: four per thread and draw
+    torch.cuda.manual_seed(2)
+    y = torch.nn.functional.dropout(x, 0.25).cpu().flatten().tolist()
+    keep = f32(Fraction(0.75))
+    want = [uniform_f32(words(2, 0, i // 4, 0)[i % 4]) < keep for i in range(800)]
+    assert [v != 0 for v in y] == want
+    assert set(y) <= {0.0, float(np.float32(1 / np.float32(0.75)))}
+    assert torch.cuda.default_generators[0].get_offset() == 4
+    # 6 elements: two per thread; 7: the grid-stride layout of the other distributions
+    torch.cuda.manual_seed(2)
+    y = torch.nn.functional.dropout(torch.ones(6, device="cuda"), 0.5).cpu().tolist()
+    assert [v != 0 for v in y] == [uniform_f32(words(2, 0, i // 2, 0)[i % 2]) < 0.5 for i in range(6)]
+    torch.cuda.manual_seed(2)
+    y = torch.nn.functional.dropout(torch.ones(7, device="cuda"), 0.5).cpu().tolist()
+    assert [v != 0 for v in y] == [uniform_f32(words(2, 0, i, 0)[0]) < 0.5 for i in range(7)]
+    # nn.Dropout goes the same way
+    torch.cuda.manual_seed(2)
+    a = torch.nn.Dropout(0.5)(torch.ones(6, device="cuda"))
+    torch.cuda.manual_seed(2)
+    assert torch.equal(a, torch.nn.functional.dropout(torch.ones(6, device="cuda"), 0.5))

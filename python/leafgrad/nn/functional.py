@@ -242,6 +242,16 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                          None if divisor_override is None else int(divisor_override))
 
 
+def _dense(t):
+    """Whether `t`'s elements fill its memory without gaps or overlaps (in some dim order)."""
+    expect = 1
+    for d in sorted(range(t.dim()), key=lambda d: t.stride(d)):
+        if t.size(d) != 1 and t.stride(d) != expect:
+            return False
+        expect *= t.size(d)
+    return True
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zero each element with probability p and scale the rest by 1/(1-p) (MulBackward0).
 
@@ -263,11 +273,16 @@ def dropout(input, p=0.5, training=True, inplace=False):
     # the draws fill the noise in memory order.
     from .._layout import _made_like
 
-    noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p,
-                                                               device=input.device))
+    if input.device.type == "cuda":
+        # PyTorch's fused CUDA dropout: the device generator's draws in that kernel's order
+        mask = _core._cuda_dropout_mask(input.numel(), 1.0 - p, input.dtype, input.device, _dense(input))
+        noise = _made_like(input, None, lambda shape: mask.reshape(shape))
+    else:
+        noise = _made_like(input, None, lambda shape: _core._draw("bernoulli", shape, None, input.dtype, 1.0 - p,
+                                                                   device=input.device))
     noise = noise.div_(1.0 - p)
     if input.device.type != "cpu":
-        noise = noise.to(input.device)  # drawn by the CPU generator (docs/differences.md)
+        noise = noise.to(input.device)
     if inplace:
         return input.mul_(noise)
     return input * noise

@@ -253,13 +253,13 @@ pub fn device_properties(i: usize) -> Result<(String, (i32, i32), usize)> {
 }
 
 /// The launch geometry of PyTorch's random kernels on device `i` (see
-/// `crate::ops::random_cuda`).
-pub fn rng_launch(i: usize) -> Result<crate::ops::random_cuda::Launch> {
+/// `ops::random_cuda`).
+pub fn rng_launch(i: usize) -> Result<crate::random::philox::Launch> {
     check(Device::Cuda(i))?;
     #[cfg(feature = "cuda")]
     {
         let (multiprocessors, threads_per_multiprocessor) = gpu::rng_launch(i)?;
-        Ok(crate::ops::random_cuda::Launch {
+        Ok(crate::random::philox::Launch {
             multiprocessors,
             threads_per_multiprocessor,
         })
