@@ -309,17 +309,17 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
             mask.dtype().name()
         )));
     }
-    let shape = x.shape();
-    let m = expand(mask, &shape).map_err(|_| {
-        Error::Runtime(format!(
-            "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}",
-            shape.last().copied().unwrap_or(1),
-            mask.shape().last().copied().unwrap_or(1),
-            shape.len().saturating_sub(1)
-        ))
-    })?;
+    // out of place, self and mask broadcast together (PyTorch's expand_outplace)
+    let x_shape = x.shape();
+    let shape = broadcast_shapes(&mask.shape(), &x_shape)?;
+    let m = expand(mask, &shape)?;
+    let xb = if shape == x_shape {
+        x.detached()
+    } else {
+        expand(&x.detached(), &shape)?
+    };
     let fill = backend::cast(value, x.dtype())?.item()?;
-    let out = backend::cast(x, x.dtype())?;
+    let out = backend::contiguous(&backend::cast(&xb, x.dtype())?)?;
     backend::fill_where(&out, &m, fill)?;
     if needs_grad(&[x])? {
         record(
@@ -327,12 +327,12 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
             &[x],
             &[&out],
             vec![save("mask", &m)?],
-            Box::new(|s, g| {
+            Box::new(move |s, g| {
                 let keep = backend::cast(
                     &compare(CmpOp::Eq, &s[0], &Tensor::wrapped_scalar(false))?,
                     g[0].dtype(),
                 )?;
-                grads![mul(&g[0], &keep)?]
+                grads![super::sum::sum_to(&mul(&g[0], &keep)?, &x_shape)?]
             }),
         )?;
     }

@@ -433,6 +433,8 @@ impl PyTensor {
             PyTypeError::new_err("masked_fill_(): value must be a number or a 0-d tensor")
         })?;
         let m = mask.t.clone();
+        // in place, the mask broadcasts to self (PyTorch names self first in the error)
+        crate::shape::broadcast_shapes(&slf.get().t.shape(), &m.shape()).py()?;
         ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
         Ok(slf.clone())
     }

@@ -39,3 +39,15 @@ def test_max_pool2d_return_indices():
     v.sum().backward()
     assert x.grad.tolist() == [[[[0., 1., 0., 0.], [0., 0., 1., 0.], [0., 1., 0., 1.]]]]
     assert len(torch.nn.MaxPool2d(2, return_indices=True)(x)) == 2
+
+
+def test_avg_pool2d_of_int64_divides_as_integers():
+    # PyTorch pools int64 (only) with integer division toward zero; values recorded from 2.15
+    x = torch.arange(16).reshape(1, 1, 4, 4)
+    r = F.avg_pool2d(x, 2)
+    assert r.dtype == torch.int64 and r.flatten().tolist() == [2, 4, 10, 12]
+    assert F.avg_pool2d(-x, 2).flatten().tolist() == [-2, -4, -10, -12]
+    assert F.avg_pool2d(x, 3, 1, 1).flatten().tolist() == [1, 2, 2, 2, 3, 5, 6, 4, 5, 9, 10, 7, 4, 7, 8, 5]
+    assert F.avg_pool2d(x, 2, divisor_override=3).flatten().tolist() == [3, 6, 14, 16]
+    with pytest.raises(NotImplementedError, match="\"avg_pool2d\" not implemented for 'Int'"):
+        F.avg_pool2d(x.int(), 2)

@@ -268,3 +268,19 @@ def test_clamp_min_and_clamp_max_record_their_own_nodes():
     assert b.dtype == torch.int64 and b.tolist() == [1]
     with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type long int"):
         torch.tensor([1, 2]).clamp_min_(2.5)
+
+
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+def test_integer_clamp_with_one_bound(device, dtype):
+    # an absent bound is no bound (the CUDA backend once cast an infinite bound to the integer
+    # dtype and got its minimum)
+    if device == "cuda" and not torch.cuda.is_available():
+        pytest.skip("a GPU or LEAFGRAD_CUDA_EMULATION=1")
+    dt = getattr(torch, dtype)
+    x = torch.tensor([0, 3, 7, 200], dtype=dt, device=device)
+    assert x.clamp_min(2).tolist() == [2, 3, 7, 200]
+    assert x.clamp(min=2).tolist() == [2, 3, 7, 200]
+    assert x.clamp(max=5).tolist() == [0, 3, 5, 5]
+    assert x.clamp_max(5).dtype == dt
+    assert torch.clamp(x, min=1, max=6).tolist() == [1, 3, 6, 6]

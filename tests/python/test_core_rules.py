@@ -60,3 +60,20 @@ def test_rule(expr, error, text):
     else:
         with pytest.raises(error, match=exact(text)):
             eval(expr)
+
+
+def test_masked_fill_broadcasts_self_out_of_place():
+    # PyTorch expands self and mask together out of place; in place the mask must fit self
+    a = torch.tensor(5.0, requires_grad=True)
+    r = a.masked_fill(torch.tensor([True, False]), 1.0)
+    assert r.tolist() == [1.0, 5.0] and type(r.grad_fn).__name__ == "MaskedFillBackward0"
+    r.sum().backward()
+    assert a.grad.item() == 1.0
+    b = torch.zeros(2, 1).masked_fill(torch.ones(2, 3, dtype=torch.bool), 2.0)
+    assert b.shape == (2, 3) and b.sum().item() == 12.0
+    with pytest.raises(RuntimeError, match=r"output with shape \[\] doesn't match the broadcast shape \[2\]"):
+        torch.tensor(5.0).masked_fill_(torch.tensor([True, False]), 1.0)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(2\)"):
+        torch.zeros(3).masked_fill_(torch.tensor([True, False]), 1.0)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\)"):
+        torch.zeros(3).masked_fill(torch.tensor([True, False]), 1.0)

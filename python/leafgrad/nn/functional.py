@@ -238,8 +238,17 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """
     if stride is not None and not isinstance(stride, int) and len(stride) == 0:
         stride = None
-    return _core._pool2d(input, kernel_size, stride, padding, 1, ceil_mode, False, bool(count_include_pad),
-                         None if divisor_override is None else int(divisor_override))
+    dt = getattr(input, "dtype", None)
+    integer = dt is not None and not dt.is_floating_point and not dt.is_complex
+    if integer:
+        # PyTorch pools int64 only, summing in int64 and dividing with C++'s integer division
+        # (toward zero): exact here through float64 for sums below 2**53
+        if dt != _core.int64:
+            raise NotImplementedError(f"\"avg_pool2d\" not implemented for '{_scalar_name(dt)}'")
+        input = input.double()
+    r = _core._pool2d(input, kernel_size, stride, padding, 1, ceil_mode, False, bool(count_include_pad),
+                      None if divisor_override is None else int(divisor_override))
+    return r.trunc().long() if integer else r
 
 
 def _dense(t):

@@ -398,10 +398,21 @@ impl Backend for Cuda {
     }
     fn clamp(&self, x: &Strided, lo: f64, hi: f64) -> Result<Strided> {
         let dt = x.dtype();
-        let lo_t = Strided::from_vec(vec![lo], &[])?.cast(dt)?;
-        let hi_t = Strided::from_vec(vec![hi], &[])?.cast(dt)?;
-        let r = binary(BinaryKernel::Maximum, x, &lo_t, dt)?;
-        binary(BinaryKernel::Minimum, &r, &hi_t, dt)
+        // an absent bound (infinite) is no bound: cast to an integer dtype it would wrap
+        let skip = |v: f64| v.is_infinite() && !dt.is_floating();
+        if skip(lo) && skip(hi) {
+            // still a new tensor
+            return binary(BinaryKernel::Maximum, x, x, dt);
+        }
+        let bound = |v: f64, k: BinaryKernel, x: &Strided| -> Result<Strided> {
+            if skip(v) {
+                return Ok(x.clone());
+            }
+            let t = Strided::from_vec(vec![v], &[])?.cast(dt)?;
+            binary(k, x, &t, dt)
+        };
+        let r = bound(lo, BinaryKernel::Maximum, x)?;
+        bound(hi, BinaryKernel::Minimum, &r)
     }
     fn reduce(
         &self,
