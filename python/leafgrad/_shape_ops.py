@@ -13,6 +13,8 @@ import numpy as np
 from . import _core
 from ._core import Tensor
 
+_core_narrow = Tensor.narrow  # the core's SliceBackward0 view (before `_install` replaces it)
+
 __all__ = [
     "movedim", "moveaxis", "tile", "unflatten", "narrow", "ravel", "tensor_split", "hsplit", "vsplit",
     "dsplit", "hstack", "vstack", "dstack", "column_stack", "row_stack", "atleast_1d", "atleast_2d",
@@ -113,7 +115,9 @@ def narrow(input, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return input[(slice(None),) * d + (slice(start, start + length),)]
+    # a slice even when it covers the whole dim (SliceBackward0, as PyTorch's narrow records;
+    # indexing would give AliasBackward0 there)
+    return _core_narrow(input, d, start, length)
 
 
 def ravel(input):

@@ -446,15 +446,16 @@ impl Window {
     /// A gradient of the base with the window zeroed.
     fn cut(&self, g: &Tensor) -> Result<Tensor> {
         let gr = self.to_view_type(g)?;
-        let gv = as_strided(&gr, &self.region)?;
-        let zero = Tensor::zeros_on(&self.region.shape, gr.dtype(), gr.device())?;
-        let out = add(
-            &gr,
-            &sub(
-                &embed(&zero, &self.shape, &self.region)?,
-                &embed(&gv, &self.shape, &self.region)?,
-            )?,
+        // a select, not `g - window(g)`: an infinite gradient in the window gives 0, not NaN
+        // (PyTorch's CopySlices overwrites the window); differentiable for create_graph
+        let inside = Tensor::full_on(
+            &self.region.shape,
+            num_complex::Complex64::new(1.0, 0.0),
+            DType::Bool,
+            gr.device(),
         )?;
+        let mask = embed(&inside, &self.shape, &self.region)?;
+        let out = index::where_(&mask, &Tensor::wrapped_scalar(0.0f64), &gr)?;
         self.to_base_type(out)
     }
 }

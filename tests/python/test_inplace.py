@@ -293,3 +293,19 @@ def test_modifying_unsaved_tensor_is_fine():
     y.add_(1)
     y.sum().backward()
     assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_in_place_on_a_view_overwrites_an_infinite_gradient():
+    # CopySlices replaces the view's window of the base's gradient: an infinite gradient there
+    # (sqrt at 0) gives 0 after relu's backward, not inf - inf (a program the fuzzer found)
+    for create_graph in (False, True):
+        x = torch.tensor([2.397, -2.938, 1.443, 1.975], requires_grad=True)
+        v = (x - x).view(4)
+        v.relu_()
+        (g,) = torch.autograd.grad(v.sqrt().sin().sum(), [x], create_graph=create_graph)
+        assert g.tolist() == [0.0, 0.0, 0.0, 0.0]
+    base = torch.zeros(2, 3, requires_grad=True)
+    b = base.clone()
+    b[0].relu_()
+    (g,) = torch.autograd.grad(b.sqrt().sum(), [base])
+    assert g[0].tolist() == [0.0, 0.0, 0.0] and all(v == float("inf") for v in g[1].tolist())

@@ -160,3 +160,11 @@ def test_isin_signbit_volatile():
         warnings.simplefilter("always")
         assert v.volatile is False
     assert [str(m.message) for m in w] == ["volatile was removed (Variable.volatile is always False)"]
+
+
+def test_narrow_of_a_whole_dim_is_a_slice():
+    # PyTorch's narrow always slices (SliceBackward0), even over the whole dim
+    t = torch.zeros(3, 4, requires_grad=True)
+    assert type(t.narrow(1, 0, 4).grad_fn).__name__ == "SliceBackward0"
+    assert type(torch.narrow(t, -2, 0, 3).grad_fn).__name__ == "SliceBackward0"
+    assert type(t.narrow(1, 1, 2).grad_fn).__name__ == "SliceBackward0"
