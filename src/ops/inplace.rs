@@ -70,6 +70,16 @@ pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
     // at the version bump, `bump_after_write`), then the kernel's
     if !outside_inference_mode(target) && inplace_records(target, others) {
         check_autograd_inplace(target)?;
+    } else if outside_inference_mode(target)
+        && crate::grad_mode::recording()
+        && target.requires_grad()
+        && others.iter().any(|o| !o.is_inference())
+    {
+        // an inference tensor made with requires_grad is a leaf: with a normal tensor (or a
+        // number) among the operands PyTorch's autograd kernel runs, and its leaf check comes
+        // before the inference-tensor refusal (with no operand or only inference ones it does
+        // not)
+        return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
     {
         let d = target.data();

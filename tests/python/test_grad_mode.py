@@ -270,3 +270,22 @@ def test_grad_mode_is_thread_local(mode):
         run()
         torch.set_grad_enabled(True)
     assert seen == {"thread_default": True, "thread_op": True, "main": False}
+
+
+def test_in_place_on_an_inference_tensor_that_requires_grad_error_order():
+    # PyTorch's autograd kernel runs when a normal tensor is among the operands, and its leaf
+    # check comes first (a number is a wrapped tensor); with no operand or only inference
+    # tensors the inference-tensor refusal comes first
+    with torch.inference_mode():
+        t = torch.ones(3, requires_grad=True)
+        u = torch.ones(3)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.mul_(torch.ones(3))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.add_(torch.ones(4))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.mul_(2.0)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        t.mul_(u)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        t.exp_()
