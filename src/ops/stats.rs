@@ -24,8 +24,16 @@ pub fn var(
             name,
             &[x],
             &[&out],
-            vec![save("self", x)?, save_output("result", &out, 0)?],
-            Box::new(move |s, g| grads![v.backward(&s[0], &s[1], &g[0])?]),
+            // std's gradient reads the result; var's does not, and PyTorch's VarBackward0
+            // saves only self (so writing into the variance leaves its backward valid)
+            if is_std {
+                vec![save("self", x)?, save_output("result", &out, 0)?]
+            } else {
+                vec![save("self", x)?]
+            },
+            Box::new(move |s, g| {
+                grads![v.backward(&s[0], s.get(1).unwrap_or(&s[0]), &g[0])?]
+            }),
         )?;
     }
     Ok(out)

@@ -420,3 +420,17 @@ def test_calling_a_grad_fn_runs_its_formula():
         y.grad_fn(x.detach(), x.detach())
     with pytest.raises(TypeError, match="^expected 1 arguments, got 0 instead$"):
         y.grad_fn()
+
+
+def test_writing_into_a_variance_keeps_its_backward():
+    # PyTorch's VarBackward0 saves self only (std's saves its result too): an in-place write
+    # into the variance leaves the backward valid (the fuzzer found leafgrad refusing it)
+    x = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    v = x.var()
+    v.mul_(2)
+    v.backward()
+    assert x.grad.tolist() == pytest.approx([-8 / 3, -2 / 3, 10 / 3])
+    s = x.std()
+    s.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        s.backward()
