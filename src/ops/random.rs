@@ -515,15 +515,10 @@ fn draw_range(
     Ok(v)
 }
 
-/// `random_()` without bounds: [0, 2^digits] for float dtypes, every non-negative value of an
-/// integer dtype, 0 or 1 for bool; 64 random bits for float64 and int64, 32 otherwise.
-pub fn random_full(
-    shape: &[usize],
-    strides: Option<&[isize]>,
-    dtype: DType,
-    generator: Option<&Generator>,
-) -> Result<Tensor> {
-    let (range, wide) = match dtype {
+/// `random_()`'s range for `dtype` (values in [0, range)) and whether it takes 64 random bits
+/// (float64 and int64) or 32; None for dtypes it refuses.
+pub(super) fn full_range(dtype: DType) -> Option<(u64, bool)> {
+    Some(match dtype {
         DType::Float32 => ((1u64 << 24) + 1, false),
         DType::Float64 => ((1u64 << 53) + 1, true),
         DType::Float16 => ((1u64 << 11) + 1, false),
@@ -534,8 +529,20 @@ pub fn random_full(
         DType::Int8 => (1u64 << 7, false),
         DType::UInt8 => (1u64 << 8, false),
         DType::Bool => (2, false),
-        d => return Err(not_implemented("random_kernel_cpu", d)),
-    };
+        _ => return None,
+    })
+}
+
+/// `random_()` without bounds: [0, 2^digits] for float dtypes, every non-negative value of an
+/// integer dtype, 0 or 1 for bool; 64 random bits for float64 and int64, 32 otherwise.
+pub fn random_full(
+    shape: &[usize],
+    strides: Option<&[isize]>,
+    dtype: DType,
+    generator: Option<&Generator>,
+) -> Result<Tensor> {
+    let (range, wide) =
+        full_range(dtype).ok_or_else(|| not_implemented("random_kernel_cpu", dtype))?;
     let n = checked_numel(shape)?;
     let mut g = or_default(generator).lock();
     let v = draw_range(&mut g, n, range, 0, wide)?;

@@ -14,7 +14,7 @@
 //! `log`/`tan` of the other distributions are the device's own approximations on a GPU; here
 //! they are the host's correctly rounded functions, so `randn` on CUDA can differ from
 //! PyTorch's in the last bits. Nothing here was compared with a GPU yet.
-use super::random::{collect_n, draw, in_dtype, place, place_complex, Draw};
+use super::random::{collect_n, draw, full_range, in_dtype, place, place_complex, Draw};
 use crate::dtype::DType;
 use crate::error::Result;
 pub use crate::random::philox::Launch;
@@ -200,7 +200,8 @@ pub fn draw_cuda(
             place(v, shape, strides)?
         }
         Draw::FullRange => {
-            let (range, wide) = full_range(dtype);
+            // (the argument check above refused the dtypes without a range)
+            let (range, wide) = full_range(dtype).unwrap_or((2, false));
             let v = if wide {
                 grid_stride(n, 2, g, l, |w, k| (bits64(w, k) % range) as i64)?
             } else {
@@ -403,22 +404,6 @@ pub fn dropout_mask(
         }
     }
     Ok(out)
-}
-
-/// `random_()`'s range for `dtype` and whether it takes 64-bit draws (as on the CPU).
-fn full_range(dtype: DType) -> (u64, bool) {
-    match dtype {
-        DType::Float32 => ((1u64 << 24) + 1, false),
-        DType::Float64 => ((1u64 << 53) + 1, true),
-        DType::Float16 => ((1u64 << 11) + 1, false),
-        DType::BFloat16 => ((1u64 << 8) + 1, false),
-        DType::Int64 => (1u64 << 63, true),
-        DType::Int32 => (1u64 << 31, false),
-        DType::Int16 => (1u64 << 15, false),
-        DType::Int8 => (1u64 << 7, false),
-        DType::UInt8 => (1u64 << 8, false),
-        _ => (2, false),
-    }
 }
 
 /// `f(u, epsilon)` of each element's uniform: a double for float64 tensors, else a float

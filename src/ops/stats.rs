@@ -31,9 +31,7 @@ pub fn var(
             } else {
                 vec![save("self", x)?]
             },
-            Box::new(move |s, g| {
-                grads![v.backward(&s[0], s.get(1).unwrap_or(&s[0]), &g[0])?]
-            }),
+            Box::new(move |s, g| grads![v.backward(&s[0], s.get(1).unwrap_or(&s[0]), &g[0])?]),
         )?;
     }
     Ok(out)
