@@ -11,7 +11,8 @@ def _torch():
     return sys.modules[__name__.rsplit(".", 1)[0]]
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
-           "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma"]
+           "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma",
+           "multigammaln"]
 
 
 def erf(input, *, out=None):
@@ -148,6 +149,15 @@ def digamma(input, *, out=None):
 
 
 psi = digamma
+
+
+def multigammaln(input, p, *, out=None):
+    """The multivariate log-gamma function (`torch.mvlgamma`).
+
+    >>> torch.special.multigammaln(torch.tensor([2.5]), 3)
+    tensor([1.8810])
+    """
+    return _torch().mvlgamma(input, p, out=out)
 
 
 def polygamma(n, input, *, out=None):

@@ -95,28 +95,31 @@ pub fn nan_to_num(
     posinf: Option<f64>,
     neginf: Option<f64>,
 ) -> Result<Tensor> {
-    if x.dtype().is_complex() {
-        return Err(Error::NotImplemented(
-            "nan_to_num of complex tensors is not implemented in leafgrad".into(),
-        ));
-    }
-    if !x.dtype().is_floating() {
+    if !x.dtype().is_floating() && !x.dtype().is_complex() {
         return value(|| clone(x));
     }
-    let max = x.dtype().max_finite().unwrap_or(f64::MAX);
-    let (nan, posinf, neginf) = (
-        nan.unwrap_or(0.0),
-        posinf.unwrap_or(max),
-        neginf.unwrap_or(-max),
-    );
-    let out = value(|| {
-        let is_nan = compare(CmpOp::Ne, x, x)?;
-        let pos = compare(CmpOp::Eq, x, &scalar(f64::INFINITY))?;
-        let neg = compare(CmpOp::Eq, x, &scalar(f64::NEG_INFINITY))?;
-        let r = where_(&neg, &scalar(neginf), x)?;
-        let r = where_(&pos, &scalar(posinf), &r)?;
-        where_(&is_nan, &scalar(nan), &r)
-    })?;
+    let out = if x.dtype().is_complex() {
+        // the real and imaginary parts each, with the part type's limits (as PyTorch)
+        value(|| {
+            let parts = view_as_real(&x.detached())?;
+            view_as_complex_copy(&nan_to_num(&parts, nan, posinf, neginf)?)
+        })?
+    } else {
+        let max = x.dtype().max_finite().unwrap_or(f64::MAX);
+        let (nan, posinf, neginf) = (
+            nan.unwrap_or(0.0),
+            posinf.unwrap_or(max),
+            neginf.unwrap_or(-max),
+        );
+        value(|| {
+            let is_nan = compare(CmpOp::Ne, x, x)?;
+            let pos = compare(CmpOp::Eq, x, &scalar(f64::INFINITY))?;
+            let neg = compare(CmpOp::Eq, x, &scalar(f64::NEG_INFINITY))?;
+            let r = where_(&neg, &scalar(neginf), x)?;
+            let r = where_(&pos, &scalar(posinf), &r)?;
+            where_(&is_nan, &scalar(nan), &r)
+        })?
+    };
     if needs_grad(&[x])? {
         record(
             "NanToNumBackward0",

@@ -88,3 +88,18 @@ def test_cuda_matches_cpu():
         c, g = f(x), f(x.cuda())
         assert g.device.type == "cuda"
         same(g.cpu().tolist(), c.tolist())
+
+
+def test_nan_to_num_of_complex_tensors_fixes_each_part():
+    big = 3.4028234663852886e38
+    z = torch.tensor([complex(math.nan, math.inf), complex(1, -math.inf)])
+    r = torch.nan_to_num(z)
+    assert r.dtype == torch.complex64
+    assert [(v.real, v.imag) for v in r.tolist()] == [(0.0, big), (1.0, -big)]
+    r = torch.nan_to_num(z, nan=1.0, posinf=2.0, neginf=-2.0)
+    assert [(v.real, v.imag) for v in r.tolist()] == [(1.0, 2.0), (1.0, -2.0)]
+    x = torch.tensor([complex(1, math.nan), complex(2, 3)], requires_grad=True)
+    y = torch.nan_to_num(x)
+    assert type(y.grad_fn).__name__ == "NanToNumBackward0"
+    y.abs().sum().backward()
+    assert x.grad[0].item() == 0

@@ -70,3 +70,21 @@ def test_dtypes_inplace_special_and_errors():
         torch.lgamma(torch.tensor([1j]))
     with pytest.raises(NotImplementedError, match="^\"digamma\" not implemented for 'ComplexFloat'$"):
         torch.digamma(torch.tensor([1j]))
+
+
+def test_mvlgamma_values_gradient_and_checks():
+    # values recorded from PyTorch 2.15
+    x = torch.tensor([1.5, 2.0, 3.7], dtype=torch.float64, requires_grad=True)
+    y = torch.mvlgamma(x, 3)
+    assert y.tolist() == pytest.approx([2.1686775340635553, 1.5963125911388552, 4.465392536249502], rel=1e-12)
+    assert type(y.grad_fn).__name__ == "MvlgammaBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == pytest.approx([-2.5042357169443794, -0.1179413558244895, 2.962775599639251], rel=1e-10)
+    assert torch.mvlgamma(torch.tensor([1.5, 2.0, 3.7]), 2).tolist() == pytest.approx(
+        [0.4515827000141144, 0.4515827000141144, 2.8858423233032227], rel=1e-6)
+    assert torch.special.multigammaln(torch.tensor([2.5]), 3).tolist() == pytest.approx([1.8810], abs=1e-4)
+    assert torch.tensor([1, 2]).mvlgamma(1).dtype == torch.float32
+    t = torch.tensor([2.5, 3.0])
+    assert t.mvlgamma_(2) is t and t.tolist() == pytest.approx([0.8570, 1.5502], abs=1e-4)
+    with pytest.raises(RuntimeError, match="p has to be greater than or equal to 1"):
+        torch.mvlgamma(torch.tensor([1.0]), 0)
