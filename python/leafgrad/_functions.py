@@ -15,7 +15,7 @@ __all__ = [
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
     "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
-    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma", "polygamma", "mvlgamma", "diag", "flip",
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma", "polygamma", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
     "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
@@ -886,54 +886,6 @@ def polygamma(n, input, *, out=None):
     if out is not None:
         return out.resize_(r.shape).copy_(r)
     return r
-
-
-def mvlgamma(input, p, *, out=None):
-    """The multivariate log-gamma function of dimension `p`:
-    `sum(lgamma(input - j / 2) for j < p) + p (p - 1) / 4 · log(π)`, elementwise
-    (MvlgammaBackward0); integers compute in the default float dtype.
-
-    >>> torch.mvlgamma(torch.tensor([1.5, 2.0, 3.7]), 2)
-    tensor([0.4516, 0.4516, 2.8858])
-    """
-    import math
-
-    _check_tensor("mvlgamma", "input", 1, input)
-    p = int(p)
-    if p < 1:
-        raise RuntimeError("p has to be greater than or equal to 1")
-    x = input if input.dtype.is_floating_point else input.to(_core._get_default_dtype())
-
-    def f(t):
-        # PyTorch's composition: lgamma of t + (-(p-1)/2, ..., -1/2, 0), summed, plus the constant
-        from ._factories import arange
-
-        shifts = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=t.dtype, device=t.device)
-        return (shifts + t.unsqueeze(-1)).lgamma().sum(-1) + p * (p - 1) * math.log(math.pi) * 0.25
-
-    r = _core._composite("MvlgammaBackward0", f, [x])
-    if out is not None:
-        return out.resize_(r.shape).copy_(r)
-    return r
-
-
-def _mvlgamma_(self, p):
-    """`mvlgamma` written into self.
-
-    >>> x = torch.tensor([2.5, 3.0])
-    >>> x.mvlgamma_(2)
-    tensor([0.8570, 1.5502])
-    """
-    if not self.dtype.is_floating_point:
-        from ._gather import _scalar_name
-
-        raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(self.dtype)}")
-    return _core._inplace_apply(self, lambda s: mvlgamma(s, p), [])
-
-
-Tensor.mvlgamma = lambda self, p: mvlgamma(self, p)
-Tensor.mvlgamma.__doc__ = mvlgamma.__doc__
-Tensor.mvlgamma_ = _mvlgamma_
 
 
 def arctan2(input, other):

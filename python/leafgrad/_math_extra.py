@@ -11,7 +11,7 @@ from . import _core
 from ._core import Tensor
 
 __all__ = ["logspace", "kron", "tensordot", "cross", "diag_embed", "cdist", "aminmax", "bincount", "histc",
-           "histogram"]
+           "histogram", "mvlgamma"]
 
 
 def _torch():
@@ -455,3 +455,49 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
     h = torch.tensor(hist.tolist(), dtype=input.dtype)
     e = torch.tensor(edges.tolist(), dtype=input.dtype)
     return _histogram(h, e)
+
+
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension `p`:
+    `sum(lgamma(input - j / 2) for j < p) + p (p - 1) / 4 · log(π)`, elementwise
+    (MvlgammaBackward0); integers compute in the default float dtype.
+
+    >>> torch.mvlgamma(torch.tensor([1.5, 2.0, 3.7]), 2)
+    tensor([0.4516, 0.4516, 2.8858])
+    """
+    _check_tensor("mvlgamma", "input", 1, input)
+    p = int(p)
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    x = input if input.dtype.is_floating_point else input.to(_core._get_default_dtype())
+
+    def f(t):
+        # PyTorch's composition: lgamma of t + (-(p-1)/2, ..., -1/2, 0), summed, plus the constant
+        from ._factories import arange
+
+        shifts = arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=t.dtype, device=t.device)
+        return (shifts + t.unsqueeze(-1)).lgamma().sum(-1) + p * (p - 1) * math.log(math.pi) * 0.25
+
+    r = _core._composite("MvlgammaBackward0", f, [x])
+    if out is not None:
+        return out.resize_(r.shape).copy_(r)
+    return r
+
+
+def _mvlgamma_(self, p):
+    """`mvlgamma` written into self.
+
+    >>> x = torch.tensor([2.5, 3.0])
+    >>> x.mvlgamma_(2)
+    tensor([0.8570, 1.5502])
+    """
+    if not self.dtype.is_floating_point:
+        from ._gather import _scalar_name
+
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(self.dtype)}")
+    return _core._inplace_apply(self, lambda s: mvlgamma(s, p), [])
+
+
+Tensor.mvlgamma = lambda self, p: mvlgamma(self, p)
+Tensor.mvlgamma.__doc__ = mvlgamma.__doc__  # (Tensor's methods written in Python: _core.pyi)
+Tensor.mvlgamma_ = _mvlgamma_
