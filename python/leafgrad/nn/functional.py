@@ -709,12 +709,15 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 from ._functional_ctc import ctc_loss  # noqa: E402,F401
+from ._functional_fractional import (  # noqa: E402,F401  (torch.nn.functional's names)
+    fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from ._functional_conv import conv1d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: E402,F401
 from ._functional_pool import (  # noqa: E402,F401  (torch.nn.functional's names)
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices,
     adaptive_max_pool2d, adaptive_max_pool2d_with_indices, adaptive_max_pool3d, adaptive_max_pool3d_with_indices,
-    avg_pool1d, avg_pool3d, fractional_max_pool2d, fractional_max_pool2d_with_indices, fractional_max_pool3d,
-    fractional_max_pool3d_with_indices, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices,
+    avg_pool1d, avg_pool3d, lp_pool1d, lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices,
     max_pool3d, max_pool3d_with_indices, max_unpool1d, max_unpool2d, max_unpool3d,
 )
 from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's names)
