@@ -437,6 +437,21 @@ fn uniform(
     g: &CudaGenerator,
     l: Launch,
 ) -> Result<Tensor> {
+    macro_rules! half_uniform {
+        ($t:ty) => {{
+            let (a, b) = (<$t>::from_f64(from), <$t>::from_f64(to));
+            let range = <$t>::from_f32(b.to_f32() - a.to_f32()).to_f32();
+            let v = grid_stride(n, 4, g, l, |w, k| {
+                let x = <$t>::from_f32(uniform_f32(w, k).mul_add(range, a.to_f32()));
+                if x == b {
+                    a
+                } else {
+                    x
+                }
+            })?;
+            place(v, shape, strides)
+        }};
+    }
     match dtype {
         DType::Float64 => {
             let range = to - from;
@@ -463,32 +478,9 @@ fn uniform(
             })?;
             place(v, shape, strides)
         }
-        DType::Float16 => {
-            let (a, b) = (half::f16::from_f64(from), half::f16::from_f64(to));
-            let range = half::f16::from_f32(b.to_f32() - a.to_f32()).to_f32();
-            let v = grid_stride(n, 4, g, l, |w, k| {
-                let x = half::f16::from_f32(uniform_f32(w, k).mul_add(range, a.to_f32()));
-                if x == b {
-                    a
-                } else {
-                    x
-                }
-            })?;
-            place(v, shape, strides)
-        }
-        DType::BFloat16 => {
-            let (a, b) = (half::bf16::from_f64(from), half::bf16::from_f64(to));
-            let range = half::bf16::from_f32(b.to_f32() - a.to_f32()).to_f32();
-            let v = grid_stride(n, 4, g, l, |w, k| {
-                let x = half::bf16::from_f32(uniform_f32(w, k).mul_add(range, a.to_f32()));
-                if x == b {
-                    a
-                } else {
-                    x
-                }
-            })?;
-            place(v, shape, strides)
-        }
+        // 16-bit floats: the bounds rounded to the type, the range and the fused value in float
+        DType::Float16 => half_uniform!(half::f16),
+        DType::BFloat16 => half_uniform!(half::bf16),
         // the argument check above refused every other dtype
         d => unreachable!("uniform_ of {d:?} passed the dtype check"),
     }

@@ -102,29 +102,16 @@ fn mm_into(da: &Strided, db: &Strided, dout: &Strided, off: usize, split: bool) 
     // parts of the output, which aliases neither input; matrixmultiply accepts any strides.
     let block = |r0: usize, r1: usize, c0: usize, c1: usize| unsafe {
         let (rs, cs) = (r0 as isize, c0 as isize);
+        let offsets = (
+            oa as isize + rs * rsa,
+            ob as isize + cs * csb,
+            off + r0 * n + c0,
+        );
+        let dims = (r1 - r0, k, c1 - c0);
+        let strides = (rsa, csa, rsb, csb);
         match dout.dtype {
-            DType::Float32 => gemm_at::<f32>(
-                (pa, pb, pc),
-                (
-                    oa as isize + rs * rsa,
-                    ob as isize + cs * csb,
-                    off + r0 * n + c0,
-                ),
-                (r1 - r0, k, c1 - c0),
-                (rsa, csa, rsb, csb),
-                n as isize,
-            ),
-            DType::Float64 => gemm_at::<f64>(
-                (pa, pb, pc),
-                (
-                    oa as isize + rs * rsa,
-                    ob as isize + cs * csb,
-                    off + r0 * n + c0,
-                ),
-                (r1 - r0, k, c1 - c0),
-                (rsa, csa, rsb, csb),
-                n as isize,
-            ),
+            DType::Float32 => gemm_at::<f32>((pa, pb, pc), offsets, dims, strides, n as isize),
+            DType::Float64 => gemm_at::<f64>((pa, pb, pc), offsets, dims, strides, n as isize),
             dt => crate::with_numeric!(dt, T, {
                 let sa = da.storage.slice::<T>();
                 let sb = db.storage.slice::<T>();
