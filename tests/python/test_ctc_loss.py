@@ -196,3 +196,42 @@ def test_on_cuda():
     assert out.device.type == "cuda" and close(out.cpu(), EXPECTED["padded none"][1])
     out.sum().backward()
     assert x.grad.device.type == "cuda"
+
+
+def test_second_derivative_is_not_implemented():
+    """PyTorch has no derivative of its CTC gradient: taken with create_graph, the gradient is the
+    output of a torch::autograd::NotImplemented node, which raises when a backward reaches it."""
+    message = "derivative for aten::_ctc_loss_backward is not implemented"
+    x = T(6, 2, 4, dtype=torch.float64).requires_grad_()
+    lp = x.log_softmax(-1)
+    loss = F.ctc_loss(lp, tg0, il0, tl0)
+    g, = torch.autograd.grad(loss, lp, create_graph=True)
+    node = g.grad_fn
+    assert g.requires_grad and type(node).__name__ == "NotImplemented"
+    assert node.name() == "torch::autograd::NotImplemented" and repr(node).startswith("<NotImplemented object at ")
+    assert type(node.next_functions[0][0]).__name__ == "LogSoftmaxBackward0"
+    plain, = torch.autograd.grad(F.ctc_loss(lp, tg0, il0, tl0), lp)
+    assert plain.grad_fn is None and not plain.requires_grad and torch.allclose(g, plain, rtol=0, atol=1e-15)
+    raises_exactly(lambda: g.sum().backward(), message)
+    gx, = torch.autograd.grad(loss, x, create_graph=True)
+    raises_exactly(lambda: torch.autograd.grad(gx.sum(), x), message)
+    # a differentiable output gradient reaches the node too
+    leaf = lp.detach().requires_grad_()
+    v = torch.ones((), dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(F.ctc_loss(leaf, tg0, il0, tl0), leaf, v, create_graph=True)
+    assert type(g.grad_fn).__name__ == "NotImplemented"
+    raises_exactly(lambda: torch.autograd.grad(g.sum(), v), message)
+    with pytest.raises(RuntimeError, match=message):
+        torch.autograd.gradgradcheck(lambda x: F.ctc_loss(x.log_softmax(-1), tg0, il0, tl0), (x,))
+
+
+def test_forward_ad_is_not_implemented():
+    import leafgrad.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(lp0, torch.ones_like(lp0))
+        raises_exactly(lambda: F.ctc_loss(dual, tg0, il0, tl0), (
+            "Trying to use forward AD with _ctc_loss that does not support it because it has not been implemented "
+            "yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-"
+            "request.yml so that we can prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml"), NotImplementedError)

@@ -5,20 +5,27 @@ The forward-backward recursions run in log space over time steps, vectorised ove
 the extended target (blanks between and around the labels), in the input's dtype with PyTorch's
 per-step formula. The loss is recorded as PyTorch's one node (CtcLossBackward0), and its
 gradient is PyTorch's own formula, exp(log_probs) - exp(log(sum of alpha*beta over the positions
-of each class) + nll - log_probs) for t < input_length, zero after: the composed loss carries it
-as a term whose value is zero. (That formula assumes log_softmax outputs: it is not the plain
-derivative of the loss for unnormalised inputs, which is why it is reproduced as such.)
+of each class) + nll - log_probs) for t < input_length, zero after, given by a Function's
+backward inside the node. (That formula assumes log_softmax outputs: it is not the plain
+derivative of the loss for unnormalised inputs, which is why it is reproduced as such.) As in
+PyTorch, that gradient has no derivative: taken with create_graph, it is the output of a
+torch::autograd::NotImplemented node that raises when reached.
 """
 from .. import _core
 from .._core import Tensor, cat as _cat, stack as _stack
 from .._gather import _scalar_name
 from .._grad_mode import no_grad
+from ..autograd.function import Function
 from ._functional_conv import _new_tensor
 from ._functional_losses import _check_reduction
 
 __all__ = ["ctc_loss"]
 
 _WHERE = "(while checking arguments for ctc_loss_allocate_outputs)"
+_NO_FORWARD_AD = ("Trying to use forward AD with _ctc_loss that does not support it because it has not been "
+                  "implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
+                  "template=feature-request.yml so that we can prioritize its implementation or submit a PR adding "
+                  "the implementation to derivatives.yaml")
 
 
 def _lengths(input_lengths, target_lengths):
@@ -163,19 +170,38 @@ def _ctc_gradient(lp, labels, il, tl, blank, zero_infinity):
     return nll_t, grad.masked_fill(~keep, 0.0)
 
 
+class _CtcLossGradient(Function):
+    """The per-sample losses `nll` (N,) as a function of the log-probabilities `x`, whose
+    backward is PyTorch's gradient formula `grad` (T, N, C) times the output gradient. That
+    gradient is not differentiable again, as PyTorch's _ctc_loss_backward: under create_graph it
+    is the output of a torch::autograd::NotImplemented node over `log_probs` (and the output
+    gradient when that requires grad), which raises when reached."""
+
+    @staticmethod
+    def forward(ctx, x, nll, grad, log_probs):
+        ctx.grad, ctx.log_probs = grad, log_probs
+        return nll.clone()
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        with no_grad():
+            res = grad_out.reshape(1, -1, 1) * ctx.grad
+        if _core.is_grad_enabled():
+            over = ctx.log_probs
+            if grad_out.requires_grad:  # the node's one input: log_probs with the output gradient
+                over = over + grad_out.sum() * 0
+            _core._no_derivative(over, res, "torch::autograd::NotImplemented", "_ctc_loss_backward")
+        return res, None, None, None
+
+
 def _ctc_node(lp, labels, il, tl, blank, zero_infinity):
     """The per-sample losses recorded as CtcLossBackward0, differentiating to PyTorch's gradient."""
     def fn(x):
         with no_grad():
             nll, grad = _ctc_gradient(x.detach(), labels, il, tl, blank, zero_infinity)
-        bad = ~grad.isfinite()
-        q = (x - x.detach()).masked_fill(~x.detach().isfinite(), 0.0)  # zero, with the gradient of x
-        term = q * grad.masked_fill(bad, 0.0)
-        if bool(bad.any()):  # PyTorch's gradient is NaN there (an impossible target): a zero whose gradient is too
-            r = q.where(bad, x.new_ones(()))
-            term = term + (r * r).sqrt().where(bad, x.new_zeros(()))
-        out = nll + term.sum((0, 2))
-        return out.where(_new_tensor(il, x) != 0, nll)  # keeps the -0. of an empty input and target
+            # zero at a -inf log-probability (where the formula is finite), NaN where it is not
+            grad = grad.masked_fill(~x.detach().isfinite(), 0.0).where(grad.isfinite(), float("nan"))
+        return _CtcLossGradient.apply(x, nll, grad, lp)
 
     return _core._composite("CtcLossBackward0", fn, [lp])
 
@@ -202,6 +228,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if lp.dtype not in (_core.float32, _core.float64):
         raise NotImplementedError(f"\"ctc_loss_cpu\" not implemented for '{_scalar_name(lp.dtype)}'")
     labels = _check(lp, targets.long(), il, tl, blank)
+    if _core._unpack_dual(log_probs)[1] is not None:
+        raise NotImplementedError(_NO_FORWARD_AD)
     res = _ctc_node(lp, labels, il, tl, blank, zero_infinity)
     if zero_infinity:
         res = res.where(res != float("inf"), res.new_zeros(()))

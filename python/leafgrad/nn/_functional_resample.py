@@ -311,6 +311,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     """Resamples the spatial dims (all but the first two) of `input` to `size`, or to
     floor(in * scale_factor), by `mode`: 'nearest', 'nearest-exact', 'linear' (3-d),
     'bilinear' / 'bicubic' (4-d), 'trilinear' (5-d) or 'area' (adaptive average pooling).
+    `antialias=True` (4-d 'bilinear', 'bicubic' and 'lanczos', which requires it) widens the
+    filter by the scale when downsampling, so that every input pixel contributes.
 
     >>> x = torch.tensor([[[1., 2., 4.]]])
     >>> torch.nn.functional.interpolate(x, scale_factor=2)
@@ -321,6 +323,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     tensor([[[1.0000, 1.5000, 2.0000, 3.0000, 4.0000]]])
     >>> torch.nn.functional.interpolate(torch.tensor([[[1., 3., 5., 7.]]]), size=2, mode='area')
     tensor([[[2., 6.]]])
+    >>> y = torch.tensor([[[[1., 2., 4., 8.]]]])
+    >>> torch.nn.functional.interpolate(y, size=(1, 2), mode='bilinear', antialias=True)
+    tensor([[[[1.8571, 5.4286]]]])
     """
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -379,14 +384,16 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     linear_dim = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}.get(mode)
     if linear_dim == dim:
         if antialias:
-            raise NotImplementedError(f"leafgrad does not support antialias=True (mode={mode!r})")
+            from ._functional_antialias import _upsample_aa
+            return _upsample_aa(input, output_size, scale_factors, mode, align_corners)
         return _upsample(input, output_size, scale_factors, mode, align_corners)
     if mode == "lanczos" and dim == 2:
         if align_corners:
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-        raise NotImplementedError("leafgrad does not support mode='lanczos'")
+        from ._functional_antialias import _upsample_aa
+        return _upsample_aa(input, output_size, scale_factors, mode, False)
     named = {"bilinear": 4, "trilinear": 5, "linear": 3}
     if mode in named and input.dim() in (3, 4, 5):
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {named[mode]}D input")
@@ -461,18 +468,9 @@ def _linear_taps(in_size, out_size, scale, align_corners, cubic, r):
     return [([max(min(i - 1 + k, in_size - 1), 0) for i in idx0], [c[k] for c in coeffs]) for k in range(4)]
 
 
-def _is_float(dtype):
-    return dtype in (_core.float32, _core.float64, _core.float16, _core.bfloat16)
-
-
-def _upsample(input, output_size, scale_factors, mode, align_corners=None):
-    """The upsample_* kernels: nearest and nearest-exact gather (index_select) along each
-    spatial dim; linear, bilinear, trilinear and bicubic sum weighted taps, last dim first."""
-    dim = input.dim() - 2
-    in_sizes = [input.size(i + 2) for i in range(dim)]
-    if output_size is None:
-        output_size = [int(in_sizes[i] * scale_factors[i]) for i in range(dim)]
-    scales = scale_factors if scale_factors is not None else [None] * dim
+def _check_sizes(input, in_sizes, output_size):
+    """The upsample kernels' checks of positive sizes and a non-empty (but for the batch) input."""
+    dim = len(in_sizes)
     letters = "DHW"[3 - dim:]
     if not (all(s > 0 for s in in_sizes) and all(o > 0 for o in output_size)):
         if dim == 1:
@@ -487,6 +485,21 @@ def _upsample(input, output_size, scale_factors, mode, align_corners=None):
     if input.numel() == 0 and rest == 0:
         raise RuntimeError(f"Non-empty {dim + 2}D data tensor expected but got a tensor with sizes "
                            f"{list(input.shape)}")
+
+
+def _is_float(dtype):
+    return dtype in (_core.float32, _core.float64, _core.float16, _core.bfloat16)
+
+
+def _upsample(input, output_size, scale_factors, mode, align_corners=None):
+    """The upsample_* kernels: nearest and nearest-exact gather (index_select) along each
+    spatial dim; linear, bilinear, trilinear and bicubic sum weighted taps, last dim first."""
+    dim = input.dim() - 2
+    in_sizes = [input.size(i + 2) for i in range(dim)]
+    if output_size is None:
+        output_size = [int(in_sizes[i] * scale_factors[i]) for i in range(dim)]
+    scales = scale_factors if scale_factors is not None else [None] * dim
+    _check_sizes(input, in_sizes, output_size)
     nearest = mode in ("nearest", "nearest-exact")
     if not _is_float(input.dtype) and not (nearest and input.dtype == _core.uint8):
         what = {"nearest": "nearest", "nearest-exact": "nearest", "bicubic": "cubic"}.get(mode, "linear")
