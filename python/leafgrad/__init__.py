@@ -74,6 +74,8 @@ from . import linalg, random, serialization, special, storage  # noqa: E402
 from .linalg import inverse, logdet, pinverse  # noqa: E402
 from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top as matrix_exp  # noqa: E402
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
+from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
+from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
 from . import amp, backends, cpu, distributed, testing  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402

@@ -31,6 +31,23 @@ def mH(x):
     return x.mT.conj() if x.is_complex() else x.mT
 
 
+def make_f_order(arr, dtype, device):
+    """`make`, its matrices laid out column by column as LAPACK leaves PyTorch's results (so
+    that reshaping them is a view of a non-contiguous tensor, as in PyTorch)."""
+    t = make(arr, dtype, device)
+    if t.dim() < 2 or t.is_meta:
+        return t
+    n = t.dim()
+    shape = tuple(t.shape)
+    strides = [0] * n
+    step = 1
+    for d in [n - 2, n - 1] + list(range(n - 3, -1, -1)):
+        strides[d] = step
+        step *= max(shape[d], 1)
+    out = _torch().empty_strided(shape, tuple(strides), dtype=dtype, device=device)
+    return out.copy_(t)
+
+
 def sum_to(g, shape):
     """`g` summed over the dims that broadcasting added to `shape`."""
     shape = tuple(shape)
@@ -69,36 +86,48 @@ def function(key):
     """The autograd Function class `key` (made on first use: leafgrad.autograd imports late)."""
     cls = _FUNCTIONS.get(key)
     if cls is None:
-        _define()
+        if not _DEFINED:
+            _DEFINED.append(True)
+            _define()
+            from ._linalg_nodes import define
+
+            define(op)
         cls = _FUNCTIONS[key]
     return cls
 
 
-def _define():
+_DEFINED = []
+
+
+def op(node_name, jvp=None, key=None):
+    """Make the decorated class an autograd Function recording the node `node_name`, with the
+    forward-mode rule `jvp` (by default `_linalg_jvp`'s rule of that name), found by
+    `function(key)` (by default the node's name)."""
     from .autograd.function import Function
 
-    def op(node_name):
-        def deco(cls):
-            attrs = {k: v for k, v in vars(cls).items() if k not in ("__dict__", "__weakref__")}
-            attrs.update(_node_name=node_name, generate_vmap_rule=True, jvp=staticmethod(JVPS[node_name]))
-            cls = type(cls.__name__, (Function,), attrs)
-            cls._backward_cls.__repr__ = _node_repr
-            _FUNCTIONS[node_name] = cls
-            return cls
-        return deco
+    def deco(cls):
+        attrs = {k: v for k, v in vars(cls).items() if k not in ("__dict__", "__weakref__")}
+        attrs.update(_node_name=node_name, generate_vmap_rule=True, jvp=staticmethod(jvp or JVPS[node_name]))
+        cls = type(cls.__name__, (Function,), attrs)
+        cls._backward_cls.__repr__ = _node_repr
+        _FUNCTIONS[key or node_name] = cls
+        return cls
+    return deco
 
+
+def _define():
     torch = _torch()
     L = _linalg()
 
     @op("LinalgInvExBackward0")
     class InvEx:
         @staticmethod
-        def forward(ctx, A, check, name):
+        def forward(ctx, A, check, name, f_order):
             a = host(A)
             x, info = inverse(a)
             if check and not A.is_meta:
                 raise_inv_errors(name, info, A.dim() > 2)
-            X = make(x, A.dtype, A.device)
+            X = make_f_order(x, A.dtype, A.device) if f_order else make(x, A.dtype, A.device)
             info_t = make(info, torch.int32, A.device)
             ctx.mark_non_differentiable(info_t)
             ctx.set_materialize_grads(False)
@@ -109,10 +138,10 @@ def _define():
         @staticmethod
         def backward(ctx, g, _g_info):
             if g is None:
-                return None, None, None
+                return None, None, None, None
             (X,) = ctx.saved_tensors
             Xh = mH(X)
-            return -(Xh @ g @ Xh), None, None
+            return -(Xh @ g @ Xh), None, None, None
 
     @op("LinalgSolveExBackward0")
     class SolveEx:

@@ -41,7 +41,7 @@ def _trace(x):
     return np.trace(x, axis1=-2, axis2=-1)
 
 
-def _jvp_inv(ctx, dA, _check, _name):
+def _jvp_inv(ctx, dA, _check, _name, _f_order):
     (X,) = _saved(ctx)
     if dA is None:
         return None, None

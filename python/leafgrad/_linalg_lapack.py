@@ -87,31 +87,43 @@ def batch_prefix(name, batched, index):
 # Host kernels
 
 
-def getrf(a):
-    """LU with partial pivoting of each matrix of `a` (..., n, n), as LAPACK's getf2 does it:
-    (LU, pivots, info) with info the 1-based index of the first exactly-zero pivot (0 if none).
-    Only used where LAPACK reported a singular matrix, to say which pivot, as PyTorch does."""
+def getrf(a, pivot=True):
+    """LU with partial pivoting of each matrix of `a` (..., m, n), as LAPACK's getf2 does it:
+    (LU, pivots, info), the pivots 0-based (..., min(m, n)) and info the 1-based index of the
+    first exactly-zero pivot (0 if none). The pivot is the first largest |x| (|re| + |im| for
+    complex, as izamax) of its column; the column below it is scaled by its reciprocal.
+    `pivot=False` takes the diagonal as it comes."""
     shape = a.shape
-    n = shape[-1]
-    lu = a.reshape(-1, n, n).copy()
+    m, n = shape[-2], shape[-1]
+    k = min(m, n)
+    lu = a.reshape((int(np.prod(shape[:-2], dtype=np.int64)), m, n)).copy()
     count = lu.shape[0]
-    piv = np.zeros((count, n), dtype=np.int64)
+    piv = np.zeros((count, k), dtype=np.int64)
     info = np.zeros(count, dtype=np.int64)
     rows = np.arange(count)
+    tiny = np.finfo(lu.dtype).tiny
     with np.errstate(all="ignore"):
-        for j in range(n):
-            p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
-            piv[:, j] = p
-            top = lu[rows, j, :].copy()
-            lu[rows, j, :] = lu[rows, p, :]
-            lu[rows, p, :] = top
+        for j in range(k):
+            if pivot:
+                col = lu[:, j:, j]
+                size = np.abs(col.real) + np.abs(col.imag) if np.iscomplexobj(col) else np.abs(col)
+                p = j + np.argmax(size, axis=1)
+                piv[:, j] = p
+                top = lu[rows, j, :].copy()
+                lu[rows, j, :] = lu[rows, p, :]
+                lu[rows, p, :] = top
+            else:
+                piv[:, j] = j
             d = lu[:, j, j]
             nonzero = d != 0
             info[(~nonzero) & (info == 0)] = j + 1
-            col = np.where(nonzero[:, None], lu[:, j + 1:, j] / np.where(nonzero, d, 1)[:, None], lu[:, j + 1:, j])
+            safe = np.where(nonzero, d, 1)
+            below = lu[:, j + 1:, j]
+            scaled = np.where((np.abs(safe) >= tiny)[:, None], below * (1 / safe)[:, None], below / safe[:, None])
+            col = np.where(nonzero[:, None], scaled, below)
             lu[:, j + 1:, j] = col
             lu[:, j + 1:, j + 1:] -= col[:, :, None] * lu[:, j, None, j + 1:]
-    return lu.reshape(shape), piv.reshape(shape[:-1]), info.reshape(shape[:-2])
+    return lu.reshape(shape), piv.reshape(shape[:-2] + (k,)), info.reshape(shape[:-2])
 
 
 def lu_solve(lu, piv, b):

@@ -4,12 +4,13 @@ The norms dispatch as PyTorch's do (LinalgVectorNormBackward0; amax/amin of colu
 the 1 and inf matrix norms; amax/amin/sum of singular values for 2, -2 and 'nuc'). The
 decompositions — `inv`, `inv_ex`, `solve`, `solve_ex`, `det`, `slogdet`, `cholesky`,
 `cholesky_ex`, `qr`, `eigh`, `eigvalsh`, `svd`, `svdvals`, `lstsq`, `pinv`, `matrix_exp`,
-`matrix_power`, `matrix_rank`, `solve_triangular`, `cond` — run LAPACK through numpy on the
-host, in double precision, and record PyTorch's node (`LinalgInvExBackward0`, ...) whose
+`matrix_power`, `matrix_rank`, `solve_triangular`, `cond`, `eig`, `eigvals`, `lu_factor`,
+`lu_factor_ex`, `lu`, `lu_solve`, `householder_product` — run LAPACK through numpy on the host
+(or its algorithm in numpy where numpy has no wrapper: LU, Bunch-Kaufman LDL^T, Householder
+products), in double precision, and record PyTorch's node (`LinalgInvExBackward0`, ...) whose
 backward is written with leafgrad's ops, so gradients of gradients work (forward-mode AD too,
-its tangents computed on the host). Not there yet: `eig`,
-`eigvals`, `lu`, `lu_factor`, `lu_solve`, `ldl_*`, `householder_product`, `tensorinv`,
-`tensorsolve`, `vander`, `matrix_sqrth`, `polar`.
+its tangents computed on the host). `ldl_factor`/`ldl_solve` have no derivative, as in PyTorch.
+Not there yet: `matrix_sqrth`, `polar`.
 
 >>> torch.linalg.norm(torch.tensor([3., 4.]))
 tensor(5.)
@@ -27,7 +28,9 @@ from ._linalg_host import LinAlgError
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matmul", "multi_dot", "diagonal", "inv", "inv_ex",
            "solve", "solve_ex", "det", "slogdet", "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-           "lstsq", "pinv", "matrix_exp", "matrix_power", "matrix_rank", "solve_triangular", "cond", "LinAlgError"]
+           "lstsq", "pinv", "matrix_exp", "matrix_power", "matrix_rank", "solve_triangular", "cond", "eig", "eigvals",
+           "lu_factor", "lu_factor_ex", "lu", "lu_solve", "ldl_factor", "ldl_factor_ex", "ldl_solve",
+           "householder_product", "tensorinv", "tensorsolve", "vander", "LinAlgError"]
 
 
 def _torch():
@@ -353,7 +356,7 @@ def inv_ex(A, *, check_errors=False, out=None):
     _check_tensor("linalg_inv_ex", "A", 1, A)
     _check_square("linalg.inv", A)
     _check_float("linalg.inv", A)
-    X, info = _fn("LinalgInvExBackward0").apply(A, check_errors, "linalg.inv_ex")
+    X, info = _fn("LinalgInvExBackward0").apply(A, check_errors, "linalg.inv_ex", False)
     return _into(_InvEx(X, info), out)
 
 
@@ -368,7 +371,7 @@ def inv(A, *, out=None):
     _check_tensor("linalg_inv", "A", 1, A)
     _check_square("linalg.inv", A)
     _check_float("linalg.inv", A)
-    X, _ = _fn("LinalgInvExBackward0").apply(A, True, "linalg.inv")
+    X, _ = _fn("LinalgInvExBackward0").apply(A, True, "linalg.inv", False)
     return _into(X, out)
 
 
@@ -792,10 +795,15 @@ def pinverse(input, rcond=1e-15):
 
 
 # The matrix functions (matrix_exp, matrix_power, matrix_rank, solve_triangular, cond) are in
-# _linalg_matrix_fns, on the helpers above.
+# _linalg_matrix_fns, eig and the LU family in _linalg_eig_lu, LDL, Householder products and the
+# tensor equations in _linalg_more, on the helpers above.
 from ._linalg_matrix_fns import (  # noqa: E402
     _int_arg, _matrix_exp_top, _matrix_power_top, _power, cond, matrix_exp, matrix_power, matrix_rank,
     solve_triangular,
+)
+from ._linalg_eig_lu import eig, eigvals, lu, lu_factor, lu_factor_ex, lu_solve  # noqa: E402
+from ._linalg_more import (  # noqa: E402
+    householder_product, ldl_factor, ldl_factor_ex, ldl_solve, tensorinv, tensorsolve, vander,
 )
 
 

@@ -105,6 +105,8 @@ MODULES = [
     "leafgrad._math_extra",
     "leafgrad.linalg",
     "leafgrad._linalg_matrix_fns",
+    "leafgrad._linalg_eig_lu",
+    "leafgrad._linalg_more",
     "leafgrad.torch_version",
     "leafgrad.version",
     "leafgrad.testing",
