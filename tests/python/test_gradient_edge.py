@@ -120,3 +120,27 @@ def test_edges_as_outputs():
     torch.autograd.backward(edge)
     del out
     torch.autograd.backward(edge)
+
+
+def test_edge_keeps_graph_of_custom_function_alive():
+    # a custom Function's node object is its context, which does not own the node: the edge
+    # carries an ownership token so backward through it works after the output is gone
+    class Clone(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    leaf = torch.ones(2, requires_grad=True)
+    inp = leaf.clone()
+    out = Clone.apply(inp)
+    edge = torch.autograd.graph.get_gradient_edge(out)
+    assert edge.ownership_token is not None
+    del out
+    torch.autograd.backward(edge, grad_tensors=torch.ones(2))
+    assert leaf.grad.tolist() == [3.0, 3.0]
+    plain = torch.autograd.graph.get_gradient_edge(inp)
+    assert plain.ownership_token is None

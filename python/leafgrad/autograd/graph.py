@@ -20,7 +20,7 @@ tensor([2., 4.])
 import contextlib
 import functools
 import threading
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 from .. import _core
 from .._core import Node
@@ -252,6 +252,9 @@ class GradientEdge(NamedTuple):
 
     node: Node
     output_nr: int
+    # keeps the graph alive where `node` does not (a custom Function's context: its node owns
+    # it, not the reverse)
+    ownership_token: Optional[Node] = None
 
 
 def get_gradient_edge(tensor):
@@ -268,9 +271,14 @@ def get_gradient_edge(tensor):
         )
     from .._grad_mode import enable_grad
 
+    from .function import BackwardCFunction
+
     with enable_grad():
         node = _grad_node(tensor)
-    return GradientEdge(node, tensor.output_nr)
+        # a custom Function's node object is its context, which does not own the node: a
+        # fresh view's node owns the graph instead, for as long as the edge lives
+        token = tensor.view_as(tensor).grad_fn if isinstance(node, BackwardCFunction) else None
+    return GradientEdge(node, tensor.output_nr, token)
 
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):
