@@ -126,10 +126,11 @@ impl DType {
             DType::Complex128 => "c10::complex<double>",
         }
     }
-    /// Legacy tensor type name used in messages: `torch.FloatTensor`, `CPUComplexFloatType`.
+    /// Legacy tensor type name used in messages: `torch.FloatTensor`, `CPUComplexFloatType`
+    /// (bool, bfloat16 and complex have no legacy name in PyTorch's C++ table: `CPUBoolType`).
     pub fn legacy_type_name(self) -> &'static str {
         match self {
-            DType::Bool => "torch.BoolTensor",
+            DType::Bool => "CPUBoolType",
             DType::UInt8 => "torch.ByteTensor",
             DType::Int8 => "torch.CharTensor",
             DType::Int16 => "torch.ShortTensor",

@@ -95,6 +95,9 @@ pub struct AutogradMeta {
     pub hooks: Vec<(u64, TensorHook)>,
     pub post_acc_hooks: Vec<(u64, PostAccHook)>,
     pub is_inference: bool,
+    /// An inference tensor with a version counter of its own: `detach()` of one outside
+    /// inference mode (PyTorch gives it one, so it may be written in place there).
+    pub inference_versioned: bool,
     /// `grad_dtype`: None means "any dtype"; default is the tensor's dtype.
     pub grad_dtype_any: bool,
     /// How the tensor came to be, for `leafgrad.explain` (PyTorch keeps no such record).
@@ -481,6 +484,20 @@ impl Tensor {
     pub fn grad(&self) -> Option<Tensor> {
         self.meta().grad.clone()
     }
+    /// Has a gradient edge of its own (PyTorch's `should_compute_output`): a grad_fn, or the
+    /// flag set on a leaf. A view made under `no_grad` of a tensor that requires grad requires
+    /// grad but has neither (its gradient goes nowhere).
+    pub fn has_grad_edge(&self) -> bool {
+        {
+            let m = self.meta();
+            if m.requires_grad || m.grad_fn.is_some() {
+                return true;
+            }
+        }
+        // a view whose base was written in place since takes its new history first (as
+        // `ops::gradient_edge` does)
+        self.is_view() && self.grad_fn().is_some()
+    }
     pub fn is_inference(&self) -> bool {
         self.meta().is_inference
     }
@@ -553,14 +570,27 @@ impl Tensor {
         let mut d = self.data().clone();
         d.base = None;
         let inference = self.is_inference();
+        let versioned = inference && !crate::grad_mode::is_inference_mode();
+        if versioned {
+            d.version = Some(Arc::new(AtomicU32::new(0)));
+        }
         let t = Tensor::from_data(d);
         {
             let mut m = t.meta();
             m.origin = Origin::Detach;
-            // detach() of an inference tensor is an inference tensor (PyTorch).
-            m.is_inference |= inference;
+            // detach() is a view: of an inference tensor an inference tensor, of a normal one a
+            // normal one, in any mode (PyTorch)
+            m.is_inference = inference;
+            m.inference_versioned = versioned;
         }
         t
+    }
+
+    /// An inference tensor that tracks no version counter (all but `detach()`'s outside
+    /// inference mode): it may not be written outside inference mode.
+    pub fn is_unversioned_inference(&self) -> bool {
+        let m = self.meta();
+        m.is_inference && !m.inference_versioned
     }
 
     /// Same storage and layout with a fresh version counter (`.data`).

@@ -10,17 +10,17 @@ use std::sync::Arc;
 /// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let dt = x.dtype();
+    if x.numel() == 0 {
+        return Err(Error::Runtime(format!(
+            "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
+            if is_max { "max" } else { "min" }
+        )));
+    }
     if dt.is_complex() {
         return Err(Error::NotImplemented(format!(
             "\"{}_all\" not implemented for '{}'",
             if is_max { "max" } else { "min" },
             dt.scalar_type_name()
-        )));
-    }
-    if x.numel() == 0 {
-        return Err(Error::Runtime(format!(
-            "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
-            if is_max { "max" } else { "min" }
         )));
     }
     let flat = reshape(&x.detached(), &[-1])?;
@@ -81,9 +81,13 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
         return Ok(Tensor::scalar(0i64));
     }
     if src.shape()[d] == 0 {
-        return Err(Error::Index(
-            "argmax(): Expected reduction dim to be specified for input.numel() == 0.".into(),
-        ));
+        let name = if is_max { "argmax" } else { "argmin" };
+        return Err(Error::Index(match dim {
+            None => {
+                format!("{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            }
+            Some(_) => format!("{name}(): Expected reduction dim {d} to have non-zero size."),
+        }));
     }
     let kernel = if is_max {
         ArgReduceKernel::Max
@@ -161,6 +165,12 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
             d
         )));
     }
+    if x.dtype().is_complex() {
+        return Err(Error::Type(format!(
+            "{}(): does not support complex input",
+            if is_max { "max" } else { "min" }
+        )));
+    }
     let idx = argmax(x, Some(d as i64), true, is_max)?;
     let picked = if idx.device().is_meta() {
         vec![0; idx.numel()] // the meta backend reads no plan, only its shape
@@ -188,22 +198,42 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
 pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Result<Tensor> {
     let rd = reduce_dims(x.ndim(), dims)?;
     let dt = x.dtype();
-    if dt.is_complex() {
-        return Err(Error::NotImplemented(format!(
-            "\"{}_values_cpu\" not implemented for '{}'",
-            if is_max { "max" } else { "min" },
-            dt.scalar_type_name()
-        )));
-    }
     let shape = x.shape();
-    if let Some(&d) = rd.iter().find(|&&d| shape[d] == 0) {
+    if let Some(i) = rd.iter().position(|&d| shape[d] == 0) {
+        // (PyTorch names the dim as it was given)
+        let given = dims
+            .and_then(|ds| {
+                ds.iter()
+                    .find(|&&g| wrap_dim(g, x.ndim()).ok() == Some(rd[i]))
+            })
+            .map_or(rd[i] as i64, |&g| g);
         return Err(Error::Index(format!(
             "{}(): Expected reduction dim {} to have non-zero size.",
             if is_max { "amax" } else { "amin" },
-            d
+            given
         )));
     }
-    let out = backend::reduce(ReduceKernel::extreme(is_max), x, &rd, keepdim)?;
+    let out = if dt.is_complex() {
+        if x.numel() > 0 {
+            return Err(Error::NotImplemented(format!(
+                "\"{}_values_cpu\" not implemented for '{}'",
+                if is_max { "max" } else { "min" },
+                dt.scalar_type_name()
+            )));
+        }
+        // (an empty result: no kernel runs, so no dtype error)
+        let mut out_shape = shape.to_vec();
+        for &d in rd.iter().rev() {
+            if keepdim {
+                out_shape[d] = 1;
+            } else {
+                out_shape.remove(d);
+            }
+        }
+        Tensor::zeros_on(&out_shape, dt, x.device())?
+    } else {
+        backend::reduce(ReduceKernel::extreme(is_max), x, &rd, keepdim)?
+    };
     if needs_grad(&[x])? {
         let (shape, name) = (
             x.shape(),

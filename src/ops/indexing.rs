@@ -158,6 +158,16 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
         let _g = GradModeGuard::new(false);
         apply_basic(t, items, true)?
     };
+    // PyTorch makes the window with a view op in the caller's grad mode (a full slice is no
+    // op): on a view that may not take its base's new history, that op raises first (it asks
+    // for the view's grad_fn)
+    let makes_view = {
+        let (a, b) = (t.data(), ix.view.data());
+        (&a.shape, &a.strides, a.offset) != (&b.shape, &b.strides, b.offset)
+    };
+    if makes_view && crate::grad_mode::recording() && t.is_view() && t.requires_grad() {
+        super::inplace::refresh_view(t)?;
+    }
     // the window written is a view made in the caller's grad mode (PyTorch: t[i].copy_(v))
     mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
     // A host scalar may be written into device memory (as in PyTorch).

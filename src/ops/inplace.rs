@@ -65,6 +65,12 @@ pub fn before_write(target: &Tensor) -> Result<()> {
 
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
+    check_inplace_with(target, others, true)
+}
+
+/// [`check_inplace`]; `kernel`: the kernel's memory-overlap checks too (`copy_` from the tensor
+/// itself returns before them in PyTorch).
+fn check_inplace_with(target: &Tensor, others: &[&Tensor], kernel: bool) -> Result<()> {
     before_write(target)?;
     // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses
     // at the version bump, `bump_after_write`), then the kernel's
@@ -81,12 +87,17 @@ pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
         // not)
         return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
+    if !kernel {
+        return Ok(());
+    }
     {
         let d = target.data();
-        if d.shape
-            .iter()
-            .zip(&d.strides)
-            .any(|(&n, &s)| n > 1 && s == 0)
+        // (an empty tensor has no element to overlap)
+        if !d.shape.contains(&0)
+            && d.shape
+                .iter()
+                .zip(&d.strides)
+                .any(|(&n, &s)| n > 1 && s == 0)
         {
             return Err(Error::Runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.".into()));
         }
@@ -148,7 +159,7 @@ fn check_autograd_inplace(target: &Tensor) -> Result<()> {
 
 /// An inference tensor written outside inference mode (autograd does not see it).
 fn outside_inference_mode(t: &Tensor) -> bool {
-    t.is_inference() && !crate::grad_mode::is_inference_mode()
+    t.is_unversioned_inference() && !crate::grad_mode::is_inference_mode()
 }
 
 /// The version bump after an in-place write. For an inference tensor outside inference mode it
@@ -276,9 +287,16 @@ pub(crate) fn view_rebase_error(t: &Tensor, creation: CreationMeta, indirect: bo
     };
     let head = match gf {
         Some(node) => {
+            // the forward's name with its overload number past the first: SqueezeBackward0 →
+            // Squeeze, SqueezeBackward1 → Squeeze1 (PyTorch's)
             let name = node.name.to_string();
-            let short = name.trim_end_matches(|c: char| c.is_ascii_digit());
-            let short = short.strip_suffix("Backward").unwrap_or(&name);
+            let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+            let overload = &name[stem.len()..];
+            let short = match stem.strip_suffix("Backward") {
+                Some(op) if overload.is_empty() || overload == "0" => op.to_string(),
+                Some(op) => format!("{op}{overload}"),
+                None => name.clone(),
+            };
             match creation {
                 // a view (with history) of a view made under no_grad / inference mode
                 CreationMeta::NoGradMode => format!("Output {nr} of {short} is a view of a view which was created in no_grad mode and {modified} modified inplace with grad mode enabled."),
@@ -590,9 +608,14 @@ fn inplace_tracked(target: &Tensor, others: &[&Tensor]) -> bool {
 
 /// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
 pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
-    check_inplace(target, &[src])?;
+    // `x.copy_(x)` writes nothing (PyTorch's kernel returns at once, an expanded `x` included)
+    let itself = target.ptr_eq(src);
+    check_inplace_with(target, &[src], !itself)?;
     if inplace_tracked(target, &[src]) {
         return apply_inplace(target, &[src], |s| copy_value(s, src));
+    }
+    if itself {
+        return bump_after_write(target);
     }
     let shape = target.shape();
     if crate::shape::broadcast_shapes(&shape, &src.shape())

@@ -22,7 +22,8 @@ fn floating(x: &Tensor) -> Result<Tensor> {
 /// softmax/log_softmax of an integer or bool tensor: PyTorch has no kernel (pass dtype=).
 fn softmax_dtype_check(x: &Tensor, dim: i64, kind: &str) -> Result<()> {
     let dt = x.dtype();
-    if !dt.is_differentiable() || dt.is_complex() {
+    // (an empty tensor of any dtype comes back as it is: no kernel runs)
+    if (!dt.is_differentiable() || dt.is_complex()) && x.numel() > 0 {
         let last = wrap_dim(dim, x.ndim())? + 1 >= x.ndim();
         return Err(Error::NotImplemented(format!(
             "\"{kind}{}_kernel_impl\" not implemented for '{}'",
@@ -39,7 +40,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
-        backend::contiguous(&xf)?
+        backend::contiguous(x)?
     } else if let Some(y) = fused_softmax(&xf, d as usize, false)? {
         y
     } else {
@@ -77,7 +78,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let xf = floating(x)?;
     let d = wrap_dim(dim, x.ndim())? as i64;
     let out = if xf.numel() == 0 {
-        backend::contiguous(&xf)?
+        backend::contiguous(x)?
     } else {
         // PyTorch's kernel: (x - max) - log Σ exp(x - max), with the max unmasked (an
         // infinite max makes the row NaN, as there)

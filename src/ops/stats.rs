@@ -199,6 +199,19 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
         // no max to shift by: log Σ exp over nothing is -inf (PyTorch)
         let _g = crate::grad_mode::GradModeGuard::new(false);
         log(&sum(&exp(&xf)?, Some(dims), keepdim)?)?
+    } else if xf.dtype().is_complex() {
+        // shifted by the max of the real parts where it is finite (PyTorch's)
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        let m = amax(&select(&view_as_real(&xf)?, -1, 0)?, Some(dims), true, true)?;
+        let finite = compare(CmpOp::Ne, &abs(&m)?, &Tensor::wrapped_scalar(f64::INFINITY))?;
+        let m = where_(&finite, &m, &Tensor::zeros(&[], m.dtype())?)?;
+        let s = sum(&exp(&sub(&xf, &m)?)?, Some(dims), true)?;
+        let r = add(&log(&s)?, &m)?;
+        if keepdim {
+            r
+        } else {
+            drop_reduced_dims(&r, &reduce_dims(x.ndim(), Some(dims))?)?
+        }
     } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let m = amax(&xf, Some(dims), true, true)?;
@@ -233,8 +246,14 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
                         gg = unsqueeze(&gg, d)?;
                     }
                 }
-                // d lse = softmax(x) · dL
-                grads![mul(&gg, &exp(&sub(&s[0], &r)?)?)?]
+                // d lse = softmax(x) · dL (conjugated for complex: PyTorch's convention)
+                let sm = exp(&sub(&s[0], &r)?)?;
+                let sm = if sm.dtype().is_complex() {
+                    conj(&sm)?
+                } else {
+                    sm
+                };
+                grads![mul(&gg, &sm)?]
             }),
         )?;
     }

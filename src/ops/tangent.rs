@@ -224,10 +224,11 @@ pub fn wanted(inputs: &[&Tensor]) -> bool {
     active() && inputs.iter().any(|t| t.meta().fw_grad.is_some())
 }
 
-/// Does an op need the gradient formula for `t`: it requires grad, or carries a tangent?
+/// Does an op need the gradient formula for `t`: its gradient goes somewhere (it has an edge),
+/// or it carries a tangent?
 #[inline]
 pub fn needs_formula(t: &Tensor) -> bool {
-    t.requires_grad() || has_tangent(t)
+    t.has_grad_edge() || has_tangent(t)
 }
 
 /// The outputs' tangents of the op `node` just recorded over `inputs`, computed from the inputs'

@@ -253,7 +253,7 @@ impl PyTensor {
 
     #[getter(_version)]
     fn get_version(&self) -> PyResult<u32> {
-        if self.t.is_inference() {
+        if self.t.is_unversioned_inference() {
             return Err(PyRuntimeError::new_err(
                 "Inference tensors do not track version counter.",
             ));

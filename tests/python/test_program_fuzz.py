@@ -79,12 +79,35 @@ KNOWN_LOUD = [
     ("functions with out=... arguments don't support automatic differentiation", None,
      "PyTorch's mean/abs of an inference tensor that requires grad fail inside an internal out= "
      "call"),
-    (None, "not implemented for 'ComplexFloat'",
-     "logsumexp of complex tensors is not implemented"),
     ("index -1 is out of bounds for dimension 0 with size 0", "invalid index of a 0-dim tensor",
      "PyTorch indexes a 0-d bool tensor as if it had a mask dimension"),
     ("Output 0 of Select is a view", "A view was created in no_grad mode",
      "t[i] = v through a multi-output view: leafgrad's window view has no grad_fn to name"),
+    ("A view was created in", "not implemented for complex",
+     "PyTorch asks for a stale view's grad_fn (and raises) before the op's dtype check"),
+    ("A view was created in", "does not support complex input",
+     "PyTorch asks for a stale view's grad_fn (and raises) before the op's dtype check"),
+    ("A view was created in", "`-` operator, with a bool tensor",
+     "PyTorch asks for a stale view's grad_fn (and raises) before the op's dtype check"),
+    ("A view was created in", "not implemented for 'Complex",
+     "PyTorch asks for a stale view's grad_fn (and raises) before the op's dtype check"),
+    ("A view was created in no_grad mode and its", "element 0 of tensors does not require grad",
+     "backward from a stale no_grad view: PyTorch refreshes its grad_fn (and raises) first"),
+    ("Boolean inputs not supported", "more than one element of the written-to tensor",
+     "relu_ of an expanded bool tensor: PyTorch's dtype check comes before its overlap check"),
+    ("`-` operator, with two bool tensors", "some elements of the input tensor and the written-to",
+     "sub_ of bool views that overlap: PyTorch's dtype check comes before its overlap check"),
+    ("Trying to backward through the graph a second time", "one of the variables needed for gradient",
+     "a graph both freed and written in place: PyTorch reaches the freed node first, leafgrad "
+     "the stale saved tensor (the engines visit nodes in different orders)"),
+    ("one of the variables needed for gradient", "Trying to backward through the graph a second time",
+     "a graph both freed and written in place: the engines visit nodes in different orders"),
+    ("Output 0 of Split is a view and its base", "one of the variables needed for gradient",
+     "a multi-output view written through its base in inference mode: PyTorch refuses its "
+     "refresh at backward, leafgrad the stale saved tensor"),
+    ("Inplace update to inference tensor outside", None,
+     "gradients accumulated in inference mode are inference tensors: PyTorch's later backward "
+     "adds into them in place and raises; leafgrad replaces them"),
 ]
 KNOWN_SILENT = {
     "stride_size1": "strides of size-1 dims of elementwise results (TensorIterator's order)",
@@ -104,14 +127,68 @@ def _known(diff, program, observed):
             if (torch_text is None or torch_text in r) and (leafgrad_text is None or leafgrad_text in g):
                 return True
         return False
+    step = int(where.split(":", 1)[0])
+    if field == "grad_fn" and got is None and _from_inference_tensor(step, program):
+        # an op on an inference tensor that requires grad, outside inference mode: autograd
+        # does not see its input, but PyTorch's decomposition records a node for the copy or
+        # fill it makes into a normal tensor (clone → CopyBackwards, cumsum → FillBackward3)
+        return True
+    if field == "grad_fn" and ref == "CopySlices" and got is None and observed[step].get(
+            "result", {}).get("dtype", "").startswith(("torch.int", "torch.uint", "torch.bool")):
+        # t[i] = v with v requiring grad into an integer tensor: PyTorch gives the integer
+        # tensor a CopySlices node (and requires_grad); leafgrad keeps integers out of autograd
+        return True
+    if field == "grad_fn" and (ref, got) == ("SubBackward0", "RsubBackward1") and _from_inference_tensor(step, program):
+        return True
+    result = (observed[step].get("result") or {}) if step < len(observed) else {}
+    if field == "value" and str(result.get("dtype", "")).startswith("torch.complex") and _special_complex(ref, got):
+        return True
     if field not in KNOWN_SILENT:
         return False
     if field == "stride_size1":
         return True
-    step = int(where.split(":", 1)[0])
     if field == "value" and observed[step].get("aliased"):
         return True
     return field in ("is_view", "version") and _step_op(where, program) == "grad"
+
+
+def _from_inference_tensor(step, program):
+    """Is the operand of step `step` a tensor made in inference mode (used outside it)?"""
+    if step >= len(program) or program[step].get("mode") == "inference":
+        return False
+    x = program[step].get("x")
+    made = [s for s in program[:step] if s.get("name") == x]
+    return bool(made) and made[0].get("mode") == "inference"
+
+
+def _special_complex(ref, got):
+    """Complex values that differ only where PyTorch's own vectorized and scalar paths differ:
+    signed zeros, the side of a branch cut (real part ±0), and non-finite parts (C99 Annex G
+    special values of pow/sqrt, or the max of signed zeros before them)."""
+    def pairs(v):
+        if isinstance(v, list) and len(v) == 2 and all(not isinstance(x, list) for x in v):
+            return [v]
+        if isinstance(v, list):
+            return [p for x in v for p in pairs(x)]
+        return None
+
+    def num(x):
+        return float(x) if isinstance(x, str) else x
+
+    pa, pb = pairs(ref), pairs(got)
+    if not pa or not pb or len(pa) != len(pb):
+        return False
+    for (ar, ai), (br, bi) in zip(pa, pb):
+        ar, ai, br, bi = map(num, (ar, ai, br, bi))
+        finite = all(abs(v) != float("inf") and v == v for v in (ar, ai, br, bi))
+        if not finite:
+            continue
+        if abs(ar - br) <= 1e-5 * max(abs(ar), abs(br), 1e-30) and abs(ai - bi) <= 1e-5 * max(abs(ai), abs(bi), 1e-30):
+            continue
+        if ar == 0 and br == 0 and abs(ai) == abs(bi):
+            continue
+        return False
+    return True
 
 
 def _step_op(where, program):

@@ -14,11 +14,14 @@ use crate::error::Result;
 /// dim never decides, and equal strides put the smaller dim inside.
 pub fn result_strides(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<isize>> {
     let nd = shape.len();
-    if nd <= 1 || shape.contains(&0) {
-        // (an empty result is row-major, as PyTorch's empty tensors are contiguous)
+    if nd <= 1 {
         return None;
     }
     if operands.iter().all(|(s, _)| *s == shape) {
+        if shape.contains(&0) {
+            // (operands of the result's shape are all contiguous when empty: row-major)
+            return None;
+        }
         if operands.iter().all(|(s, st)| is_rowmajor(s, st)) {
             return None;
         }
@@ -35,6 +38,7 @@ pub fn result_strides(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Opt
         }
     }
     let ord = order(shape, operands)?;
+    // (a size-0 dim zeroes the strides outside it, as TensorIterator's permuted outputs have)
     let mut strides = vec![0isize; nd];
     let mut acc = 1isize;
     for &d in ord.iter().rev() {

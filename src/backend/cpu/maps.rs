@@ -107,7 +107,9 @@ pub fn map2<A: Element, B: Element, U: Element>(
     let ord = {
         let (da, db) = (a, b);
         host_only(&[da, db])?;
-        if da.is_contiguous() && db.is_contiguous() {
+        // (an empty result of broadcast operands takes TensorIterator's order: a size-0 dim
+        // zeroes the strides outside it)
+        if da.is_contiguous() && db.is_contiguous() && !shape.contains(&0) {
             None
         } else {
             layout::result_strides(shape, &[(&da.shape, &da.strides), (&db.shape, &db.strides)])

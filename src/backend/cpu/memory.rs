@@ -184,7 +184,7 @@ pub fn where_(cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
         copy_where(&out, &c.broadcast_to(shape)?, &av)?;
         Ok(out)
     };
-    let ord = if [cond, a, b].iter().all(|t| t.is_contiguous()) {
+    let ord = if [cond, a, b].iter().all(|t| t.is_contiguous()) && !shape.contains(&0) {
         None
     } else {
         let ds = [cond, a, b];
