@@ -66,6 +66,22 @@ pub enum NodeKind {
     AccumulateGrad(Tensor),
 }
 
+/// A non-tensor value of a node's op (`grad_fn._saved_<name>`), as PyTorch gives it to Python.
+#[derive(Clone, Debug)]
+pub enum SavedAttr {
+    /// An int64 argument: PyTorch hands it to Python as unsigned (`dim=-1` reads
+    /// 18446744073709551615, an open slice end 9223372036854775807).
+    Int(i64),
+    /// A Scalar argument holding an integer (`alpha=2`), signed.
+    ScalarInt(i64),
+    Float(f64),
+    Bool(bool),
+    Ints(Vec<i64>),
+    Str(&'static str),
+    /// An optional argument not given (`None`).
+    None,
+}
+
 /// What a node keeps of a saved tensor: the tensor, or what saved-tensor hooks packed it into.
 #[derive(Clone)]
 pub enum SavedValue {
@@ -139,6 +155,9 @@ pub struct Node {
     pub parent: Option<super::arena::NodeRef>,
     /// State the binding layer keeps for the node's lifetime (its `metadata` dict).
     pub binding_state: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
+    /// The op's non-tensor arguments its formula uses (PyTorch's `_saved_dim`, `_saved_alpha`,
+    /// ...), set by the op after recording.
+    pub attrs: std::sync::OnceLock<Box<[(&'static str, SavedAttr)]>>,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -181,6 +200,7 @@ impl Node {
             trace: super::anomaly::trace(),
             parent: super::anomaly::parent(),
             binding_state: std::sync::OnceLock::new(),
+            attrs: std::sync::OnceLock::new(),
         }
     }
     pub(crate) fn set_id(&self, id: NodeId) {

@@ -113,6 +113,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
                 grads![g[0].clone(), gb]
             }),
         )?;
+        set_attrs(&out, || vec![("alpha", scalar_attr(alpha))]);
     }
     Ok(out)
 }
@@ -154,6 +155,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
             vec![],
             Box::new(move |_, g| grads![g[0].clone(), mul_scalar(&g[0], -alpha)?]),
         )?;
+        set_attrs(&out, || vec![("alpha", scalar_attr(alpha))]);
     }
     Ok(out)
 }
@@ -267,6 +269,9 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
             vec![],
             Box::new(|_, g| grads![neg(&g[0])?]),
         )?;
+        set_attrs(&out, || {
+            vec![("alpha", crate::graph::node::SavedAttr::ScalarInt(1))]
+        });
     }
     Ok(out)
 }
@@ -378,6 +383,19 @@ pub fn pow_scalar(x: &Tensor, e: &Tensor) -> Result<Tensor> {
                 grads![mul(&g[0], &conj(&d)?)?]
             }),
         )?;
+        if ev.im == 0.0 {
+            let int = !e.dtype().is_differentiable();
+            set_attrs(&out, || {
+                vec![(
+                    "exponent",
+                    if int {
+                        crate::graph::node::SavedAttr::ScalarInt(ev.re as i64)
+                    } else {
+                        crate::graph::node::SavedAttr::Float(ev.re)
+                    },
+                )]
+            });
+        }
     }
     Ok(out)
 }

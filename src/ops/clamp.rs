@@ -325,6 +325,12 @@ pub fn clamp_as(x: &Tensor, min: Option<f64>, max: Option<f64>, op: ClampOp) -> 
                 )?]
             }),
         )?;
+        let bound = |v: Option<f64>| v.map_or(crate::graph::node::SavedAttr::None, scalar_attr);
+        set_attrs(&out, || match op {
+            ClampOp::Clamp => vec![("min", bound(min)), ("max", bound(max))],
+            ClampOp::Min => vec![("min", bound(min))],
+            ClampOp::Max => vec![("max", bound(max))],
+        });
     }
     Ok(out)
 }

@@ -190,6 +190,12 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
         "MinBackward0"
     };
     let vals = take(x, &plan, &vshape, name)?;
+    set_attrs(&vals, || {
+        vec![
+            ("dim", crate::graph::node::SavedAttr::Int(dim)),
+            ("keepdim", crate::graph::node::SavedAttr::Bool(keepdim)),
+        ]
+    });
     let ishape: Vec<i64> = vshape.iter().map(|&s| s as i64).collect();
     Ok((vals, reshape(&idx, &ishape)?.detached()))
 }
@@ -264,6 +270,14 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
                 grads![mul(&expand(&div(&gg, &count)?, &shape)?, &mask)?]
             }),
         )?;
+        // (amax() with no dims reduces all: PyTorch's dim is then the empty tuple)
+        let given = dims.map_or(Vec::new(), |d| d.to_vec());
+        set_attrs(&out, || {
+            vec![
+                ("dim", crate::graph::node::SavedAttr::Ints(given)),
+                ("keepdim", crate::graph::node::SavedAttr::Bool(keepdim)),
+            ]
+        });
     }
     Ok(out)
 }

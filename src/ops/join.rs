@@ -118,6 +118,9 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                 Ok(out)
             }),
         )?;
+        set_attrs(&out, || {
+            vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+        });
     }
     Ok(out)
 }
@@ -163,6 +166,9 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                     .collect()
             }),
         )?;
+        set_attrs(&out, || {
+            vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+        });
     }
     Ok(out)
 }

@@ -301,6 +301,29 @@ pub fn record(
     Ok(())
 }
 
+/// Give the node `out` was just recorded under (if it was) the op's non-tensor arguments, for
+/// `grad_fn._saved_<name>`. Built only when there is such a node.
+pub fn set_attrs(
+    out: &Tensor,
+    attrs: impl FnOnce() -> Vec<(&'static str, crate::graph::node::SavedAttr)>,
+) {
+    let node = out.meta().grad_fn.clone();
+    if let Some(node) = node {
+        let _ = node.attrs.set(attrs().into_boxed_slice());
+    }
+}
+
+/// A Python-number argument as PyTorch's Scalar shows it (an integral value as an int: the
+/// caller's int/float spelling is not known here).
+pub fn scalar_attr(v: f64) -> crate::graph::node::SavedAttr {
+    use crate::graph::node::SavedAttr;
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        SavedAttr::ScalarInt(v as i64)
+    } else {
+        SavedAttr::Float(v)
+    }
+}
+
 /// The outputs become non-leaves with `node` as their grad_fn.
 fn attach(node: &NodeRef, outputs: &[&Tensor]) {
     for (i, o) in outputs.iter().enumerate() {

@@ -67,6 +67,9 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
                 grads![sub(&gy, &mul(y, &sum(&gy, Some(&[d]), true)?)?)?]
             }),
         )?;
+        set_attrs(&out, || {
+            vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+        });
     }
     Ok(out)
 }
@@ -83,18 +86,18 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
         // PyTorch's kernel: (x - max) - log Σ exp(x - max), with the max unmasked (an
         // infinite max makes the row NaN, as there)
         if let Some(y) = fused_softmax(&xf, d as usize, true)? {
-            return finish_log_softmax(x, y, d);
+            return finish_log_softmax(x, y, d, dim);
         }
         let xf = backend::contiguous(&xf)?;
         let _g = GradModeGuard::new(false);
         let shifted = sub(&xf, &amax(&xf, Some(&[d]), true, true)?)?;
         sub(&shifted, &log(&sum(&exp(&shifted)?, Some(&[d]), true)?)?)?
     };
-    finish_log_softmax(x, out, d)
+    finish_log_softmax(x, out, d, dim)
 }
 
 /// log_softmax's result `out` of `x`, with its node recorded.
-fn finish_log_softmax(x: &Tensor, out: Tensor, d: i64) -> Result<Tensor> {
+fn finish_log_softmax(x: &Tensor, out: Tensor, d: i64, dim: i64) -> Result<Tensor> {
     let out = out.detached();
     if needs_grad(&[x])? {
         // dx = g - exp(y) Σ g
@@ -113,6 +116,9 @@ fn finish_log_softmax(x: &Tensor, out: Tensor, d: i64) -> Result<Tensor> {
                 )?]
             }),
         )?;
+        set_attrs(&out, || {
+            vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+        });
     }
     Ok(out)
 }

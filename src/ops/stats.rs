@@ -256,6 +256,7 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
                 grads![mul(&gg, &sm)?]
             }),
         )?;
+        super::sum::reduction_attrs(&out, Some(dims), keepdim);
     }
     Ok(out)
 }

@@ -85,8 +85,22 @@ pub fn sum(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
             vec![],
             Box::new(move |_, g| grads![expand_back(&g[0], &shape, &rd, keepdim)?]),
         )?;
+        reduction_attrs(&out, dims, keepdim);
     }
     Ok(out)
+}
+
+/// A reduction's `_saved_dim` (the dims as given) and `_saved_keepdim`, for its `dim=` form.
+pub(crate) fn reduction_attrs(out: &Tensor, dims: Option<&[i64]>, keepdim: bool) {
+    use crate::graph::node::SavedAttr;
+    if let Some(d) = dims {
+        set_attrs(out, || {
+            vec![
+                ("dim", SavedAttr::Ints(d.to_vec())),
+                ("keepdim", SavedAttr::Bool(keepdim)),
+            ]
+        });
+    }
 }
 
 pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
@@ -136,6 +150,7 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
                 )?]
             }),
         )?;
+        reduction_attrs(&out, dims, keepdim);
     }
     Ok(out)
 }
@@ -212,6 +227,9 @@ pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
             vec![],
             Box::new(move |_, g| grads![cumsum(&g[0], d as i64, !reverse)?]),
         )?;
+        set_attrs(&out, || {
+            vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+        });
     }
     Ok(out)
 }

@@ -228,6 +228,12 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
         &out,
         Box::new(move |_, g| grads![transpose(&g[0], a as i64, b as i64)?]),
     )?;
+    set_attrs(&out, || {
+        vec![
+            ("dim0", crate::graph::node::SavedAttr::Int(d0)),
+            ("dim1", crate::graph::node::SavedAttr::Int(d1)),
+        ]
+    });
     Ok(out)
 }
 
@@ -286,6 +292,9 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         &out,
         Box::new(move |_, g| grads![permute(&g[0], &inv)?]),
     )?;
+    set_attrs(&out, || {
+        vec![("dims", crate::graph::node::SavedAttr::Ints(dims.to_vec()))]
+    });
     Ok(out)
 }
 
@@ -307,6 +316,9 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
         &out,
         Box::new(move |_, g| grads![squeeze_dim(&g[0], d as i64)?]),
     )?;
+    set_attrs(&out, || {
+        vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+    });
     Ok(out)
 }
 
@@ -354,6 +366,9 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
             }]
         }),
     )?;
+    set_attrs(&out, || {
+        vec![("dim", crate::graph::node::SavedAttr::Int(dim))]
+    });
     Ok(out)
 }
 
@@ -517,6 +532,12 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
         &out,
         Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
     )?;
+    set_attrs(&out, || {
+        vec![
+            ("dim", crate::graph::node::SavedAttr::Int(dim)),
+            ("index", crate::graph::node::SavedAttr::Int(index)),
+        ]
+    });
     Ok(out)
 }
 
@@ -566,6 +587,20 @@ pub fn slice(
         &out,
         Box::new(move |_, g| grads![embed(&g[0], &shape, &region)?]),
     )?;
+    set_attrs(&out, || {
+        vec![
+            ("dim", crate::graph::node::SavedAttr::Int(d as i64)),
+            (
+                "start",
+                crate::graph::node::SavedAttr::Int(start.unwrap_or(0)),
+            ),
+            (
+                "end",
+                crate::graph::node::SavedAttr::Int(end.unwrap_or(i64::MAX)),
+            ),
+            ("step", crate::graph::node::SavedAttr::Int(step)),
+        ]
+    });
     Ok(out)
 }
 

@@ -302,6 +302,39 @@ impl PyNode {
         Ok(grads_tuple(py, &out)?.into_any())
     }
 
+    /// The op's non-tensor arguments (`_saved_dim`, ...) as a dict, for `leafgrad._node`.
+    #[getter]
+    fn _lg_attrs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        use crate::graph::node::SavedAttr;
+        let d = PyDict::new(py);
+        if let Some(attrs) = self.node()?.attrs.get() {
+            for (k, v) in attrs.iter() {
+                match v {
+                    SavedAttr::Int(i) => d.set_item(k, *i as u64)?,
+                    SavedAttr::ScalarInt(i) => d.set_item(k, i)?,
+                    SavedAttr::Float(f) => d.set_item(k, f)?,
+                    SavedAttr::Bool(b) => d.set_item(k, b)?,
+                    SavedAttr::Ints(v) => {
+                        d.set_item(k, PyTuple::new(py, v.iter().map(|&i| i as u64))?)?
+                    }
+                    SavedAttr::Str(s) => d.set_item(k, s)?,
+                    SavedAttr::None => d.set_item(k, py.None())?,
+                }
+            }
+        }
+        Ok(d)
+    }
+    /// The shapes of the op's inputs (one per edge), for the `_saved_*_sym_sizes` PyTorch keeps.
+    #[getter]
+    fn _lg_input_shapes(&self) -> PyResult<Vec<Vec<usize>>> {
+        Ok(self
+            .node()?
+            .input_meta
+            .iter()
+            .map(|m| m.shape.to_vec())
+            .collect())
+    }
+
     /// Is the node's saved state freed (backward ran without retain_graph)?
     #[getter]
     fn _lg_saved_released(&self) -> PyResult<bool> {

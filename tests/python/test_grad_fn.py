@@ -434,3 +434,56 @@ def test_writing_into_a_variance_keeps_its_backward():
     s.mul_(2)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         s.backward()
+
+
+def test_non_tensor_saved_values_are_pytorchs():
+    # grad_fn._saved_<name> for an op's non-tensor arguments and the input sizes PyTorch keeps,
+    # listed by dir() (values recorded from torch 2.15: int64 arguments read as unsigned there,
+    # so dim=-1 is 2**64 - 1 and an open slice end is 2**63 - 1)
+    a = torch.ones(2, 3, 4, requires_grad=True)
+    b = torch.ones(2, 3, 4, requires_grad=True)
+    neg1 = 2 ** 64 - 1
+    cases = [
+        (a.add(b, alpha=2), {"alpha": 2}),
+        (a.add(b, alpha=2.5), {"alpha": 2.5}),
+        (a + b, {"alpha": 1}),
+        (a.sub(b, alpha=3), {"alpha": 3}),
+        (1 - a, {"alpha": 1}),
+        (a.sum(-1, keepdim=True), {"dim": (neg1,), "keepdim": True, "self_sym_sizes": (2, 3, 4)}),
+        (a.sum(), {"self_sym_sizes": (2, 3, 4)}),
+        (a.mean(1), {"dim": (1,), "keepdim": False, "self_sym_numel": 24, "self_sym_sizes": (2, 3, 4)}),
+        (a.mean(), {"self_sym_numel": 24, "self_sym_sizes": (2, 3, 4)}),
+        (a.transpose(-1, 0), {"dim0": neg1, "dim1": 0}),
+        (a.permute(2, -3, 1), {"dims": (2, 2 ** 64 - 3, 1)}),
+        (a[:, -1], {"dim": 1, "index": neg1, "self_sym_sizes": (2, 3, 4)}),
+        (a[:, 1:3], {"dim": 1, "start": 1, "end": 3, "step": 1, "self_sym_sizes": (2, 3, 4)}),
+        (a[::2], {"dim": 0, "start": 0, "end": 2 ** 63 - 1, "step": 2, "self_sym_sizes": (2, 3, 4)}),
+        (a.narrow(2, 1, 2), {"dim": 2, "start": 1, "end": 3, "step": 1, "self_sym_sizes": (2, 3, 4)}),
+        (a[:1].squeeze(0), {"dim": 0, "self_sym_sizes": (1, 3, 4)}),
+        (a.unsqueeze(-1), {"dim": neg1}),
+        (a.softmax(-1), {"dim": neg1}),
+        (a.log_softmax(1), {"dim": 1}),
+        (torch.cat([a, b], -1), {"dim": neg1}),
+        (torch.stack([a, b], 1), {"dim": 1}),
+        (a.pow(2), {"exponent": 2}),
+        (a.pow(1.5), {"exponent": 1.5}),
+        (a.clamp(-1, 1), {"min": -1, "max": 1}),
+        (a.clamp(min=0), {"min": 0, "max": None}),
+        (a.amax((0, 1), keepdim=True), {"dim": (0, 1), "keepdim": True}),
+        (a.max(1)[0], {"dim": 1, "keepdim": False, "self_sym_sizes": (2, 3, 4)}),
+        (a.cumsum(-1), {"dim": neg1}),
+        (a.logsumexp(1), {"dim": (1,), "keepdim": False}),
+        (a.view(6, 4), {"self_sym_sizes": (2, 3, 4)}),
+        (a[:, :1].expand(2, 5, 4), {"self_sym_sizes": (2, 1, 4)}),
+    ]
+    for y, want in cases:
+        g = y.grad_fn
+        got = {}
+        for n in dir(g):
+            if n.startswith("_saved_"):
+                v = getattr(g, n)
+                if not isinstance(v, torch.Tensor) and (v is not None or n[7:] in want):
+                    got[n[7:]] = v
+        assert got == want, (g.name(), got)
+        for k, v in want.items():
+            assert type(getattr(g, "_saved_" + k)) is type(v), (g.name(), k)
