@@ -54,8 +54,23 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
         let b: bool = o.extract()?;
         return Ok(Idx::Tensor(Tensor::from_vec(vec![b], &[]).py()?));
     }
-    if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
-        let t = super::factory::from_data(o, None)?;
+    let is_range = o.is_instance_of::<pyo3::types::PyRange>();
+    let is_array = !is_range && o.hasattr("__array_interface__")?;
+    if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() || is_range || is_array {
+        // a range (and any sequence PyTorch turns into an index tensor) indexes as its list;
+        // an empty one as an empty long index
+        let seq = if is_range {
+            pyo3::types::PyList::new(o.py(), o.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
+                .into_any()
+        } else if is_array {
+            o.call_method0("tolist")?
+        } else {
+            o.clone()
+        };
+        if !is_array && seq.len()? == 0 {
+            return Ok(Idx::Tensor(Tensor::from_vec(Vec::<i64>::new(), &[0]).py()?));
+        }
+        let t = super::factory::from_data(&seq, None)?;
         if t.dtype().is_differentiable() {
             return Err(PyIndexError::new_err(
                 "tensors used as indices must be long, int, byte or bool tensors",
