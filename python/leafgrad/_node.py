@@ -60,7 +60,8 @@ class _NodeValues(Node):
             key = name[len("_saved_"):]
             if key in values:
                 return values[key]
-        return Node.__getattr__(self, name)
+        # (the base's lookup with its own fallback: the saved tensors, else AttributeError)
+        return Node.__getattribute__(self, name)
 
     def __dir__(self):
         names = set(Node.__dir__(self))

@@ -487,3 +487,10 @@ def test_non_tensor_saved_values_are_pytorchs():
         assert got == want, (g.name(), got)
         for k, v in want.items():
             assert type(getattr(g, "_saved_" + k)) is type(v), (g.name(), k)
+
+
+def test_missing_grad_fn_attribute_is_pytorchs_error():
+    g = (torch.ones(2, requires_grad=True) * 2).grad_fn
+    with pytest.raises(AttributeError, match="^'MulBackward0' object has no attribute '_saved_nope'$"):
+        g._saved_nope
+    assert not hasattr(g, "_saved_alpha")
