@@ -34,7 +34,7 @@ from ._core import (
     uint8,
 )
 from . import _tensor  # noqa: F401  (installs the Python-level Tensor methods)
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._factories import (
     arange,
     as_tensor,
@@ -57,6 +57,7 @@ from ._factories import (
     zeros_like,
 )
 from ._functions import *  # noqa: F401,F403
+from ._sampling import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._scatter import *  # noqa: F401,F403
 from ._gather import *  # noqa: F401,F403
@@ -65,6 +66,7 @@ from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
 from ._math_scan import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
+from ._bitwise import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
@@ -76,7 +78,7 @@ from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top 
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
 from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
-from . import amp, backends, cpu, distributed, testing  # noqa: E402
+from . import accelerator, amp, backends, cpu, distributed, testing  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
@@ -323,4 +325,8 @@ tensor([ 1, -2], dtype=torch.int8)""")
 ShortTensor = _make_legacy("ShortTensor", int16, """>>> torch.ShortTensor([1, 2])
 tensor([1, 2], dtype=torch.int16)""")
 
-del _builtins
+from . import _out  # noqa: E402
+
+_out.install(globals())  # `out=` for the functions that compute in Python (PyTorch's rules)
+_out.install_linalg(linalg)
+del _builtins, _out

@@ -83,3 +83,52 @@ def check_device(d):
     if d.type != "cpu":
         raise RuntimeError(f"leafgrad supports only the 'cpu', 'cuda' and 'meta' devices, got '{d}'")
     return d
+
+
+_default = None  # the device set_default_device gave (None: the CPU)
+
+
+def set_default_device(device):
+    """Makes the factories (`zeros`, `rand`, `tensor`, `arange`, ...) called without `device=`
+    make their tensors on `device` (a `torch.device`, a string such as "cpu", "meta" or "cuda",
+    or a CUDA index); `None` goes back to the CPU. Explicit `device=` arguments and the
+    `*_like` factories are not affected.
+
+    >>> torch.set_default_device("meta")
+    >>> torch.zeros(2)
+    tensor(..., device='meta', size=(2,))
+    >>> torch.set_default_device(None)
+    >>> torch.zeros(2)
+    tensor([0., 0.])
+    """
+    global _default
+    if device is None:
+        _default = None
+        return
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = f"cuda:{device}"
+    _default = _device_class(device)
+
+
+def get_default_device():
+    """The device the factories use when no `device=` is given: the CPU unless
+    `set_default_device` changed it ("cuda" with the current device's index).
+
+    >>> torch.get_default_device()
+    device(type='cpu')
+    """
+    if _default is None:
+        return CPU
+    if _default.type == "cuda" and _default.index is None:
+        from . import cuda
+
+        return _device_class("cuda", cuda.current_device())
+    return _default
+
+
+def _with_default(d):
+    """`d`, or the default device when `d` is None and `set_default_device` set one."""
+    return _default if d is None else d
+
+
+_device_class = device

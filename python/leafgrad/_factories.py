@@ -4,7 +4,7 @@ import warnings
 
 from . import _core
 from ._core import Tensor
-from ._device import check_device
+from ._device import check_device, _with_default
 from ._layout import _made_like
 
 _COPY_WARNING = (
@@ -29,6 +29,61 @@ def _finish(t, requires_grad, device):
     if requires_grad:
         _core._factory_requires_grad(t, True)
     return t
+
+
+_ARANGE_RESIZED = (
+    "The number of elements in the out tensor of shape {} is {} which does not match the computed number of "
+    "elements {}. Note that this may occur as a result of rounding error. The out tensor will be resized to a "
+    "tensor of shape ({},). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "RangeFactories.cpp:200.)")
+
+
+def _into_out(fname, out, dtype, device, requires_grad, make, shape, *, refuse=True, keep_numel=False,
+              resize_always=False, args=None):
+    """`torch.<fname>(..., out=out)` of a factory, as PyTorch's: `dtype=`/`device=` must agree
+    with out's (out's dtype is the dtype otherwise), an `out` that requires grad is refused
+    under grad mode (`resize_always`: any resize of it is, as `empty`/`randn`'s), `out` is
+    resized to `shape` (`keep_numel`: only when its element count differs, as
+    linspace/logspace/arange keep an out of the right count) without a warning, and
+    `make(dtype, device)` (the out-less call, drawing from the same generator) is written into
+    it; `out.requires_grad` becomes `requires_grad` (PyTorch's binding sets it, True or False).
+    `args`: the positional arguments, for the TypeError of PyTorch's overloaded factories when
+    `out` is not a Tensor. Returns `out` itself."""
+    from ._device import device as _device
+    from ._out import NO_AUTOGRAD, SCALAR, check_out, invalid, user_warnings
+
+    if args is not None and not isinstance(out, Tensor):
+        raise invalid(fname, args, {}, type(out).__name__)
+    check_out(fname, out)
+    if dtype is not None and dtype != out.dtype:
+        raise RuntimeError(f"dtype {SCALAR[dtype._name]} does not match dtype of out parameter "
+                           f"({SCALAR[out.dtype._name]})")
+    if device is not None:
+        d = device if isinstance(device, _device) else _device(f"cuda:{device}" if isinstance(device, int)
+                                                               else device)
+        if d.type != out.device.type:
+            raise RuntimeError(f"device type {d.type} does not match device type of out parameter "
+                               f"({out.device.type})")
+    if refuse and _core.is_grad_enabled() and out.requires_grad:
+        raise RuntimeError(NO_AUTOGRAD.format("aten::" + fname))
+    with user_warnings():
+        value = make(out.dtype, out.device)
+    shape = tuple(shape)
+    if keep_numel and value is not None and value.numel() == out.numel():
+        shape = tuple(out.shape)
+    if resize_always or tuple(out.shape) != shape:
+        out.resize_(shape)
+    if value is not None:
+        from ._grad_mode import no_grad
+
+        with no_grad():
+            out.copy_(value.reshape(shape))
+    if out.requires_grad != requires_grad:
+        if requires_grad:
+            _core._factory_requires_grad(out, True)
+        else:
+            out.requires_grad_(False)
+    return out
 
 
 def _like_device(input, device):
@@ -58,6 +113,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     >>> torch.tensor([1.5, 2.0], requires_grad=True)
     tensor([1.5000, 2.0000], requires_grad=True)
     """
+    device = _with_default(device)
     _check_args("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=2)
@@ -114,12 +170,16 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     >>> torch.full((2,), 3)
     tensor([3, 3])
     """
+    device = _with_default(device)
     if isinstance(size, Tensor):
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not Tensor")
     if isinstance(fill_value, Tensor):
         if fill_value.dim() != 0:
             raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value.item()  # read as a Python number, as PyTorch's Scalar argument
+    if out is not None:
+        return _into_out("full", out, dtype, device, requires_grad,
+                         lambda dt, dev: _filled(tuple(size), fill_value, dt, None), size)
     if dtype is None:
         dtype = _value_dtype(fill_value)
     return _finish(_filled(tuple(size), fill_value, dtype, device), requires_grad, device)
@@ -134,6 +194,10 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
     >>> torch.zeros((2,), dtype=torch.int64)
     tensor([0, 0])
     """
+    device = _with_default(device)
+    if out is not None:
+        return _into_out("zeros", out, dtype, device, requires_grad,
+                         lambda dt, dev: _filled(_shape(size), 0, dt, None), _shape(size))
     return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
@@ -144,6 +208,10 @@ def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
     tensor([[1., 1.],
             [1., 1.]], requires_grad=True)
     """
+    device = _with_default(device)
+    if out is not None:
+        return _into_out("ones", out, dtype, device, requires_grad,
+                         lambda dt, dev: _filled(_shape(size), 1, dt, None), _shape(size))
     return _finish(_filled(_shape(size), 1, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
@@ -153,6 +221,10 @@ def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_
     >>> torch.empty(2, 3).shape
     torch.Size([2, 3])
     """
+    device = _with_default(device)
+    if out is not None:  # resized, its values left as they are
+        return _into_out("empty", out, dtype, device, requires_grad, lambda dt, dev: None, _shape(size),
+                         refuse=False, resize_always=True)
     return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
@@ -164,13 +236,27 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     >>> torch.arange(1, 2.5, 0.5)
     tensor([1.0000, 1.5000, 2.0000])
     """
+    device = _with_default(device)
     if end is None:
         start, end = 0, start
+    if out is not None:
+        return _arange_out(start, end, step, out, dtype, device, requires_grad)
     if dtype is None:
         is_int = all(isinstance(v, builtins.int) or (isinstance(v, Tensor) and not v.is_floating_point())
                      or (type(v).__module__ == "numpy" and hasattr(v, "__index__"))
                      for v in (start, end, step))
         dtype = _core.int64 if is_int else _core._get_default_dtype()
+    if dtype is _core.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if not (dtype.is_floating_point or dtype.is_complex) and any(
+            isinstance(v, builtins.float) and not v.is_integer() for v in (start, step)):
+        # PyTorch's kernel: the length from the float arguments, the values from start and
+        # step cast to the integer dtype (truncated)
+        if step == 0:
+            raise RuntimeError("step must be nonzero")
+        n = _core._arange(builtins.float(start), builtins.float(end), builtins.float(step), _core.float64).numel()
+        t = _core._arange(0.0, builtins.float(n), 1.0, dtype) * builtins.int(step) + builtins.int(start)
+        return _finish(t, requires_grad, device)
     ints = [v for v in (start, end, step) if isinstance(v, builtins.int) and not isinstance(v, builtins.bool)]
     if dtype is _core.int64 and len(ints) == 3 and builtins.max(builtins.abs(v) for v in ints) > 2**53:
         # exactly: a float holds integers exactly only up to 2**53
@@ -183,16 +269,39 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
                    requires_grad, device)
 
 
+def _arange_out(start, end, step, out, dtype, device, requires_grad):
+    """`arange(..., out=out)`: computed in out's dtype; an out of another element count is
+    resized to 1-d (PyTorch's warning when it had elements), one of the same count keeps its
+    shape."""
+    def make(dt, dev):
+        t = arange(start, end, step, dtype=dt)
+        if out.numel() not in (0, t.numel()):
+            from ._out import warn
+
+            warn(_ARANGE_RESIZED.format(list(out.shape), out.numel(), t.numel(), t.numel()))
+        shape[0] = t.numel()
+        return t
+
+    shape = [0]
+    args = (end,) if start == 0 and step == 1 else (start, end) if step == 1 else (start, end, step)
+    return _into_out("arange", out, dtype, device, requires_grad, make, shape, keep_numel=True, args=args)
+
+
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
     """`steps` evenly spaced values from `start` to `end`, both included.
 
     >>> torch.linspace(0, 1, steps=5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
+    device = _with_default(device)
     dims = [(n, v.dim()) for n, v in (("start", start), ("end", end)) if isinstance(v, _core.Tensor)]
     if any(d != 0 for _, d in dims):
         got = " and ".join(f"{n} with {d} dimension(s)" for n, d in dims)
         raise RuntimeError(f"linspace only supports 0-dimensional start and end tensors, but got {got}.")
+    if out is not None:
+        return _into_out("linspace", out, dtype, device, requires_grad,
+                         lambda dt, dev: linspace(start, end, steps, dtype=dt), (builtins.int(steps),),
+                         keep_numel=True, args=(start, end, steps))
     t = _core._linspace(builtins.float(start), builtins.float(end), builtins.int(steps), dtype or _core._get_default_dtype())
     return _finish(t, requires_grad, device)
 
@@ -204,7 +313,12 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
     tensor([[1., 0., 0.],
             [0., 1., 0.]])
     """
-    return _finish(_core._eye(n, n if m is None else m, dtype or _core._get_default_dtype()), requires_grad, device)
+    device = _with_default(device)
+    m = n if m is None else m
+    if out is not None:
+        return _into_out("eye", out, dtype, device, requires_grad, lambda dt, dev: _core._eye(n, m, dt), (n, m),
+                         args=(n,) if m == n else (n, m))
+    return _finish(_core._eye(n, m, dtype or _core._get_default_dtype()), requires_grad, device)
 
 
 def _generator(generator, fname):
@@ -267,6 +381,11 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     tensor([[0.4963, 0.7682, 0.0885],
             [0.1320, 0.3074, 0.6341]])
     """
+    device = _with_default(device)
+    if out is not None:
+        return _into_out("rand", out, dtype, device, requires_grad,
+                         lambda dt, dev: rand(*size, generator=generator, dtype=dt, device=dev), _shape(size),
+                         args=size)
     t = _core._draw("uniform", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0,
                     _generator(generator, "rand"), check_device(device))
     return _finish(t, requires_grad, device)
@@ -280,12 +399,18 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     >>> torch.randn(4, generator=g)
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
+    device = _with_default(device)
+    if out is not None:
+        return _into_out("randn", out, dtype, device, requires_grad,
+                         lambda dt, dev: randn(*size, generator=generator, dtype=dt, device=dev), _shape(size),
+                         refuse=False, resize_always=True, args=size)
     t = _core._draw("normal", _shape(size), None, dtype or _core._get_default_dtype(), 0.0, 1.0,
                     _generator(generator, "randn"), check_device(device))
     return _finish(t, requires_grad, device)
 
 
-def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+            out=None):
     """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default:
     `randint(high, size)`, `randint(low, high, size)` or with keywords.
 
@@ -295,6 +420,7 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     >>> torch.randint(high=3, size=(4,), generator=g)
     tensor([0, 1, 1, 1])
     """
+    device = _with_default(device)
     if size is None:
         low, high, size = 0, low, high
     elif low is None:
@@ -304,6 +430,10 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
                         "and `size` (randint(high, size) or randint(low, high, size))")
     if isinstance(size, int):
         raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    if out is not None:
+        return _into_out("randint", out, dtype, device, requires_grad,
+                         lambda dt, dev: randint(low, high, size, generator=generator, dtype=dt, device=dev), size,
+                         args=(high, size) if low == 0 else (low, high, size))
     dtype = dtype or _core.int64
     low, high = _int64(low), _int64(high)
     if low < high:

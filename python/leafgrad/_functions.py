@@ -2,7 +2,7 @@
 Tensor methods, with numbers accepted where PyTorch accepts them."""
 import builtins
 
-from . import _core
+from . import _core, _out
 from ._core import Tensor
 from ._function_docs import DOCS
 
@@ -14,10 +14,10 @@ __all__ = [
     "cat", "concat", "concatenate", "stack", "where", "split", "chunk", "unbind", "softmax", "log_softmax",
     "gather", "index_select", "masked_fill", "prod", "amax", "amin", "var", "std", "logsumexp", "norm",
     "clamp", "clamp_min", "clamp_max", "clip", "maximum", "minimum", "repeat_interleave", "flatten", "numel", "real", "imag",
-    "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "randperm", "detach", "isnan", "allclose", "equal",
+    "view_as_real", "view_as_complex", "threshold", "threshold_", "addcmul", "addcdiv", "lerp", "outer", "dropout", "detach", "isnan", "allclose", "equal",
     "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "angle", "cumsum", "cumprod", "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma", "polygamma", "diag", "flip",
     "roll", "complex", "trace", "tril", "triu", "addmm", "einsum",
-    "remainder", "fmod", "nonzero", "is_inference", "bernoulli", "normal", "multinomial",
+    "remainder", "fmod", "nonzero", "is_inference", 
     "var_mean", "std_mean", "as_strided", "diagonal", "swapaxes", "swapdims", "split_with_sizes",
     "unsafe_split", "unsafe_chunk", "greater", "greater_equal", "less", "less_equal", "not_equal",
     "isinf", "isfinite", "isclose", "logical_and", "logical_or", "logical_xor", "fix", "sgn",
@@ -30,6 +30,7 @@ def _bin(name):
         if out is not None:
             if alpha is not None and name not in ("add", "sub"):
                 raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
+            _out.check_out(name, out)
             _resize_out(out, (input, other), 3)
             _core._binary_out(name, input, other, out, 1.0 if alpha is None else alpha)
             return out
@@ -129,7 +130,7 @@ def _resize_out(out, inputs, stacklevel):
 
 def _write_out(name, inputs, out):
     """`torch.<name>(*inputs, out=out)` of a declared op: `out` resized, then written."""
-    _check_tensor(name, "out", len(inputs) + 1, out)
+    _out.check_out(name, out)
     _resize_out(out, inputs, 4)
     _core._declared_out(name, list(inputs), out)
     return out
@@ -146,7 +147,7 @@ def _declared(name, doc, binary):
                 r = _core._float_binary(name, input, other)
                 if out is None:
                     return r
-                _check_tensor(name, "out", 3, out)
+                _out.check_out(name, out)
                 _resize_out(out, (input, other), 4)
                 _core._declared_out(name, [input, other], out)
                 return out
@@ -238,8 +239,10 @@ def threshold(input, threshold, value, *, out=None):
     >>> torch.threshold(torch.tensor([1, 5]), 2, 0)
     tensor([0, 5])
     """
-    r = _core._threshold(input, float(threshold), float(value), False)
-    return r if out is None else out.copy_(r)
+    if out is not None:
+        return _into_out("threshold", (input,), out,
+                         lambda: _core._threshold(input, float(threshold), float(value), False))
+    return _core._threshold(input, float(threshold), float(value), False)
 
 
 def threshold_(input, threshold, value):
@@ -263,19 +266,9 @@ def outer(input, vec2):
 
 
 def _into_out(name, inputs, out, compute):
-    """`compute()` written into `out` (resized to the broadcast shape) for `torch.<name>(...,
-    out=out)`, with PyTorch's refusal when an argument requires grad."""
-    from ._grad_mode import no_grad
-    from ._core import is_grad_enabled
-
-    _check_tensor(name, "out", len(inputs) + 1, out)
-    if is_grad_enabled() and builtins.any(isinstance(t, Tensor) and t.requires_grad for t in (*inputs, out)):
-        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    _resize_out(out, inputs, 4)
-    with no_grad():
-        out.copy_(compute())
-    return out
+    """`compute()` written into `out` for `torch.<name>(..., out=out)` under PyTorch's rules for
+    a broadcasting op whose result may be cast (see _out.py)."""
+    return _out.write(name, _out.Spec(name, _out.CAST), compute, _out.tensors(inputs), out)
 
 
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
@@ -331,24 +324,6 @@ def dropout(input, p=0.5, train=True):
     from .nn.functional import dropout as _d
 
     return _d(input, p, train)
-
-
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
-    """A random permutation of 0 .. n-1 (int64): PyTorch's for a seed.
-
-    >>> g = torch.Generator().manual_seed(0)
-    >>> torch.randperm(5, generator=g)
-    tensor([4, 0, 1, 3, 2])
-    """
-    from ._device import check_device
-    from ._factories import _generator
-
-    t = _core._randperm(n, dtype or _core.int64, _generator(generator, "randperm"), check_device(device))
-    if device is not None:
-        t = t.to(device)
-    if requires_grad:
-        t.requires_grad_()
-    return t
 
 
 def is_inference(input):
@@ -557,98 +532,6 @@ def expand_copy(input, size):
             [1, 2]])
     """
     return input.expand(size).clone()
-
-
-def bernoulli(input, p=None, *, generator=None, out=None):
-    """Zeros and ones drawn with the probabilities in `input` (or the number `p`).
-
-    >>> g = torch.Generator().manual_seed(0)
-    >>> torch.bernoulli(torch.full((4,), 0.5), generator=g)
-    tensor([1., 0., 1., 1.])
-    """
-    r = input.bernoulli(p, generator=generator)
-    if out is not None:
-        return out.copy_(r)
-    return r
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
-           requires_grad=False):
-    """Normal samples: tensors of means and/or standard deviations (broadcast), or numbers and
-    a `size`. PyTorch's numbers for a seed.
-
-    >>> g = torch.Generator().manual_seed(0)
-    >>> torch.normal(2.0, 3.0, (3,), generator=g)
-    tensor([ 6.6230,  1.1197, -4.5364])
-    >>> torch.normal(torch.zeros(2), torch.tensor([1.0, 10.0]), generator=g)
-    tensor([  0.5684, -10.8452])
-    """
-    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
-    if not mt and not st:
-        if size is None:
-            raise TypeError("normal() received an invalid combination of arguments - got (float, float), but expected (float mean, float std, tuple of ints size, *, torch.Generator generator, Tensor out, torch.dtype dtype, torch.layout layout, torch.device device, bool pin_memory, bool requires_grad)")
-        from ._factories import empty
-
-        r = empty(*size if isinstance(size, (tuple, list)) else (size,), dtype=dtype)
-        r.normal_(mean, std, generator=generator)
-        if device is not None:
-            r = r.to(device)
-        if requires_grad:
-            r.requires_grad_()
-    else:
-        # a sample's gradient with respect to mean and std is zero in PyTorch (NormalBackward1:
-        # tensor mean, 2: tensor std, 3: both), not the reparameterised one
-        from ._grad_mode import no_grad
-
-        with no_grad():
-            if mt and not st:
-                if std < 0:
-                    raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-                r = _core._draw("normal", tuple(mean.shape), None, mean.dtype, 0.0, float(std), generator,
-                                mean.device).to(mean.device) + mean
-            else:
-                shape = _broadcast(tuple(mean.shape), tuple(std.shape)) if mt else tuple(std.shape)
-                dt = mean.dtype if mt else std.dtype
-                if bool((std < 0).any()):
-                    raise RuntimeError("normal expects all elements of std >= 0.0")
-                dev = mean.device if mt else std.device
-                r = _core._draw("normal", shape, None, dt, 0.0, 1.0, generator, dev).to(dev) * std + mean
-        params = [t for t in (mean, std) if isinstance(t, Tensor)]
-        _core._zero_gradient(params, r, f"NormalBackward{1 if not st else 2 if not mt else 3}")
-    if out is not None:
-        return out.copy_(r)
-    return r
-
-
-def _broadcast(a, b):
-    import builtins
-
-    n = builtins.max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
-    out = []
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y and 1 not in (x, y):
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension {i}")
-        out.append(y if x == 1 else x)
-    return tuple(out)
-
-
-def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
-    """`num_samples` category indices per row of the (unnormalised) probabilities `input`
-    (1-D or 2-D), with or without replacement: PyTorch's draws for a seed.
-
-    >>> g = torch.Generator().manual_seed(2147483647)
-    >>> torch.multinomial(torch.tensor([0.6, 0.3, 0.1]), 5, replacement=True, generator=g)
-    tensor([1, 1, 1, 0, 0])
-    """
-    from ._factories import _generator
-
-    r = _core._multinomial(input, int(num_samples), bool(replacement), _generator(generator, "multinomial"))
-    if input.is_cuda:
-        r = r.to(input.device)
-    if out is not None:
-        return out.copy_(r)
-    return r
 
 
 def _var_mean(input, dim, unbiased, keepdim, correction, keepdims, is_std):
@@ -897,3 +780,82 @@ def arctan2(input, other):
     _check_tensor("arctan2", "input", 1, input)
     _check_tensor("arctan2", "other", 2, other)
     return input.atan2(other)
+
+
+# `torch.<op>_(input, ...)`: PyTorch's top-level in-place functions, each the Tensor method
+# (`input.<op>_(...)`, which records the in-place node) after PyTorch's argument check. The
+# examples were recorded from PyTorch: (input values, the other arguments, what is printed).
+_INPLACE = {
+    "acos_": ("[0.5, 0.75]", "", "True, tensor([1.0472, 0.7227])"),
+    "acosh_": ("[1.5, 2.0]", "", "True, tensor([0.9624, 1.3170])"),
+    "arccos_": ("[0.5, 0.75]", "", "True, tensor([1.0472, 0.7227])"),
+    "arccosh_": ("[1.5, 2.0]", "", "True, tensor([0.9624, 1.3170])"),
+    "arcsin_": ("[0.5, 0.75]", "", "True, tensor([0.5236, 0.8481])"),
+    "arcsinh_": ("[0.5, 0.75]", "", "True, tensor([0.4812, 0.6931])"),
+    "arctan_": ("[0.5, 0.75]", "", "True, tensor([0.4636, 0.6435])"),
+    "arctanh_": ("[0.5, 0.75]", "", "True, tensor([0.5493, 0.9730])"),
+    "as_strided_": ("[0.5, 0.75]", "(1,), (1,)", "True, tensor([0.5000])"),
+    "asin_": ("[0.5, 0.75]", "", "True, tensor([0.5236, 0.8481])"),
+    "asinh_": ("[0.5, 0.75]", "", "True, tensor([0.4812, 0.6931])"),
+    "atan_": ("[0.5, 0.75]", "", "True, tensor([0.4636, 0.6435])"),
+    "atanh_": ("[0.5, 0.75]", "", "True, tensor([0.5493, 0.9730])"),
+    "ceil_": ("[0.5, 0.75]", "", "True, tensor([1., 1.])"),
+    "clamp_": ("[0.5, 0.75]", "min=0.6", "True, tensor([0.6000, 0.7500])"),
+    "clamp_max_": ("[0.5, 0.75]", "0.6", "True, tensor([0.5000, 0.6000])"),
+    "clamp_min_": ("[0.5, 0.75]", "0.6", "True, tensor([0.6000, 0.7500])"),
+    "clip_": ("[0.5, 0.75]", "0.6, 0.9", "True, tensor([0.6000, 0.7500])"),
+    "cos_": ("[0.5, 0.75]", "", "True, tensor([0.8776, 0.7317])"),
+    "cosh_": ("[0.5, 0.75]", "", "True, tensor([1.1276, 1.2947])"),
+    "detach_": ("[0.5, 0.75]", "", "True, tensor([0.5000, 0.7500])"),
+    "erf_": ("[0.5, 0.75]", "", "True, tensor([0.5205, 0.7112])"),
+    "erfc_": ("[0.5, 0.75]", "", "True, tensor([0.4795, 0.2888])"),
+    "exp2_": ("[0.5, 0.75]", "", "True, tensor([1.4142, 1.6818])"),
+    "exp_": ("[0.5, 0.75]", "", "True, tensor([1.6487, 2.1170])"),
+    "expm1_": ("[0.5, 0.75]", "", "True, tensor([0.6487, 1.1170])"),
+    "fill_": ("[0.5, 0.75]", "2.", "True, tensor([2., 2.])"),
+    "fix_": ("[0.5, 0.75]", "", "True, tensor([0., 0.])"),
+    "floor_": ("[0.5, 0.75]", "", "True, tensor([0., 0.])"),
+    "log10_": ("[0.5, 0.75]", "", "True, tensor([-0.3010, -0.1249])"),
+    "log1p_": ("[0.5, 0.75]", "", "True, tensor([0.4055, 0.5596])"),
+    "log2_": ("[0.5, 0.75]", "", "True, tensor([-1.0000, -0.4150])"),
+    "log_": ("[0.5, 0.75]", "", "True, tensor([-0.6931, -0.2877])"),
+    "neg_": ("[0.5, -2.0]", "", "True, tensor([-0.5000,  2.0000])"),
+    "reciprocal_": ("[0.5, 0.75]", "", "True, tensor([2.0000, 1.3333])"),
+    "relu_": ("[-0.5, 2.0]", "", "True, tensor([0., 2.])"),
+    "resize_as_": ("[0.5, 0.75]", "torch.ones(1)", "True, tensor([0.5000])"),
+    "round_": ("[0.5, 0.75]", "", "True, tensor([0., 1.])"),
+    "rsqrt_": ("[0.5, 0.75]", "", "True, tensor([1.4142, 1.1547])"),
+    "sigmoid_": ("[0.5, 0.75]", "", "True, tensor([0.6225, 0.6792])"),
+    "sin_": ("[0.5, 0.75]", "", "True, tensor([0.4794, 0.6816])"),
+    "sinh_": ("[0.5, 0.75]", "", "True, tensor([0.5211, 0.8223])"),
+    "sqrt_": ("[0.5, 0.75]", "", "True, tensor([0.7071, 0.8660])"),
+    "tanh_": ("[0.5, 0.75]", "", "True, tensor([0.4621, 0.6351])"),
+    "trunc_": ("[0.5, 0.75]", "", "True, tensor([0., 0.])"),
+    "xlogy_": ("[0.5, 0.75]", "2.", "True, tensor([0.3466, 0.5199])"),
+    "zero_": ("[0.5, 0.75]", "", "True, tensor([0., 0.])"),
+}
+_INPLACE_OVERLOADED = {"clamp_", "clamp_max_", "clamp_min_", "clip_", "fill_", "xlogy_"}
+
+
+def _inplace_function(name, example):
+    values, args, printed = example
+
+    def f(input, *args, **kwargs):
+        if not isinstance(input, Tensor):
+            if name in _INPLACE_OVERLOADED:
+                raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                f"({type(input).__name__}), but expected one of:")
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)(*args, **kwargs)
+
+    f.__name__ = f.__qualname__ = name
+    call = f"torch.{name}(x{', ' + args if args else ''})"
+    f.__doc__ = (f"`input.{name}(...)`: in place, returning `input`.\n\n"
+                 f">>> x = torch.tensor({values})\n>>> {call} is x, x\n({printed})\n")
+    return f
+
+
+for _n, _example in _INPLACE.items():  # every one a Tensor method once the package is imported
+    globals()[_n] = _inplace_function(_n, _example)
+    __all__.append(_n)
+del _n, _example

@@ -20,6 +20,12 @@ def _torch():
     return leafgrad
 
 
+def _user_stacklevel():
+    from ._out import user_stacklevel
+
+    return user_stacklevel() - 1  # counted for a warning given by the caller of this helper
+
+
 def _check_tensor(fn, name, pos, value):
     if not isinstance(value, Tensor):
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(value).__name__}")
@@ -34,10 +40,19 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     >>> torch.logspace(0, 3, 4, dtype=torch.int64)
     tensor([   1,   10,  100, 1000])
     """
+    from ._device import _with_default
+
     torch = _torch()
+    device = _with_default(device)
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if out is not None:
+        from ._factories import _into_out
+
+        return _into_out("logspace", out, dtype, device, requires_grad,
+                         lambda dt, dev: logspace(start, end, steps, base, dtype=dt), (steps,), keep_numel=True,
+                         args=(start, end, steps))
     dtype = dtype or _core._get_default_dtype()
     start, end, base = float(start), float(end), float(base)
     values = []
@@ -65,8 +80,6 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
         r = r.to(device)
     if requires_grad:
         r.requires_grad_(True)
-    if out is not None:
-        return out.resize_(r.shape).copy_(r)
     return r
 
 
@@ -167,7 +180,7 @@ def cross(input, other, dim=None, *, out=None):
         warnings.warn(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
             "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with "
-            "that of linalg.cross in a future release.", UserWarning, stacklevel=2)
+            "that of linalg.cross in a future release.", UserWarning, stacklevel=_user_stacklevel())
         sizes = input.shape if input.dim() >= other.dim() else other.shape
         dim = next((i for i, s in enumerate(sizes) if s == 3), None)
         if dim is None:
@@ -416,9 +429,9 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 _histogram = _named_result("histogram", ["hist", "bin_edges"])
 
 
-def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
-    """A histogram with `bins` equal bins over `range` (the data's by default), or over the
-    given bin edges: `(hist, bin_edges)`.
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    """A histogram with `bins` (100 by default) equal bins over `range` (the data's by
+    default), or over the given bin edges: `(hist, bin_edges)`.
 
     >>> torch.histogram(torch.tensor([1., 2., 1.]), bins=4, range=(0., 3.))
     torch.return_types.histogram(

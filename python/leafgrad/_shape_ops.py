@@ -430,7 +430,7 @@ def _tri_indices(row, col, offset, lower, dtype):
     return tensor([rows, cols], dtype=dtype).reshape(2, len(rows))
 
 
-def triu_indices(row, col, offset=0, *, dtype=None, device="cpu", layout=None):
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """The indices (2 x N, row-major) of the upper triangle of a `row` x `col` matrix, from the
     `offset`-th diagonal.
 
@@ -438,10 +438,12 @@ def triu_indices(row, col, offset=0, *, dtype=None, device="cpu", layout=None):
     tensor([[0, 0, 0, 1, 1, 2],
             [0, 1, 2, 1, 2, 2]])
     """
-    return _tri_indices(row, col, offset, False, dtype or _core.int64).to(device)
+    from ._device import _with_default
+
+    return _tri_indices(row, col, offset, False, dtype or _core.int64).to(_with_default(device) or "cpu")
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device="cpu", layout=None):
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     """The indices (2 x N, row-major) of the lower triangle of a `row` x `col` matrix, to the
     `offset`-th diagonal.
 
@@ -449,7 +451,9 @@ def tril_indices(row, col, offset=0, *, dtype=None, device="cpu", layout=None):
     tensor([[1, 2, 2],
             [0, 0, 1]])
     """
-    return _tri_indices(row, col, offset, True, dtype or _core.int64).to(device)
+    from ._device import _with_default
+
+    return _tri_indices(row, col, offset, True, dtype or _core.int64).to(_with_default(device) or "cpu")
 
 
 def positive(input):

@@ -136,7 +136,10 @@ _CONTIGUITY = (("boundary", 38), ("input value", 32), ("sorter", 44))
 
 
 def _warn_non_contiguous(boundaries, input, sorter):
-    """PyTorch's once-per-process warnings that a non-contiguous argument is copied."""
+    """PyTorch's once-per-process warnings that a non-contiguous argument is copied (pointing at
+    the user's line, whatever leafgrad frames lie between)."""
+    from ._out import user_stacklevel
+
     for (what, line), t in zip(_CONTIGUITY, (boundaries, input, sorter)):
         if isinstance(t, Tensor) and not t.is_contiguous():
             _warn.warn_once(
@@ -145,7 +148,7 @@ def _warn_non_contiguous(boundaries, input, sorter):
                 "due to extra data copy when converting non-contiguous tensor to contiguous, please use "
                 f"contiguous {what} tensor if possible. This message will only appear once per program. "
                 "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/BucketizationUtils.h:"
-                f"{line}.)", stacklevel=3)
+                f"{line}.)", stacklevel=user_stacklevel())
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):

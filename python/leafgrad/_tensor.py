@@ -620,7 +620,7 @@ def _install():
     T.aminmax = lambda self, *, dim=None, keepdim=False: M.aminmax(self, dim=dim, keepdim=keepdim)
     T.bincount = lambda self, weights=None, minlength=0: M.bincount(self, weights, minlength)
     T.histc = lambda self, bins=100, min=0, max=0: M.histc(self, bins, min, max)
-    T.histogram = lambda self, bins, *, range=None, weight=None, density=False: M.histogram(
+    T.histogram = lambda self, bins=100, *, range=None, weight=None, density=False: M.histogram(
         self, bins, range=range, weight=weight, density=density)
     from . import _math_scan as S
 
@@ -634,7 +634,7 @@ def _install():
     T.mode = lambda self, dim=-1, keepdim=False: S.mode(self, dim, keepdim)
     T.fix = lambda self: self.trunc()
     T.fix_ = lambda self: self.trunc_()
-    from ._functions import multinomial
+    from ._sampling import multinomial
 
     T.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(
         self, num_samples, replacement, generator=generator)
