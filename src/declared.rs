@@ -338,6 +338,22 @@ macro_rules! float_unary_ops {
                     mul(g, &neg(&conj(&rsqrt(&one_minus)?)?)?)
                 },
             }
+            /// Elementwise tangent.
+            ///
+            /// >>> torch.tan(torch.tensor([0., 1., -0.5]))
+            /// tensor([ 0.0000,  1.5574, -0.5463])
+            tan tan_ Tan "TanBackward0" {
+                real: |v| v.tan(),
+                cuda: "m_tan(v)",
+                complex: |v| v.tan(),
+                cuda_complex: "c_tan(v)",
+                saves: result,
+                // d tan(x) = (1 + tan²(x)) dx (PyTorch's grad * (1 + result.pow(2)).conj())
+                grad: |y, g| {
+                    let y = conj(y)?;
+                    mul(g, &add(&mul(&y, &y)?, &Tensor::wrapped_scalar(1.0f64))?)
+                },
+            }
             /// Elementwise inverse tangent (arctangent), in (-π/2, π/2).
             ///
             /// >>> torch.atan(torch.tensor([0., 1., -1e3]))

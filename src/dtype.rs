@@ -15,6 +15,11 @@ pub enum DType {
     Float64,
     Complex64,
     Complex128,
+    // PyTorch's "shell" unsigned types: stored, converted and compared, with few kernels
+    // (PyTorch refuses most arithmetic on them and any promotion with another integer type).
+    UInt16,
+    UInt32,
+    UInt64,
 }
 
 /// Promotion category: within one category the wider type wins; across categories the higher.
@@ -27,7 +32,7 @@ pub enum Category {
 }
 
 impl DType {
-    pub const ALL: [DType; 12] = [
+    pub const ALL: [DType; 15] = [
         DType::Bool,
         DType::UInt8,
         DType::Int8,
@@ -40,14 +45,22 @@ impl DType {
         DType::Float64,
         DType::Complex64,
         DType::Complex128,
+        DType::UInt16,
+        DType::UInt32,
+        DType::UInt64,
     ];
 
     pub fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
-                Category::Int
-            }
+            DType::UInt8
+            | DType::Int8
+            | DType::Int16
+            | DType::Int32
+            | DType::Int64
+            | DType::UInt16
+            | DType::UInt32
+            | DType::UInt64 => Category::Int,
             DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => Category::Float,
             DType::Complex64 | DType::Complex128 => Category::Complex,
         }
@@ -69,9 +82,9 @@ impl DType {
     pub fn size(self) -> usize {
         match self {
             DType::Bool | DType::UInt8 | DType::Int8 => 1,
-            DType::Int16 | DType::Float16 | DType::BFloat16 => 2,
-            DType::Int32 | DType::Float32 => 4,
-            DType::Int64 | DType::Float64 | DType::Complex64 => 8,
+            DType::Int16 | DType::UInt16 | DType::Float16 | DType::BFloat16 => 2,
+            DType::Int32 | DType::UInt32 | DType::Float32 => 4,
+            DType::Int64 | DType::UInt64 | DType::Float64 | DType::Complex64 => 8,
             DType::Complex128 => 16,
         }
     }
@@ -90,6 +103,9 @@ impl DType {
             DType::Float64 => "float64",
             DType::Complex64 => "complex64",
             DType::Complex128 => "complex128",
+            DType::UInt16 => "uint16",
+            DType::UInt32 => "uint32",
+            DType::UInt64 => "uint64",
         }
     }
     /// c10 ScalarType name: `Float`, `Long`, `ComplexFloat`.
@@ -107,6 +123,9 @@ impl DType {
             DType::Float64 => "Double",
             DType::Complex64 => "ComplexFloat",
             DType::Complex128 => "ComplexDouble",
+            DType::UInt16 => "UInt16",
+            DType::UInt32 => "UInt32",
+            DType::UInt64 => "UInt64",
         }
     }
     /// C++ element type name as typeid prints it: `float`, `long int`, `c10::complex<float>`.
@@ -124,6 +143,9 @@ impl DType {
             DType::Float64 => "double",
             DType::Complex64 => "c10::complex<float>",
             DType::Complex128 => "c10::complex<double>",
+            DType::UInt16 => "unsigned short",
+            DType::UInt32 => "unsigned int",
+            DType::UInt64 => "unsigned long",
         }
     }
     /// Legacy tensor type name used in messages: `torch.FloatTensor`, `CPUComplexFloatType`
@@ -142,6 +164,9 @@ impl DType {
             DType::Float64 => "torch.DoubleTensor",
             DType::Complex64 => "CPUComplexFloatType",
             DType::Complex128 => "CPUComplexDoubleType",
+            DType::UInt16 => "CPUUInt16Type",
+            DType::UInt32 => "CPUUInt32Type",
+            DType::UInt64 => "CPUUInt64Type",
         }
     }
     /// The real counterpart of a complex type (itself otherwise).
@@ -193,11 +218,60 @@ pub fn set_default_float(d: DType) {
     DEFAULT_FLOAT.store(i, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Join two dtypes of the same priority class.
+impl DType {
+    /// uint16, uint32 or uint64: the types PyTorch stores but will not promote with another
+    /// integer or bool type.
+    pub fn is_shell_unsigned(self) -> bool {
+        matches!(self, DType::UInt16 | DType::UInt32 | DType::UInt64)
+    }
+}
+
+/// PyTorch's NotImplementedError for a kernel it has no loop for on the unsigned shell types
+/// (`"add_stub" not implemented for 'UInt16'`): leafgrad's kernels would run, but a program
+/// that works here must work in PyTorch.
+pub fn shell_kernel_check(dt: DType, kernel: &str) -> crate::Result<()> {
+    if dt.is_shell_unsigned() {
+        return Err(crate::Error::NotImplemented(format!(
+            "\"{kernel}\" not implemented for '{}'",
+            dt.scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
+/// PyTorch's refusal to promote uint16/uint32/uint64 with a different integer or bool type.
+pub fn check_promotable(a: DType, b: DType) -> crate::Result<()> {
+    if a != b
+        && (a.is_shell_unsigned() || b.is_shell_unsigned())
+        && !a.is_floating()
+        && !a.is_complex()
+        && !b.is_floating()
+        && !b.is_complex()
+    {
+        return Err(crate::Error::Runtime(format!(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote {} and {}",
+            a.scalar_type_name(),
+            b.scalar_type_name()
+        )));
+    }
+    Ok(())
+}
+
+/// `torch.promote_types`: [`promote`] with PyTorch's refusal for the unsigned shell types.
+pub fn promote_types(a: DType, b: DType) -> crate::Result<DType> {
+    check_promotable(a, b)?;
+    Ok(promote(a, b))
+}
+
+/// Join two dtypes (of one priority class; the caller has checked [`check_promotable`]).
 pub fn promote(a: DType, b: DType) -> DType {
     use DType::*;
     if a == b {
         return a;
+    }
+    if a.is_shell_unsigned() || b.is_shell_unsigned() {
+        // only floating or complex partners reach here: the float side wins
+        return if a.category() > b.category() { a } else { b };
     }
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     match (lo, hi) {
@@ -218,14 +292,31 @@ pub enum Priority {
 }
 
 /// `torch.result_type` over operands given as (dtype, priority).
-pub fn result_type(ops: &[(DType, Priority)]) -> DType {
+pub fn result_type(ops: &[(DType, Priority)]) -> crate::Result<DType> {
     let mut best: [Option<DType>; 3] = [None, None, None];
     for &(d, p) in ops {
         let slot = &mut best[p as usize];
         *slot = Some(match *slot {
             None => d,
-            Some(o) => promote(o, d),
+            Some(o) => {
+                check_promotable(o, d)?;
+                promote(o, d)
+            }
         });
+    }
+    // a bool of higher priority still promotes with the integer below it (c10's
+    // combine_categories), which the unsigned shell types refuse
+    let mut seen: Option<DType> = None;
+    for p in [Priority::Dim, Priority::ZeroDim, Priority::Scalar] {
+        if let Some(d) = best[p as usize] {
+            if let Some(r) = seen {
+                if r == DType::Bool && d.category() == Category::Int {
+                    check_promotable(r, d)?;
+                }
+            } else {
+                seen = Some(d);
+            }
+        }
     }
     let mut res: Option<DType> = None;
     for p in [Priority::Dim, Priority::ZeroDim, Priority::Scalar] {
@@ -259,7 +350,7 @@ pub fn result_type(ops: &[(DType, Priority)]) -> DType {
             });
         }
     }
-    res.unwrap_or_else(default_float)
+    Ok(res.unwrap_or_else(default_float))
 }
 
 /// PyTorch's check of a Python number written into a tensor of dtype `dt` (fill_, full):
@@ -275,6 +366,10 @@ pub fn check_fill_value(v: num_complex::Complex64, dt: DType) -> crate::Result<(
         DType::Int16 => ("int16_t", i16::MIN as f64, i16::MAX as f64),
         DType::Int8 => ("int8_t", i8::MIN as f64, i8::MAX as f64),
         DType::UInt8 => ("uint8_t", i64::MIN as f64, i64::MAX as f64),
+        // c10's checked_convert lets an unsigned type take -max..=max (negatives wrap)
+        DType::UInt16 => ("uint16_t", -(u16::MAX as f64), u16::MAX as f64),
+        DType::UInt32 => ("uint32_t", -(u32::MAX as f64), u32::MAX as f64),
+        DType::UInt64 => ("uint64_t", -(u64::MAX as f64), u64::MAX as f64),
         DType::Bool => ("bool", f64::NEG_INFINITY, f64::INFINITY),
         DType::Complex64 | DType::Complex128 => return Ok(()),
     };
@@ -333,6 +428,9 @@ int_element_casts!(i8);
 int_element_casts!(i16);
 int_element_casts!(i32);
 int_element_casts!(i64);
+int_element_casts!(u16);
+int_element_casts!(u32);
+int_element_casts!(u64);
 
 macro_rules! real_element {
     ($t:ty, $d:ident, $from:expr, int) => {
@@ -396,6 +494,26 @@ fn f64_to_i32(v: f64) -> i32 {
     }
 }
 
+#[inline]
+fn f64_to_u32(v: f64) -> u32 {
+    const TOP: f64 = 2_147_483_648.0;
+    if v < TOP {
+        f64_to_i32(v) as u32
+    } else {
+        (f64_to_i32(v - TOP) as u32).wrapping_add(1 << 31)
+    }
+}
+
+#[inline]
+fn f64_to_u64(v: f64) -> u64 {
+    const TOP: f64 = 9_223_372_036_854_775_808.0;
+    if v >= TOP {
+        (f64_to_i64(v - TOP) as u64).wrapping_add(1 << 63)
+    } else {
+        f64_to_i64(v) as u64
+    }
+}
+
 // uint8 goes through int64 (c10's static_cast_with_inter_type), keeping the low byte
 real_element!(u8, UInt8, |v| f64_to_i64(v) as u8, int);
 // int8 and int16 through int32, keeping the low bits (an x86 float-to-int conversion)
@@ -403,6 +521,11 @@ real_element!(i8, Int8, |v| f64_to_i32(v) as i8, int);
 real_element!(i16, Int16, |v| f64_to_i32(v) as i16, int);
 real_element!(i32, Int32, f64_to_i32, int);
 real_element!(i64, Int64, f64_to_i64, int);
+// uint16 through int32 as int16; uint32 and uint64 as the compiler's unsigned conversion does
+// (a signed conversion, or one of the value less 2^31 / 2^63 with the top bit added back)
+real_element!(u16, UInt16, |v| f64_to_i32(v) as u16, int);
+real_element!(u32, UInt32, f64_to_u32, int);
+real_element!(u64, UInt64, f64_to_u64, int);
 real_element!(f32, Float32, |v| v as f32);
 real_element!(f64, Float64, |v| v);
 
@@ -513,6 +636,18 @@ macro_rules! with_dtype {
                 type $T = num_complex::Complex64;
                 $body
             }
+            $crate::dtype::DType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::dtype::DType::UInt32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::dtype::DType::UInt64 => {
+                type $T = u64;
+                $body
+            }
         }
     };
 }
@@ -524,17 +659,38 @@ mod tests {
     fn promotion() {
         use DType::*;
         use Priority::*;
-        assert_eq!(result_type(&[(Int64, Dim), (Float32, Scalar)]), Float32);
-        assert_eq!(result_type(&[(Float64, Dim), (Float32, Scalar)]), Float64);
-        assert_eq!(result_type(&[(Float32, Dim), (Float64, ZeroDim)]), Float32);
-        assert_eq!(result_type(&[(Int64, Dim), (Float64, ZeroDim)]), Float64);
         assert_eq!(
-            result_type(&[(Float64, Dim), (Complex64, Scalar)]),
+            result_type(&[(Int64, Dim), (Float32, Scalar)]).unwrap(),
+            Float32
+        );
+        assert_eq!(
+            result_type(&[(Float64, Dim), (Float32, Scalar)]).unwrap(),
+            Float64
+        );
+        assert_eq!(
+            result_type(&[(Float32, Dim), (Float64, ZeroDim)]).unwrap(),
+            Float32
+        );
+        assert_eq!(
+            result_type(&[(Int64, Dim), (Float64, ZeroDim)]).unwrap(),
+            Float64
+        );
+        assert_eq!(
+            result_type(&[(Float64, Dim), (Complex64, Scalar)]).unwrap(),
             Complex128
         );
-        assert_eq!(result_type(&[(Int32, Dim), (Int64, Scalar)]), Int32);
-        assert_eq!(result_type(&[(Bool, Dim), (Int64, Scalar)]), Int64);
-        assert_eq!(result_type(&[(Float16, Dim), (BFloat16, Dim)]), Float32);
-        assert_eq!(result_type(&[(Float16, Dim), (Float32, ZeroDim)]), Float16);
+        assert_eq!(
+            result_type(&[(Int32, Dim), (Int64, Scalar)]).unwrap(),
+            Int32
+        );
+        assert_eq!(result_type(&[(Bool, Dim), (Int64, Scalar)]).unwrap(), Int64);
+        assert_eq!(
+            result_type(&[(Float16, Dim), (BFloat16, Dim)]).unwrap(),
+            Float32
+        );
+        assert_eq!(
+            result_type(&[(Float16, Dim), (Float32, ZeroDim)]).unwrap(),
+            Float16
+        );
     }
 }

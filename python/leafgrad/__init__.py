@@ -32,6 +32,9 @@ from ._core import (
     set_num_interop_threads,
     set_num_threads,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from . import _tensor  # noqa: F401  (installs the Python-level Tensor methods)
 from ._device import device, get_default_device, set_default_device
@@ -69,6 +72,7 @@ from ._dtypes import *  # noqa: F401,F403
 from ._bitwise import *  # noqa: F401,F403
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402

@@ -117,7 +117,7 @@ def _shift(name, a, b, left):
     import numpy as np
 
     dt = _result_dtype(a, b)
-    if dt.is_floating_point or dt.is_complex or dt is _core.bool:
+    if dt.is_floating_point or dt.is_complex or dt is _core.bool or dt._name in ("uint16", "uint32", "uint64"):
         kernel = "lshift_cpu" if left else "rshift_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_out.scalar_name(dt)}'")
     shape = _broadcast(a, b)

@@ -1,5 +1,6 @@
 """`broadcast_shapes`, `broadcast_to`, `broadcast_tensors` and `count_nonzero`: compositions of
 existing ops, as PyTorch's own are (the same nodes: `ExpandBackward0`; no gradient for counts)."""
+from ._dtypes import shell_check as _shell_check
 from ._core import Tensor
 from ._size import Size
 
@@ -48,8 +49,27 @@ def broadcast_tensors(*tensors):
     """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
-    shape = broadcast_shapes(*(t.shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    shape = ()
+    for t in tensors:
+        shape = _infer_size(shape, tuple(t.shape))
+    # (a tensor already of that shape is returned itself, as PyTorch's expand_size does)
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
+
+
+def _infer_size(a, b):
+    """PyTorch's infer_size: the broadcast of two shapes, with its error for the first
+    mismatch from the right."""
+    n = max(len(a), len(b))
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        off = n - 1 - i
+        sa = a[len(a) - 1 - off] if len(a) - 1 - off >= 0 else 1
+        sb = b[len(b) - 1 - off] if len(b) - 1 - off >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            raise RuntimeError(f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                               f"non-singleton dimension {i}")
+        out[i] = sb if sa == 1 else sa
+    return tuple(out)
 
 
 def count_nonzero(input, dim=None):
@@ -59,6 +79,7 @@ def count_nonzero(input, dim=None):
     >>> torch.count_nonzero(torch.tensor([[0, 1, 2], [0, 0, 3]]), dim=1)
     tensor([2, 1])
     """
+    _shell_check(input, "nonzero_count_cpu")
     nz = input != 0
     if dim is None:
         return nz.sum()

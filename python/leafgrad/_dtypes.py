@@ -7,8 +7,17 @@ from ._core import Tensor
 
 __all__ = ["promote_types", "result_type", "can_cast"]
 
-_CATEGORY = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1, "float16": 2, "bfloat16": 2,
-             "float32": 2, "float64": 2, "complex64": 3, "complex128": 3}
+# uint16/uint32/uint64: PyTorch stores them but runs few kernels on them
+SHELL_UNSIGNED = frozenset({"uint16", "uint32", "uint64"})
+
+
+def shell_check(t, kernel):
+    """PyTorch's NotImplementedError for a kernel it has no loop for on uint16/32/64."""
+    if isinstance(t, Tensor) and t.dtype._name in SHELL_UNSIGNED:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype._name.replace('uint', 'UInt')}'")
+
+_CATEGORY = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1, "uint16": 1, "uint32": 1,
+             "uint64": 1, "float16": 2, "bfloat16": 2, "float32": 2, "float64": 2, "complex64": 3, "complex128": 3}
 
 
 def promote_types(type1, type2):
@@ -17,14 +26,21 @@ def promote_types(type1, type2):
     >>> torch.promote_types(torch.uint8, torch.int8), torch.promote_types(torch.int32, torch.float16)
     (torch.int16, torch.float16)
     """
-    return (_core._full((1,), 0, type1) + _core._full((1,), 0, type2)).dtype
+    return _core._promote_types(type1, type2)
 
 
 def _operand(x):
+    """The (dtype, priority) of an operand: 2 a tensor with dims, 1 a 0-d tensor, 0 a number."""
     if isinstance(x, Tensor):
-        return _core._full(() if x.dim() == 0 else (1,), 0, x.dtype)
-    if isinstance(x, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
-        return x
+        return (x.dtype, 1 if x.dim() == 0 else 2)
+    if isinstance(x, builtins.bool):
+        return (_core.bool, 0)
+    if isinstance(x, builtins.int):
+        return (_core.int64, 0)
+    if isinstance(x, builtins.float):
+        return (_core.float64, 0)
+    if isinstance(x, builtins.complex):
+        return (_core.complex128, 0)
     raise TypeError(f"result_type(): argument 'tensor' must be Tensor or Number, not {type(x).__name__}")
 
 
@@ -34,15 +50,7 @@ def result_type(tensor1, tensor2):
     >>> torch.result_type(torch.tensor([1], dtype=torch.int8), 1.0)
     torch.float32
     """
-    a, b = _operand(tensor1), _operand(tensor2)
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        kinds = [builtins.bool, builtins.int, builtins.float, builtins.complex]
-        top = builtins.max(kinds.index(type(v)) for v in (a, b))
-        default = _core._get_default_dtype()
-        return [_core.bool, _core.int64, default, default.to_complex()][top]
-    if not isinstance(a, Tensor):
-        a, b = b, a
-    return (a + b).dtype
+    return _core._result_type([_operand(tensor1), _operand(tensor2)])
 
 
 def can_cast(from_, to):

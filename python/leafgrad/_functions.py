@@ -2,6 +2,7 @@
 Tensor methods, with numbers accepted where PyTorch accepts them."""
 import builtins
 
+from ._dtypes import shell_check as _shell_check
 from . import _core, _out
 from ._core import Tensor
 from ._function_docs import DOCS
@@ -46,7 +47,30 @@ def _bin(name):
 add = _bin("add")
 sub = _bin("sub")
 mul = _bin("mul")
-div = _bin("div")
+_div = _bin("div")
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    """`input / other`, rounded as `rounding_mode` says: None (true division), "trunc" (toward
+    zero) or "floor" (floor division, `//`); the rounded modes keep integer dtypes.
+
+    >>> torch.div(torch.tensor([-7., 7.]), 2)
+    tensor([-3.5000,  3.5000])
+    >>> torch.div(torch.tensor([-7, 7]), 2, rounding_mode="trunc")
+    tensor([-3,  3])
+    >>> torch.div(torch.tensor([-7, 7]), 2, rounding_mode="floor")
+    tensor([-4,  3])
+    """
+    if rounding_mode is None:
+        return _div(input, other, out=out)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"div() received an invalid combination of arguments - got ({type(input).__name__}, "
+                        f"{type(other).__name__}, rounding_mode=str)")
+    compute = lambda: input.div(other, rounding_mode=rounding_mode)  # noqa: E731
+    if out is None:
+        return compute()
+    return _out.write("div", _out.Spec("div", _out.CAST), compute, _out.tensors((input, other)), out,
+                      (input, other))
 
 
 def pow(input, exponent):
@@ -358,6 +382,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     >>> torch.allclose(torch.tensor([float("-inf")]), torch.tensor([float("-inf")]))
     True
     """
+    if not input.dtype.is_signed and input.dtype is not _core.bool and input.dtype is not _core.uint8:
+        input, other = input.double(), other.double()  # (no subtraction on uint16/32/64)
     close = (input == other) | ((input - other).abs() <= atol + rtol * other.abs())
     if equal_nan:
         close = close | (isnan(input) & isnan(other))
@@ -399,6 +425,7 @@ def logical_not(input):
     >>> torch.logical_not(torch.tensor([0, 1, 2]))
     tensor([ True, False, False])
     """
+    _shell_check(input, "logical_not_cpu")
     return input.logical_not()
 
 
@@ -859,3 +886,6 @@ for _n, _example in _INPLACE.items():  # every one a Tensor method once the pack
     globals()[_n] = _inplace_function(_n, _example)
     __all__.append(_n)
 del _n, _example
+    _shell_check(input, "logical_and_cpu")
+    _shell_check(input, "logical_or_cpu")
+    _shell_check(input, "logical_xor_cpu")

@@ -7,6 +7,7 @@ import builtins
 import math
 import warnings
 
+from ._dtypes import shell_check as _shell_check
 from . import _core
 from ._core import Tensor
 
@@ -174,6 +175,7 @@ def cross(input, other, dim=None, *, out=None):
     >>> torch.cross(torch.tensor([1., 0., 0.]), torch.tensor([0., 1., 0.]), dim=0)
     tensor([0., 0., 1.])
     """
+    _shell_check(input, "cross")
     _check_tensor("cross", "input", 1, input)
     _check_tensor("cross", "other", 2, other)
     if dim is None:
@@ -334,6 +336,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     min=tensor([ 1., -2.]),
     max=tensor([5., 3.]))
     """
+    _shell_check(input, "aminmax_cpu")
     _check_tensor("aminmax", "input", 1, input)
     if dim is None:
         if input.numel() == 0:
@@ -355,6 +358,7 @@ def bincount(input, weights=None, minlength=0):
     >>> torch.bincount(torch.tensor([0, 2, 2, 5]))
     tensor([1, 0, 2, 0, 0, 1])
     """
+    _shell_check(input, "bincount_cpu")
     torch = _torch()
     _check_tensor("bincount", "input", 1, input)
     if input.dim() != 1:
@@ -401,6 +405,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     >>> torch.histc(torch.tensor([1., 2., 1.]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
+    _shell_check(input, "aminmax_cpu")
     import numpy as np
 
     torch = _torch()

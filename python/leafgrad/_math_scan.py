@@ -5,6 +5,7 @@ differentiates the composition); `quantile` is composed as PyTorch composes it (
 lerp), so its graph is PyTorch's."""
 import math
 
+from ._dtypes import shell_check as _shell_check
 from . import _core
 from ._core import Tensor
 from ._math_extra import _SCALAR_NAMES as _EXTRA_NAMES, _named_result
@@ -95,6 +96,7 @@ def cummax(input, dim, *, out=None):
     values=tensor([1., 3., 3., 3., 5.]),
     indices=tensor([0, 1, 1, 3, 4]))
     """
+    _shell_check(input, "cummax_cpu")
     r = _cum_extreme("cummax", input, dim, True)
     return _into(r, out)
 
@@ -108,6 +110,7 @@ def cummin(input, dim, *, out=None):
     values=tensor([4., 2., 2., 2., 1.]),
     indices=tensor([0, 1, 1, 3, 4]))
     """
+    _shell_check(input, "cummin_cpu")
     r = _cum_extreme("cummin", input, dim, False)
     return _into(r, out)
 
@@ -396,6 +399,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     values=tensor([1, 5]),
     indices=tensor([3, 4]))
     """
+    _shell_check(input, "mode_cpu")
     import numpy as np
 
     _check_tensor("mode", "input", 1, input)

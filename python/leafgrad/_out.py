@@ -24,16 +24,11 @@ from ._core import Tensor
 
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
-SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-          "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-          "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
-CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-       "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-       "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-LEGACY = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
-          "bfloat16": "torch.BFloat16Tensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
-          "int16": "torch.ShortTensor", "int8": "torch.CharTensor", "uint8": "torch.ByteTensor", "bool": "CPUBoolType",
-          "complex64": "CPUComplexFloatType", "complex128": "CPUComplexDoubleType"}
+_DTYPES = [v for v in vars(_core).values() if isinstance(v, _core.dtype)]
+SCALAR = {d._name: d._scalar_name for d in _DTYPES}
+CPP = {d._name: d._cpp_name for d in _DTYPES}
+# (bfloat16's legacy name as `out=` messages print it differs from the C++ table's)
+LEGACY = dict({d._name: d._legacy_name for d in _DTYPES}, bfloat16="torch.BFloat16Tensor")
 RESIZED = (
     "An output with one or more elements was resized since it had shape {}, which does not match the required "
     "output shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized "

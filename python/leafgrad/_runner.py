@@ -3,7 +3,7 @@
 While the script runs, a meta-path finder (`_TorchAlias`, first on `sys.meta_path`) resolves
 `torch` and every `torch.X.Y` to `leafgrad` and `leafgrad.X.Y`: the same module objects, so
 `import torch.nn as nn` gives `leafgrad.nn` itself. A submodule leafgrad lacks is not found
-(`ModuleNotFoundError: No module named 'torch.distributions'`), as PyTorch would say for a
+(`ModuleNotFoundError: No module named 'torch.onnx'`), as PyTorch would say for a
 name it does not have. When the script fails because leafgrad lacks a PyTorch name (an
 AttributeError, ImportError or ModuleNotFoundError about a `torch` name), the error gets a
 note, and the command a message, naming it and pointing to docs/differences.md.

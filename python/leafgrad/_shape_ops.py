@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ._dtypes import shell_check as _shell_check
 from . import _core
 from ._core import Tensor
 
@@ -567,6 +568,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     tensor([[False,  True],
             [ True, False]])
     """
+    _shell_check(elements, "isin_default_cpu")
     from ._factories import tensor
 
     e = elements if isinstance(elements, Tensor) else tensor(elements)
@@ -600,6 +602,8 @@ def signbit(input):
     if input.dtype is _core.bool:
         return input != input
     if not input.dtype.is_floating_point:
+        if not input.dtype.is_signed:
+            return input != input
         return input.detach() < 0
     # the bit itself (NaNs carry one too), read on the host
     from ._factories import from_numpy
@@ -655,8 +659,7 @@ class iinfo:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if type.is_floating_point or type.is_complex:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
-        i = np.iinfo({"uint8": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32,
-                      "int64": np.int64}[type._name])
+        i = np.iinfo(type._name)
         self.bits, self.min, self.max, self.dtype = int(i.bits), int(i.min), int(i.max), type._name
 
     def __repr__(self):

@@ -132,7 +132,8 @@ def _to(self, *args, **kwargs):
 _LEGACY = {
     "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
     "float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor", "int32": "IntTensor",
-    "bool": "BoolTensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
+    "bool": "BoolTensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "uint16": "UInt16Tensor",
+    "uint32": "UInt32Tensor", "uint64": "UInt64Tensor", "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor",
 }
 _FROM_LEGACY = {"torch." + v: k for k, v in _LEGACY.items()}
 

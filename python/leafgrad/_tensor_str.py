@@ -130,7 +130,7 @@ def printoptions(**kwargs):
 # bfloat16 arrives as float32 already holding bfloat16-rounded values.
 _FLOAT_NP = {"float32": "float32", "float64": "float64", "float16": "float16", "bfloat16": "float32"}
 _COMPLEX_NP = {"complex64": "complex64", "complex128": "complex128"}
-_OTHER_NP = {name: name for name in ("int64", "int32", "int16", "int8", "uint8", "bool")}
+_OTHER_NP = {name: name for name in ("int64", "int32", "int16", "int8", "uint8", "uint16", "uint32", "uint64", "bool")}
 _NP_DTYPES = {**_FLOAT_NP, **_COMPLEX_NP, **_OTHER_NP}
 
 

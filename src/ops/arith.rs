@@ -15,7 +15,7 @@ pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
     if da == db && !both_numbers {
         return Ok((da, a.clone(), b.clone()));
     }
-    let dt = result_type(&[(da, pa), (db, pb)]);
+    let dt = result_type(&[(da, pa), (db, pb)])?;
     let a2 = if da == dt {
         a.clone()
     } else {
@@ -65,6 +65,9 @@ pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Ten
 
 fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
     let (mut dt, mut a2, mut b2) = promote_pair(a, b)?;
+    if matches!(op, BinOp::Add | BinOp::Sub) {
+        crate::dtype::shell_kernel_check(dt, "add_stub")?;
+    }
     if dt.is_half() {
         // Half types compute in float32 and round once, as PyTorch's CPU kernels do (a Python
         // number enters as a float32, not rounded to half first).
@@ -548,6 +551,7 @@ fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         ));
     }
     let (dt, a, b) = promote_pair(x, e)?;
+    crate::dtype::shell_kernel_check(dt, "pow")?;
     if dt.is_half() {
         let r = pow_kernel(&cast_to(&a, DType::Float32)?, &cast_to(&b, DType::Float32)?)?;
         return cast_to(&r, dt);
@@ -577,6 +581,9 @@ pub use crate::backend::CmpOp;
 pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a, b) = promote_pair(a, b)?;
     broadcast_shapes(&a.shape(), &b.shape())?;
+    if !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+        crate::dtype::shell_kernel_check(dt, &format!("{}_cpu", BinaryKernel::Cmp(op).name()))?;
+    }
     if dt.is_complex() && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
         return Err(Error::Runtime(format!(
             "\"{}_{}\" not implemented for '{}'",
@@ -657,7 +664,15 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     match dt {
         DType::Bool => backend::binary(logical, &a2, &b2, dt),
-        DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
+        DType::UInt8
+        | DType::Int8
+        | DType::Int16
+        | DType::Int32
+        | DType::Int64
+        | DType::UInt16
+        | DType::UInt32
+        | DType::UInt64 => {
+            // (the unsigned types through int64: the bits survive the wrapping casts)
             let (x, y) = (cast_to(&a2, DType::Int64)?, cast_to(&b2, DType::Int64)?);
             cast_to(&backend::binary(bitwise, &x, &y, DType::Int64)?, dt)
         }
@@ -675,6 +690,7 @@ pub fn bitwise(op: BitOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `~a`: logical not for bool, bitwise not for integers.
 pub fn invert(a: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(a.dtype(), "bitwise_not_cpu")?;
     match a.dtype() {
         DType::Bool => backend::unary(crate::backend::UnaryKernel::Not, a),
         DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {

@@ -145,7 +145,7 @@ pub fn clamp_tensor_as(
                 let (d, p, _) = t.info();
                 (d, p)
             };
-            let dt = crate::dtype::result_type(&[kind(x), kind(lo), kind(hi)]);
+            let dt = crate::dtype::result_type(&[kind(x), kind(lo), kind(hi)])?;
             let c = |t: &Tensor| match t.dtype() == dt {
                 true => Ok(t.clone()),
                 false => backend::cast_keep(t, dt),

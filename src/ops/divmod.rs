@@ -29,6 +29,7 @@ pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn floor_divide_kernel(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (dt, a2, b2) = promote_pair(a, b)?;
+    crate::dtype::shell_kernel_check(dt, "div_floor_cpu")?;
     if dt.is_half() {
         let r = floor_divide_kernel(
             &cast_to(&a2, DType::Float32)?,
@@ -125,6 +126,14 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
     } else {
         BinaryKernel::Fmod
     };
+    crate::dtype::shell_kernel_check(
+        dt,
+        if python_sign {
+            "remainder_cpu"
+        } else {
+            "fmod_cpu"
+        },
+    )?;
     if dt.is_half() {
         let r = modulo_kernel(
             &cast_to(&a2, DType::Float32)?,
@@ -159,4 +168,106 @@ fn int_division(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Te
         return Err(Error::Runtime("ZeroDivisionError".into()));
     }
     cast_to(&backend::binary(k, &a3, &b3, DType::Int64)?, dt)
+}
+
+/// How `torch.div` rounds its quotient (`rounding_mode=`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RoundingMode {
+    True,
+    Trunc,
+    Floor,
+}
+
+impl RoundingMode {
+    /// `None`, `"trunc"` or `"floor"`, with PyTorch's error for anything else.
+    pub fn parse(mode: Option<&str>) -> Result<RoundingMode> {
+        match mode {
+            None => Ok(RoundingMode::True),
+            Some("trunc") => Ok(RoundingMode::Trunc),
+            Some("floor") => Ok(RoundingMode::Floor),
+            Some(m) => Err(Error::Runtime(format!(
+                "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"
+            ))),
+        }
+    }
+}
+
+/// `torch.div(a, b, rounding_mode=...)`: the overload PyTorch records as DivBackward2 whenever
+/// the argument is given. "floor" is floor division (`//`), "trunc" rounds toward zero (C's
+/// integer division for integers), `None` is true division; the rounded modes keep integer
+/// dtypes and have zero derivative.
+pub fn div_mode(a: &Tensor, b: &Tensor, mode: RoundingMode) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        match mode {
+            RoundingMode::True => div(a, b)?,
+            RoundingMode::Floor => floor_divide_kernel(a, b)?,
+            RoundingMode::Trunc => {
+                let (dt, a2, b2) = promote_pair(a, b)?;
+                crate::dtype::shell_kernel_check(dt, "div_trunc_cpu")?;
+                if dt == DType::Bool || dt.is_complex() {
+                    return Err(Error::Runtime(format!(
+                        "\"div_trunc_cpu\" not implemented for '{}'",
+                        dt.scalar_type_name()
+                    )));
+                }
+                if dt.is_differentiable() {
+                    trunc_toward_zero(&div(&a2, &b2)?)?
+                } else {
+                    // a - fmod(a, b) is a multiple of b: its floor quotient is the exact one
+                    floor_divide_kernel(&sub(&a2, &modulo_kernel(&a2, &b2, false)?)?, &b2)?
+                }
+            }
+        }
+    };
+    if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
+        let exact = mode == RoundingMode::True;
+        let (sa, sb) = ((a.shape(), a.dtype()), (b.shape(), b.dtype()));
+        record(
+            "DivBackward2",
+            &[a, b],
+            &[&out],
+            // (PyTorch saves them whatever the mode: self for other's gradient, other for both)
+            vec![save_if(rb, "self", a)?, save("other", b)?],
+            Box::new(move |s, g| {
+                let dev = g[0].device();
+                if !exact {
+                    // the rounded quotient is piecewise constant
+                    let zeros =
+                        |m: &(crate::shape::Shape, DType), need: bool| -> Result<Option<Tensor>> {
+                            Ok(if need {
+                                Some(Tensor::zeros_on(&m.0, m.1, dev)?)
+                            } else {
+                                None
+                            })
+                        };
+                    return Ok(vec![zeros(&sa, ra)?, zeros(&sb, rb)?]);
+                }
+                let (a, b) = (&s[0], &s[1]);
+                let ga = if ra {
+                    Some(div(&g[0], &conj(b)?)?)
+                } else {
+                    None
+                };
+                let gb = if rb {
+                    Some(neg(&mul(&g[0], &conj(&div(&div(a, b)?, b)?)?)?)?)
+                } else {
+                    None
+                };
+                Ok(vec![ga, gb])
+            }),
+        )?;
+        set_attrs(&out, || {
+            vec![(
+                "rounding_mode",
+                match mode {
+                    RoundingMode::True => crate::graph::node::SavedAttr::None,
+                    RoundingMode::Trunc => crate::graph::node::SavedAttr::Str("trunc"),
+                    RoundingMode::Floor => crate::graph::node::SavedAttr::Str("floor"),
+                },
+            )]
+        });
+    }
+    Ok(out)
 }

@@ -16,6 +16,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
             if is_max { "max" } else { "min" }
         )));
     }
+    crate::dtype::shell_kernel_check(dt, if is_max { "max_all" } else { "min_all" })?;
     if dt.is_complex() {
         return Err(Error::NotImplemented(format!(
             "\"{}_all\" not implemented for '{}'",
@@ -68,6 +69,7 @@ pub fn evenly_distribute(x: &Tensor, v: &Tensor, g: &Tensor) -> Result<Tensor> {
 
 /// Index of the extreme along `dim` (or of the flattened tensor).
 pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), if is_max { "argmax_cpu" } else { "argmin_cpu" })?;
     if x.dtype().is_complex() {
         return Err(Error::Runtime(
             "argmax(): does not support complex input".into(),
@@ -137,6 +139,7 @@ fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
 
 /// `x.max(dim)` / `x.min(dim)`: (values, indices); values record MaxBackward0/MinBackward0.
 pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    crate::dtype::shell_kernel_check(x.dtype(), if is_max { "max_cpu" } else { "min_cpu" })?;
     if x.ndim() == 0 {
         wrap_dim(dim, 0)?;
         // A 0-d tensor is its own max/min, recorded under PyTorch's node name.
@@ -202,6 +205,14 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
 
 /// amax/amin over dims: the gradient is shared evenly among ties (AmaxBackward0).
 pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(
+        x.dtype(),
+        if is_max {
+            "max_values_cpu"
+        } else {
+            "min_values_cpu"
+        },
+    )?;
     let rd = reduce_dims(x.ndim(), dims)?;
     let dt = x.dtype();
     let shape = x.shape();

@@ -11,6 +11,7 @@ use crate::tensor::Tensor;
 
 /// `start, start + step, ...` up to `end` (excluded): `torch.arange`.
 pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(dtype, "arange_cpu")?;
     if step == 0.0 {
         return Err(Error::Runtime("step must be nonzero".into()));
     }
@@ -38,6 +39,7 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Tensor> {
 /// `steps` evenly spaced values from `start` to `end` (both included): `torch.linspace`. As
 /// PyTorch, the second half is computed from the end, so the values are symmetric.
 pub fn linspace(start: f64, end: f64, steps: i64, dtype: DType) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(dtype, "linspace_cpu")?;
     if steps < 0 {
         return Err(Error::Runtime(
             "number of steps must be non-negative".into(),

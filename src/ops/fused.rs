@@ -24,7 +24,7 @@ fn result_of(ts: &[&Tensor]) -> Result<(DType, Vec<usize>)> {
     for t in &ts[1..] {
         shape = crate::shape::broadcast_shapes(&shape, &t.shape())?.to_vec();
     }
-    Ok((crate::dtype::result_type(&kinds), shape))
+    Ok((crate::dtype::result_type(&kinds)?, shape))
 }
 
 /// `f` of the operands as host slices of `T`, broadcast to `shape`: an operand that already is
@@ -184,6 +184,7 @@ fn unrecorded(f: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
 /// `x + value · t1 · t2` (AddcmulBackward0), as PyTorch's kernel rounds it on the CPU:
 /// `fma(value · t1, t2, x)`.
 pub fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "addcmul_cpu_out")?;
     let (v32, v64) = (value as f32, value);
     let out = unrecorded(|| {
         let f32_fn = move |x: f32, a: f32, b: f32| (v32 * a).mul_add(b, x);

@@ -297,6 +297,7 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
 
 /// `x.masked_fill(mask, value)` (MaskedFillBackward0).
 pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "masked_fill")?;
     let nd = value.ndim();
     if nd != 0 {
         return Err(Error::Runtime(format!(

@@ -154,6 +154,7 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
         PutValue::Tensor(v) => (v, false, true),
         PutValue::Data(v) => (v, false, false),
     };
+    let window_items = items.clone();
     let ix = {
         let _g = GradModeGuard::new(false);
         apply_basic(t, items, true)?
@@ -203,6 +204,11 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
     let (plan, shape) = advanced_plan(&ix.view.shape(), &dims, &idxs)?;
     let target = if ix.view.ptr_eq(t) {
         t.clone()
+    } else if crate::grad_mode::recording() && (t.requires_grad() || v.requires_grad()) {
+        // the scatter keeps the window's other elements: their gradient must flow through the
+        // window, so it is made with recorded view ops (PyTorch: `t[1][idx] = v` on a
+        // SelectBackward0 view), not the unrecorded one above
+        apply_basic(t, window_items, true)?.view
     } else {
         ix.view
     };

@@ -59,7 +59,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         &ts.iter()
             .map(|t| (t.dtype(), crate::dtype::Priority::Dim))
             .collect::<Vec<_>>(),
-    );
+    )?;
     let device = kept[0].device();
     if let Some(t) = kept.iter().find(|t| t.device() != device) {
         return Err(crate::device::arg_mismatch(

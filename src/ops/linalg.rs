@@ -6,6 +6,7 @@ use crate::grads;
 use crate::shape::broadcast_shapes;
 
 fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
+    crate::dtype::shell_kernel_check(a.dtype(), op)?;
     let (va, vb) = (a.device(), b.device());
     if va != vb {
         let arg = if op == "bmm" { "batch2" } else { "mat2" };
@@ -42,6 +43,7 @@ fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
 
 /// 2-D × 2-D (MmBackward0).
 pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(a.dtype(), "addmm_impl_cpu_")?;
     if a.ndim() != 2 {
         return Err(Error::Runtime("self must be a matrix".to_string()));
     }
@@ -201,6 +203,7 @@ fn batched(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// 3-D × 3-D with equal batch (BmmBackward0).
 pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(a.dtype(), "bmm")?;
     if a.ndim() != 3 || b.ndim() != 3 {
         return Err(Error::Runtime("batch1 must be a 3D tensor".into()));
     }

@@ -46,6 +46,7 @@ fn mask_values(mask: &Tensor, shape: &[usize]) -> Result<Vec<bool>> {
 /// `x.masked_select(mask)`: the elements where the (broadcast) mask is true, as a 1-D tensor
 /// (MaskedSelectBackward0).
 pub fn masked_select(x: &Tensor, mask: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "masked_select")?;
     if mask.dtype() != DType::Bool {
         return Err(Error::Runtime(
             "masked_select: expected BoolTensor for mask".into(),
@@ -68,6 +69,7 @@ pub fn masked_select(x: &Tensor, mask: &Tensor) -> Result<Tensor> {
 /// `x.masked_scatter(mask, source)`: `x` with the positions where the mask (broadcast to x's
 /// shape) is true filled, in order, by source's first elements (MaskedScatterBackward0).
 pub fn masked_scatter(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "masked_scatter")?;
     if mask.dtype() != DType::Bool {
         return Err(Error::Runtime(format!(
             "masked_scatter_ only supports boolean masks, but got mask with dtype {}",
@@ -129,6 +131,7 @@ pub fn masked_scatter(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tens
 /// `x.take(index)`: `x` read as 1-D at `index` (negative counting from the end), shaped like
 /// `index` (TakeBackward0).
 pub fn take_flat(x: &Tensor, index: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "take_cpu")?;
     if index.dtype() != DType::Int64 {
         return Err(Error::Runtime(format!(
             "take(): Expected a long tensor for index, but got {}",

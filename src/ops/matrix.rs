@@ -60,11 +60,13 @@ fn tri(x: &Tensor, diagonal: i64, lower: bool) -> Result<Tensor> {
 
 /// The lower triangle (TrilBackward0): zeros above `diagonal`.
 pub fn tril(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "tril")?;
     tri(x, diagonal, true)
 }
 
 /// The upper triangle (TriuBackward0): zeros below `diagonal`.
 pub fn triu(x: &Tensor, diagonal: i64) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "triu")?;
     tri(x, diagonal, false)
 }
 
@@ -81,6 +83,7 @@ fn diagonal_plan(rows: usize, cols: usize, diagonal: i64) -> Plan {
 
 /// The sum of a matrix's diagonal (TraceBackward0).
 pub fn trace(x: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "trace")?;
     if x.ndim() != 2 {
         return Err(Error::Runtime(format!(
             "trace: expected a matrix, but got tensor with dim {}",

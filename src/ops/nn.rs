@@ -649,8 +649,8 @@ pub fn embedding(weight: &Tensor, indices: &Tensor) -> Result<Tensor> {
     }
     if !matches!(indices.dtype(), DType::Int64 | DType::Int32) {
         return Err(Error::Runtime(format!(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.{} instead (while checking arguments for embedding)",
-            indices.dtype().legacy_type_name().trim_start_matches("torch.")
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
+            indices.dtype().legacy_type_name()
         )));
     }
     let iv = indices.try_to_vec::<i64>()?;

@@ -140,8 +140,8 @@ fn prod_of_others_masked(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
 pub fn cumprod(x: &Tensor, dim: i64) -> Result<Tensor> {
     let dt = x.dtype();
     let work = match dt {
-        DType::Bool | DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
         DType::Float16 | DType::BFloat16 => DType::Float32,
+        d if !d.is_differentiable() => DType::Int64,
         d => d,
     };
     let shape = x.shape();

@@ -553,6 +553,7 @@ pub fn random_full(
 /// A random permutation of 0..n (`randperm`), PyTorch's swaps: for n below 2³²/20, position i
 /// swaps with i + (32 random bits % (n - i)); above, the inside-out Fisher–Yates on 64 bits.
 pub fn randperm(n: usize, dtype: DType, generator: Option<&Generator>) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(dtype, "randperm")?;
     let mut v: Vec<i64> = crate::backend::cpu::alloc_vec(n)?;
     let mut g = or_default(generator).lock();
     if (n as u64) < u32::MAX as u64 / 20 {

@@ -722,6 +722,7 @@ pub fn index_add(
 /// `x.index_copy(dim, index, source)`: the rows `index` names replaced by `source`'s (the last
 /// write wins; IndexCopyBackward0).
 pub fn index_copy(x: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "index_copy_cpu")?;
     let (_, p) = index_plans("index_copy_", x, dim, index, source, |m| {
         Error::Index(format!("index_copy_(): {m}"))
     })?;
@@ -749,6 +750,7 @@ pub fn index_fill(
     value: &Tensor,
     value_is_tensor: bool,
 ) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "index_fill_cpu")?;
     let d = wrap_dim(dim, x.ndim().max(1))?;
     if index.ndim() > 1 {
         return Err(Error::Index(format!(

@@ -513,6 +513,7 @@ pub fn sort(
 
 /// `x.topk(k, dim, largest, sorted)`: the `k` largest (or smallest) along `dim` (TopkBackward0).
 pub fn topk(x: &Tensor, k: i64, dim: i64, largest: bool, sorted: bool) -> Result<(Tensor, Tensor)> {
+    crate::dtype::shell_kernel_check(x.dtype(), "topk_cpu")?;
     no_complex(x, |_| {
         Error::Type(" topk does not support complex dtypes on CPU".into())
     })?;
@@ -576,7 +577,7 @@ fn reduced_shape(shape: &[usize], d: usize, keepdim: bool) -> Vec<usize> {
 
 fn not_for_bool(x: &Tensor, kernel: &str) -> Result<()> {
     let dt = x.dtype();
-    if dt == DType::Bool || dt.is_complex() {
+    if dt == DType::Bool || dt.is_complex() || dt.is_shell_unsigned() {
         return Err(Error::NotImplemented(format!(
             "\"{kernel}\" not implemented for '{}'",
             dt.scalar_type_name()
@@ -769,8 +770,8 @@ pub fn searchsorted(
     let dt = crate::dtype::result_type(&[
         (seq.dtype(), seq.priority()),
         (values.dtype(), values.priority()),
-    ]);
-    if dt == DType::Bool || dt.is_complex() {
+    ])?;
+    if dt == DType::Bool || dt.is_complex() || dt.is_shell_unsigned() {
         return Err(Error::NotImplemented(format!(
             "\"searchsorted_out_cpu\" not implemented for '{}'",
             dt.scalar_type_name()

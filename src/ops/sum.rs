@@ -193,8 +193,8 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     let dt = x.dtype();
     let work = match dt {
-        DType::Bool | DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 => DType::Int64,
         DType::Float16 | DType::BFloat16 => DType::Float32,
+        d if !d.is_differentiable() => DType::Int64,
         d => d,
     };
     let shape = x.shape();

@@ -136,6 +136,7 @@ pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tens
 
 pub fn abs(x: &Tensor) -> Result<Tensor> {
     let dt = x.dtype();
+    crate::dtype::shell_kernel_check(dt, "abs_cpu")?;
     if dt == DType::Bool {
         return Err(Error::NotImplemented(
             "\"abs_cpu\" not implemented for 'Bool'".into(),
@@ -197,6 +198,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn sign(x: &Tensor) -> Result<Tensor> {
+    crate::dtype::shell_kernel_check(x.dtype(), "sign_cpu")?;
     real_only(
         x,
         "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",

@@ -37,7 +37,7 @@ impl PyDType {
     }
     #[getter]
     fn is_signed(&self) -> bool {
-        !matches!(self.d, DType::Bool | DType::UInt8)
+        !matches!(self.d, DType::Bool | DType::UInt8) && !self.d.is_shell_unsigned()
     }
     #[getter]
     fn itemsize(&self) -> usize {
@@ -46,6 +46,21 @@ impl PyDType {
     #[getter]
     fn _name(&self) -> &'static str {
         self.d.name()
+    }
+    /// c10's ScalarType name (`Float`, `UInt16`), as PyTorch's messages spell it.
+    #[getter]
+    fn _scalar_name(&self) -> &'static str {
+        self.d.scalar_type_name()
+    }
+    /// The C++ element type's name as typeid prints it (`float`, `unsigned short`).
+    #[getter]
+    fn _cpp_name(&self) -> &'static str {
+        self.d.cpp_name()
+    }
+    /// The legacy tensor type name of messages (`torch.FloatTensor`, `CPUBoolType`).
+    #[getter]
+    fn _legacy_name(&self) -> &'static str {
+        self.d.legacy_type_name()
     }
     #[allow(clippy::wrong_self_convention)]
     fn to_real(&self, py: Python<'_>) -> Py<PyDType> {
@@ -310,8 +325,41 @@ fn _set_default_dtype(d: &Bound<'_, PyAny>) -> PyResult<()> {
     Ok(())
 }
 
+/// `torch.promote_types` (the Python wrapper documents it).
+#[pyfunction]
+fn _promote_types(
+    py: Python<'_>,
+    a: PyRef<'_, PyDType>,
+    b: PyRef<'_, PyDType>,
+) -> PyResult<Py<PyDType>> {
+    let d = crate::dtype::promote_types(a.d, b.d).py()?;
+    Ok(dtype_obj(py, d))
+}
+
+/// `torch.result_type` over (dtype, priority) pairs: priority 0 a Python number, 1 a 0-d
+/// tensor, 2 a tensor with dims (the Python wrapper documents it).
+#[pyfunction]
+fn _result_type(py: Python<'_>, kinds: Vec<(PyRef<'_, PyDType>, u8)>) -> PyResult<Py<PyDType>> {
+    use crate::dtype::Priority;
+    let ops: Vec<(DType, Priority)> = kinds
+        .iter()
+        .map(|(d, p)| {
+            let p = match p {
+                0 => Priority::Scalar,
+                1 => Priority::ZeroDim,
+                _ => Priority::Dim,
+            };
+            (d.d, p)
+        })
+        .collect();
+    let d = crate::dtype::result_type(&ops).py()?;
+    Ok(dtype_obj(py, d))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDType>()?;
+    m.add_function(wrap_pyfunction!(_result_type, m)?)?;
+    m.add_function(wrap_pyfunction!(_promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(_get_default_dtype, m)?)?;
     m.add_function(wrap_pyfunction!(_set_default_dtype, m)?)?;
     let py = m.py();

@@ -24,9 +24,12 @@ enum Kind {
 struct Parsed {
     shape: Vec<usize>,
     values: Vec<Complex64>,
-    /// Each value as an exact integer where it is one (Python ints, integer tensors): int64
-    /// results take these, since a float holds integers exactly only up to 2**53.
-    exact: Vec<Option<i64>>,
+    /// Each value as an exact integer where it is one (Python ints, integer tensors): integer
+    /// results take these, since a float holds integers exactly only up to 2**53 (i128 holds
+    /// every uint64 and int64; a Python int beyond it is None here).
+    exact: Vec<Option<i128>>,
+    /// A Python int too large for an i128 was seen.
+    huge: bool,
     kind: Option<Kind>,
     /// dtype of tensors found inside the data, which wins over Python-number kinds.
     tensor_dtype: Option<DType>,
@@ -83,12 +86,19 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
     }
     let mut exact = None;
     let (v, k) = if o.is_instance_of::<PyBool>() {
-        exact = Some(o.is_truthy()? as i64);
+        exact = Some(o.is_truthy()? as i128);
         (Complex64::new(o.is_truthy()? as u8 as f64, 0.0), Kind::Bool)
     } else if o.is_instance_of::<PyInt>() {
-        let i = o.extract::<i64>()?;
-        exact = Some(i);
-        (Complex64::new(i as f64, 0.0), Kind::Int)
+        match o.extract::<i128>() {
+            Ok(i) => {
+                exact = Some(i);
+                (Complex64::new(i as f64, 0.0), Kind::Int)
+            }
+            Err(_) => {
+                p.huge = true;
+                (Complex64::new(o.extract::<f64>()?, 0.0), Kind::Int)
+            }
+        }
     } else if o.is_instance_of::<PyFloat>() {
         (Complex64::new(o.extract::<f64>()?, 0.0), Kind::Float)
     } else if let Ok(c) = o.cast::<PyComplex>() {
@@ -102,7 +112,10 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
         });
         let v = t.item().py()?;
         if !d.is_differentiable() {
-            exact = Some(t.try_to_vec::<i64>().py()?[0]);
+            exact = Some(match d {
+                DType::UInt64 => t.try_to_vec::<u64>().py()?[0] as i128,
+                _ => t.try_to_vec::<i64>().py()?[0] as i128,
+            });
         }
         (v, Kind::Bool)
     } else if o.hasattr("__float__")? {
@@ -125,12 +138,48 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
     Ok(())
 }
 
+/// PyTorch's checked conversion of Python ints into an integer dtype: a signed type takes its
+/// own range, an unsigned one -max..=max (negatives wrap); int64 refuses what it cannot unpack.
+fn check_int_range(p: &Parsed, dt: DType) -> PyResult<()> {
+    let (lo, hi): (i128, i128) = match dt {
+        DType::UInt8 => (-(u8::MAX as i128), u8::MAX as i128),
+        DType::UInt16 => (-(u16::MAX as i128), u16::MAX as i128),
+        DType::UInt32 => (-(u32::MAX as i128), u32::MAX as i128),
+        DType::UInt64 => (-(u64::MAX as i128), u64::MAX as i128),
+        DType::Int8 => (i8::MIN as i128, i8::MAX as i128),
+        DType::Int16 => (i16::MIN as i128, i16::MAX as i128),
+        DType::Int32 => (i32::MIN as i128, i32::MAX as i128),
+        _ => (i64::MIN as i128, i64::MAX as i128),
+    };
+    let unpack = |dt: DType| match dt {
+        DType::UInt64 => pyo3::exceptions::PyOverflowError::new_err("int too big to convert"),
+        _ => PyValueError::new_err("Overflow when unpacking long long"),
+    };
+    if p.huge {
+        return Err(unpack(dt));
+    }
+    let beyond_i64 = |e: i128| e < i64::MIN as i128 || e > i64::MAX as i128;
+    for e in p.exact.iter().flatten() {
+        if dt != DType::UInt64 && beyond_i64(*e) || *e > u64::MAX as i128 {
+            return Err(unpack(dt));
+        }
+        if *e < lo || *e > hi {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "value cannot be converted to type {} without overflow",
+                dt.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `torch.tensor(data)` values: nested lists/tuples of numbers (or 0-d tensors).
 pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
     let mut p = Parsed {
         shape: vec![],
         values: vec![],
         exact: vec![],
+        huge: false,
         kind: None,
         tensor_dtype: None,
     };
@@ -143,14 +192,25 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
         _ => crate::dtype::default_float(),
     };
     let dt = dtype.unwrap_or(inferred);
+    let integer = dt.category() == crate::dtype::Category::Int;
+    if integer {
+        check_int_range(&p, dt)?;
+    }
     let t = Tensor::zeros(&p.shape, dt).py()?;
-    if dt == DType::Int64 {
+    if integer {
         let d = t.data();
-        // SAFETY: an int64 tensor just made, holding exactly values.len() elements.
-        let s = unsafe { d.storage.slice_mut::<i64>() };
-        for ((dst, v), e) in s.iter_mut().zip(p.values.iter()).zip(p.exact.iter()) {
-            *dst = e.unwrap_or_else(|| <i64 as crate::dtype::Element>::from_c64(*v));
-        }
+        crate::with_dtype!(dt, T, {
+            use crate::dtype::Element;
+            // SAFETY: T matches dt; the buffer holds exactly values.len() elements.
+            let s = unsafe { d.storage.slice_mut::<T>() };
+            for ((dst, v), e) in s.iter_mut().zip(p.values.iter()).zip(p.exact.iter()) {
+                // exact integers wrap into the type (in range by the check above)
+                *dst = match e.and_then(|e| T::from_int(e as i64)) {
+                    Some(x) => x,
+                    None => T::from_c64(*v),
+                };
+            }
+        });
         drop(d);
         return Ok(t);
     }
@@ -188,6 +248,9 @@ fn numpy_dtype(typestr: &str) -> PyResult<DType> {
         "u1" => DType::UInt8,
         "i1" => DType::Int8,
         "i2" => DType::Int16,
+        "u2" => DType::UInt16,
+        "u4" => DType::UInt32,
+        "u8" => DType::UInt64,
         "i4" => DType::Int32,
         "i8" => DType::Int64,
         "f2" => DType::Float16,
@@ -302,6 +365,9 @@ fn _array_interface<'py>(py: Python<'py>, t: PyRef<'py, PyTensor>) -> PyResult<B
         DType::UInt8 => "|u1",
         DType::Int8 => "|i1",
         DType::Int16 => "<i2",
+        DType::UInt16 => "<u2",
+        DType::UInt32 => "<u4",
+        DType::UInt64 => "<u8",
         DType::Int32 => "<i4",
         DType::Int64 => "<i8",
         DType::Float16 => "<f2",

@@ -38,7 +38,12 @@ fn parse_one(o: &Bound<'_, PyAny>) -> PyResult<Idx> {
     }
     if let Ok(t) = o.cast::<PyTensor>() {
         let t = &t.get().t;
-        if t.ndim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32 | DType::UInt8) {
+        if t.dtype() == DType::UInt8 {
+            // a uint8 index is a mask, as in PyTorch (its deprecated byte masks)
+            let mask = crate::ops::ne(t, &Tensor::wrapped_scalar(0i64)).py()?;
+            return Ok(Idx::Tensor(mask));
+        }
+        if t.ndim() == 0 && t.dtype().category() == crate::dtype::Category::Int {
             return Ok(Idx::Int(t.item().py()?.re as i64));
         }
         if t.dtype().is_differentiable() {
@@ -115,6 +120,10 @@ pub(super) fn set_index(
     index: &Bound<'_, PyAny>,
     value: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
+    if index.is_instance_of::<pyo3::types::PyBool>() && !index.is_truthy()? {
+        // `t[False] = v` selects nothing: PyTorch returns before any write or record
+        return Ok(());
+    }
     let items = parse_index(index)?;
     let int_index = items
         .iter()

@@ -149,6 +149,7 @@ fn nonzero_cols(t: &Tensor) -> crate::Result<Vec<Tensor>> {
 #[pyfunction]
 #[pyo3(signature = (input, *, as_tuple = false))]
 pub(super) fn nonzero<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, as_tuple: bool) -> R<'py> {
+    crate::dtype::shell_kernel_check(input.t.dtype(), "nonzero_count_cpu").py()?;
     let cols = nonzero_cols(&input.t).py()?;
     if as_tuple {
         return Ok(tuple_of(py, cols)?.into_any());

@@ -281,9 +281,21 @@ impl PyTensor {
         let o = operand_or_type_error(other, "mul", "other")?;
         out(py, ops::mul(&self.t, &o))
     }
-    fn div<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
+    #[pyo3(signature = (other, *, rounding_mode = None))]
+    fn div<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        rounding_mode: Option<&str>,
+    ) -> R<'py> {
         let o = operand_or_type_error(other, "div", "other")?;
-        out(py, ops::div(&self.t, &o))
+        match rounding_mode {
+            None => out(py, ops::div(&self.t, &o)),
+            Some(m) => {
+                let mode = ops::divmod::RoundingMode::parse(Some(m)).py()?;
+                out(py, ops::divmod::div_mode(&self.t, &o, mode))
+            }
+        }
     }
     fn pow<'py>(&self, py: Python<'py>, exponent: &Bound<'py, PyAny>) -> R<'py> {
         self.__pow__(py, exponent, None)
@@ -676,9 +688,20 @@ impl PyTensor {
         let o = operand_or_type_error(other, "mul_", "other")?;
         inplace(slf, &[&o], |s| ops::mul(s, &o))
     }
-    fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+    #[pyo3(signature = (other, *, rounding_mode = None))]
+    fn div_<'py>(
+        slf: &Bound<'py, Self>,
+        other: &Bound<'py, PyAny>,
+        rounding_mode: Option<&str>,
+    ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "div_", "other")?;
-        inplace(slf, &[&o], |s| ops::div(s, &o))
+        match rounding_mode {
+            None => inplace(slf, &[&o], |s| ops::div(s, &o)),
+            Some(m) => {
+                let mode = ops::divmod::RoundingMode::parse(Some(m)).py()?;
+                inplace(slf, &[&o], |s| ops::divmod::div_mode(s, &o, mode))
+            }
+        }
     }
     fn pow_<'py>(
         slf: &Bound<'py, Self>,

@@ -574,7 +574,7 @@ impl PyTensor {
         let v = self.t.item().py()?.re;
         pyo3::types::PyFloat::new(py, v).call_method0("__int__")
     }
-    fn __index__(&self) -> PyResult<i64> {
+    fn __index__(&self) -> PyResult<i128> {
         if self.t.dtype().is_differentiable() || self.t.numel() != 1 {
             return Err(PyTypeError::new_err(
                 "only integer tensors of a single element can be converted to an index",
@@ -625,9 +625,12 @@ impl PyTensor {
 }
 
 /// The one element of an integer or bool tensor, exactly.
-fn exact_int(t: &Tensor) -> PyResult<i64> {
+fn exact_int(t: &Tensor) -> PyResult<i128> {
     t.item().py()?; // its checks (one element, data present)
-    Ok(t.try_to_vec::<i64>().py()?[0])
+    Ok(match t.dtype() {
+        DType::UInt64 => t.try_to_vec::<u64>().py()?[0] as i128,
+        _ => t.try_to_vec::<i64>().py()?[0] as i128,
+    })
 }
 
 pub fn scalar_to_py(
@@ -639,6 +642,9 @@ pub fn scalar_to_py(
         DType::Bool => PyBool::new(py, v.re != 0.0).to_owned().into_any(),
         DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => {
             (v.re as i64).into_pyobject(py)?.into_any()
+        }
+        DType::UInt16 | DType::UInt32 | DType::UInt64 => {
+            (v.re as u64).into_pyobject(py)?.into_any()
         }
         DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
             v.re.into_pyobject(py)?.into_any()

@@ -108,11 +108,11 @@ def test_missing_attribute_is_named(tmp_path):
 
 
 def test_missing_submodule_is_named(tmp_path):
-    assert importlib.util.find_spec("leafgrad.distributions") is None
-    done = run_script(tmp_path, "import torch.distributions\n")
+    assert importlib.util.find_spec("leafgrad.onnx") is None
+    done = run_script(tmp_path, "import torch.onnx\n")
     assert done.returncode == 1
-    assert "ModuleNotFoundError: No module named 'torch.distributions'" in done.stderr
-    assert "`torch.distributions`" in done.stderr and DOCS in done.stderr
+    assert "ModuleNotFoundError: No module named 'torch.onnx'" in done.stderr
+    assert "`torch.onnx`" in done.stderr and DOCS in done.stderr
 
 
 def test_missing_imported_name_and_method_are_named(tmp_path):
@@ -129,12 +129,12 @@ def test_missing_imported_name_and_method_are_named(tmp_path):
 def test_a_script_may_catch_the_missing_name(tmp_path):
     done = run_script(tmp_path, """
         try:
-            import torch.distributions
+            import torch.onnx
         except ImportError as e:
-            print("no distributions:", e)
+            print("no onnx:", e)
     """)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "no distributions: No module named 'torch.distributions'\n"
+    assert done.stdout == "no onnx: No module named 'torch.onnx'\n"
 
 
 @pytest.mark.parametrize("code, error", [

@@ -48,6 +48,18 @@ macro_rules! with_real_numeric {
                 type $T = f64;
                 $body
             }
+            DType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            DType::UInt32 => {
+                type $T = u32;
+                $body
+            }
+            DType::UInt64 => {
+                type $T = u64;
+                $body
+            }
             d => return Err(unsupported("this kernel", d)),
         }
     };
@@ -80,7 +92,9 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
             DType::Int16 => map1::<i16, i16>(x, |v| v.wrapping_neg()),
             DType::Int8 => map1::<i8, i8>(x, |v| v.wrapping_neg()),
             DType::UInt8 => map1::<u8, u8>(x, |v| v.wrapping_neg()),
-            DType::Bool => Err(unsupported("neg", dt)),
+            DType::Bool | DType::UInt16 | DType::UInt32 | DType::UInt64 => {
+                Err(unsupported("neg", dt))
+            }
         },
         UnaryKernel::Conj => match dt {
             DType::Complex64 => map1::<Complex32, Complex32>(x, |v| v.conj()),
@@ -398,6 +412,31 @@ fn rem_i64(x: i64, y: i64, python_sign: bool) -> i64 {
     }
 }
 
+/// PyTorch's div_floor_floating: the quotient of `a - fmod(a, b)`, corrected to the floor, so
+/// `1 // 0.1` is 9 (Python's answer), not `floor(1 / 0.1)` = 10; a zero divisor gives `a / b`.
+macro_rules! floor_div_float {
+    ($t:ty) => {
+        |a: $t, b: $t| -> $t {
+            if b == 0.0 {
+                return a / b;
+            }
+            let m = a % b;
+            let mut div = (a - m) / b;
+            if m != 0.0 && (b < 0.0) != (m < 0.0) {
+                div -= 1.0;
+            }
+            if div == 0.0 {
+                return (0.0 as $t).copysign(a / b);
+            }
+            let mut fl = div.floor();
+            if div - fl > 0.5 {
+                fl += 1.0;
+            }
+            fl
+        }
+    };
+}
+
 macro_rules! float_mod {
     ($T:ty, $python_sign:expr) => {
         move |x: $T, y: $T| {
@@ -490,8 +529,8 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
             })
         }
         BinaryKernel::FloorDiv => match dt {
-            DType::Float32 => map2::<f32, f32, f32>(a, b, s, |x, y| (x / y).floor()),
-            DType::Float64 => map2::<f64, f64, f64>(a, b, s, |x, y| (x / y).floor()),
+            DType::Float32 => map2::<f32, f32, f32>(a, b, s, floor_div_float!(f32)),
+            DType::Float64 => map2::<f64, f64, f64>(a, b, s, floor_div_float!(f64)),
             DType::Int64 => map2::<i64, i64, i64>(a, b, s, floor_div_i64),
             d => Err(unsupported("div_floor", d)),
         },

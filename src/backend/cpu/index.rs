@@ -33,6 +33,9 @@ macro_rules! add_elem_num {
 }
 add_elem_num!(
     u8,
+    u16,
+    u32,
+    u64,
     i8,
     i16,
     i32,

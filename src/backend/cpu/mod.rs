@@ -170,6 +170,18 @@ macro_rules! with_numeric {
                 type $T = num_complex::Complex64;
                 $body
             }
+            $crate::dtype::DType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::dtype::DType::UInt32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::dtype::DType::UInt64 => {
+                type $T = u64;
+                $body
+            }
         }
     };
 }
@@ -243,6 +255,18 @@ macro_rules! with_real {
             }
             $crate::dtype::DType::Float64 => {
                 type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::UInt16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::dtype::DType::UInt32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::dtype::DType::UInt64 => {
+                type $T = u64;
                 $body
             }
             _ => unreachable!("complex inputs are rejected before this kernel"),

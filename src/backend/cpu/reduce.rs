@@ -158,6 +158,18 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
             fold::<i64, i64>(x, dims, 0, |a, v| a.wrapping_add(v))?.0,
             &shape,
         )?,
+        DType::UInt16 => Strided::from_vec(
+            fold::<u16, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
+        DType::UInt32 => Strided::from_vec(
+            fold::<u32, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
+        DType::UInt64 => Strided::from_vec(
+            fold::<u64, i64>(x, dims, 0, |a, v| a.wrapping_add(v as i64))?.0,
+            &shape,
+        )?,
     })
 }
 

@@ -179,10 +179,8 @@ BINARY_FLOAT(float, f32)
 BINARY_FLOAT(double, f64)
 BINARY_INT(long long, i64)
 
-// Floor division (Python's //): floats floor the quotient; integers round toward -inf (a zero
-// divisor is refused on the host). Integer ops on int64: the host converts narrower types.
-BINARY(floordiv, float, f32, float, floorf(a / b))
-BINARY(floordiv, double, f64, double, floor(a / b))
+// Floor division (Python's //): integers round toward -inf (a zero divisor is refused on the
+// host; floats below, after fmod). Integer ops on int64: the host converts narrower types.
 // (b == -1 is negation, wrapping at the smallest int64 like the CPU kernel, where C's division
 // would overflow.)
 __device__ __forceinline__ long long floordiv_i64(long long a, long long b) {
@@ -198,6 +196,20 @@ template <typename T> __device__ __forceinline__ T python_mod(T m, T b) {
 __device__ __forceinline__ float m_fmod(float a, float b) { return fmodf(a, b); }
 __device__ __forceinline__ double m_fmod(double a, double b) { return fmod(a, b); }
 __device__ __forceinline__ long long m_fmod(long long a, long long b) { return b == -1 ? 0 : a % b; }
+// PyTorch's div_floor_floating: the quotient of a - fmod(a, b), corrected to the floor (so
+// 1 // 0.1 is 9, as Python says, not floor(10.000000000000002))
+template <typename T> __device__ __forceinline__ T floordiv_float(T a, T b) {
+    if (b == (T)0) return a / b;
+    T mod = m_fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != (T)0 && (b < (T)0) != (mod < (T)0)) div -= (T)1;
+    if (div == (T)0) return m_copysign((T)0, a / b);
+    T fl = m_floor(div);
+    if (div - fl > (T)0.5) fl += (T)1;
+    return fl;
+}
+BINARY(floordiv, float, f32, float, floordiv_float(a, b))
+BINARY(floordiv, double, f64, double, floordiv_float(a, b))
 #define MODULO(T, tn) \
     BINARY(fmod, T, tn, T, m_fmod(a, b)) BINARY(remainder, T, tn, T, python_mod(m_fmod(a, b), b))
 MODULO(float, f32) MODULO(double, f64) MODULO(long long, i64)
@@ -540,6 +552,11 @@ template <typename R> __device__ __forceinline__ cx<R> c_atanh(cx<R> z) {
     R re = (R)0.25 * m_log1p((R)4 * ax / d);
     R im = (R)0.5 * m_atan2((R)2 * ay, ((R)1 - ax) * ((R)1 + ax) - ay * ay);
     return mkc(m_copysign(re, z.re), m_copysign(im, z.im));
+}
+// tan(z) = -i tanh(iz)
+template <typename R> __device__ __forceinline__ cx<R> c_tan(cx<R> z) {
+    cx<R> t = c_tanh(mkc(-z.im, z.re));
+    return mkc(t.im, -t.re);
 }
 template <typename R> __device__ __forceinline__ cx<R> c_atan(cx<R> z) {
     cx<R> w = c_atanh(mkc(m_fabs(z.im), m_fabs(z.re)));

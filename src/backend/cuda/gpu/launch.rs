@@ -183,6 +183,9 @@ pub(super) fn scalar_arg(dt: DType, v: Complex64) -> Arg {
         DType::Int32 => Arg::I32(v.re as i32),
         // (no CUDA kernel takes int8/int16: `type_name` refuses those tensors before a launch)
         DType::Int8 | DType::Int16 => Arg::I32(v.re as i32),
+        // (nor uint16/32/64: `type_name` refuses them too)
+        DType::UInt16 | DType::UInt32 => Arg::I32(v.re as i64 as i32),
+        DType::UInt64 => Arg::I64(v.re as i64),
         DType::UInt8 => Arg::U8(v.re as i64 as u8),
         DType::Float16 => Arg::U16(half::f16::from_f64(v.re).to_bits()),
         DType::BFloat16 => Arg::U16(half::bf16::from_f64(v.re).to_bits()),
