@@ -79,6 +79,7 @@ from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
 from . import linalg, random, serialization, special, storage  # noqa: E402
 from .linalg import inverse, logdet, pinverse  # noqa: E402
 from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top as matrix_exp  # noqa: E402
+from . import profiler  # noqa: E402
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
 from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402

@@ -5,6 +5,7 @@ from .. import _core, _warn
 from .._core import Tensor
 from .._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled, set_multithreading_enabled
 from . import anomaly_mode, forward_ad, function, functional, grad_mode, graph, variable
+from . import profiler  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function
 from .gradcheck import gradcheck, gradgradcheck
