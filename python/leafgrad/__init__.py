@@ -86,6 +86,7 @@ from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
 from . import accelerator, amp, backends, cpu, distributed, testing  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402
+from . import distributions  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
 
 # `leafgrad.cuda` is a module file, not a package: `torch.cuda.amp` is registered by hand, and an
