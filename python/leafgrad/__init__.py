@@ -68,25 +68,26 @@ from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
 from ._math_scan import *  # noqa: F401,F403
+from ._tensor_more import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._bitwise import *  # noqa: F401,F403
+from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
-from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
 from . import linalg, random, serialization, special, storage  # noqa: E402
+from . import profiler  # noqa: E402
 from .linalg import inverse, logdet, pinverse  # noqa: E402
 from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top as matrix_exp  # noqa: E402
-from . import profiler  # noqa: E402
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
 from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
 from . import accelerator, amp, backends, cpu, distributed, testing  # noqa: E402
+from . import distributions  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402
-from . import distributions  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
 
 # `leafgrad.cuda` is a module file, not a package: `torch.cuda.amp` is registered by hand, and an
