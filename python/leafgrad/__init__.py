@@ -68,6 +68,7 @@ from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
 from ._math_scan import *  # noqa: F401,F403
+from ._math_more import *  # noqa: F401,F403
 from ._tensor_more import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._bitwise import *  # noqa: F401,F403

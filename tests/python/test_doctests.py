@@ -128,6 +128,7 @@ MODULES = [
     "leafgrad.nn.parallel.distributed",
     "leafgrad.profiler",
     "leafgrad._tensor_more",
+    "leafgrad._math_more",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
