@@ -514,7 +514,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             [4., 4.]])
     """
     if beta != 1 or alpha != 1:
-        return input * beta + (mat1 @ mat2) * alpha
+        # one AddmmBackward0, and `input` ignored (its NaNs too) when beta is 0, as PyTorch
+        return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
     return _core._addmm(input, mat1, mat2)
 
 

@@ -164,7 +164,12 @@ fn modulo_kernel(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
 fn int_division(k: BinaryKernel, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
     let a3 = cast_to(a, DType::Int64)?;
     let b3 = cast_to(b, DType::Int64)?;
-    if b3.try_to_vec::<i64>()?.contains(&0) {
+    // (an empty result divides nothing: PyTorch's loop never sees the zero)
+    let empty = broadcast_shapes(&a3.shape(), &b3.shape())?
+        .iter()
+        .product::<usize>()
+        == 0;
+    if !empty && b3.try_to_vec::<i64>()?.contains(&0) {
         return Err(Error::Runtime("ZeroDivisionError".into()));
     }
     cast_to(&backend::binary(k, &a3, &b3, DType::Int64)?, dt)

@@ -139,8 +139,12 @@ fn prod_of_others_masked(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
 /// 16-bit floats in float32 rounded once, as PyTorch's CPU kernel.
 pub fn cumprod(x: &Tensor, dim: i64) -> Result<Tensor> {
     let dt = x.dtype();
+    // PyTorch's CPU scan accumulates in acc_type: double for float32 (and complex<double> for
+    // complex64), each output rounded once; float for the 16-bit floats
     let work = match dt {
         DType::Float16 | DType::BFloat16 => DType::Float32,
+        DType::Float32 if !x.is_cuda() => DType::Float64,
+        DType::Complex64 if !x.is_cuda() => DType::Complex128,
         d if !d.is_differentiable() => DType::Int64,
         d => d,
     };

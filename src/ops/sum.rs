@@ -192,8 +192,12 @@ pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
 /// gradient. Integer and bool inputs sum in int64, half types in float32.
 pub fn cumsum(x: &Tensor, dim: i64, reverse: bool) -> Result<Tensor> {
     let dt = x.dtype();
+    // PyTorch's CPU scan accumulates in acc_type: double for float32 (and complex<double> for
+    // complex64), each output rounded once; float for the 16-bit floats
     let work = match dt {
         DType::Float16 | DType::BFloat16 => DType::Float32,
+        DType::Float32 if !x.is_cuda() => DType::Float64,
+        DType::Complex64 if !x.is_cuda() => DType::Complex128,
         d if !d.is_differentiable() => DType::Int64,
         d => d,
     };

@@ -243,11 +243,18 @@ fn _binary<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (Some(x), Some(y)) = (super::convert::operand(a), super::convert::operand(b)) else {
+    let (x, y) = (super::convert::operand(a), super::convert::operand(b));
+    let (Some(x), Some(y)) = (x.clone(), y.clone()) else {
+        // the argument PyTorch's parser names: the first one that is not a tensor or number
+        let (arg, pos, bad) = if x.is_none() {
+            ("input", 1, a)
+        } else {
+            ("other", 2, b)
+        };
         return Err(PyTypeError::new_err(format!(
-            "{}(): argument 'input' (position 1) must be Tensor, not {}",
+            "{}(): argument '{arg}' (position {pos}) must be Tensor, not {}",
             op,
-            a.get_type().name()?
+            bad.get_type().name()?
         )));
     };
     let r = match op {

@@ -267,14 +267,26 @@ impl PyTensor {
     }
 
     // ---- named arithmetic ------------------------------------------------------------------
-    #[pyo3(signature = (other, *, alpha = 1.0))]
-    fn add<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, alpha: f64) -> R<'py> {
+    #[pyo3(signature = (other, *, alpha = None))]
+    fn add<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let o = operand_or_type_error(other, "add", "other")?;
+        let alpha = alpha_arg(&self.t, &o, alpha)?;
         out(py, ops::add_scaled(&self.t, &o, alpha))
     }
-    #[pyo3(signature = (other, *, alpha = 1.0))]
-    fn sub<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>, alpha: f64) -> R<'py> {
+    #[pyo3(signature = (other, *, alpha = None))]
+    fn sub<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
         let o = operand_or_type_error(other, "sub", "other")?;
+        let alpha = alpha_arg(&self.t, &o, alpha)?;
         out(py, ops::sub_scaled(&self.t, &o, alpha))
     }
     fn mul<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> R<'py> {
@@ -666,22 +678,24 @@ impl PyTensor {
     }
 
     // ---- in place --------------------------------------------------------------------------
-    #[pyo3(signature = (other, *, alpha = 1.0))]
+    #[pyo3(signature = (other, *, alpha = None))]
     fn add_<'py>(
         slf: &Bound<'py, Self>,
         other: &Bound<'py, PyAny>,
-        alpha: f64,
+        alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "add_", "other")?;
+        let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::add_scaled(s, &o, alpha))
     }
-    #[pyo3(signature = (other, *, alpha = 1.0))]
+    #[pyo3(signature = (other, *, alpha = None))]
     fn sub_<'py>(
         slf: &Bound<'py, Self>,
         other: &Bound<'py, PyAny>,
-        alpha: f64,
+        alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "sub_", "other")?;
+        let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
     }
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
@@ -847,4 +861,22 @@ pub(super) fn inplace<'py>(
 ) -> PyResult<Bound<'py, PyTensor>> {
     ops::apply_inplace(&slf.get().t, others, f).py()?;
     Ok(slf.clone())
+}
+
+/// `alpha=` of add/sub as a number, refused as PyTorch refuses it: a floating alpha when the
+/// result is integral ("For integral input tensors, ...").
+fn alpha_arg(a: &Tensor, b: &Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
+    let Some(alpha) = alpha else {
+        return Ok(1.0);
+    };
+    let v: f64 = alpha.extract()?;
+    if alpha.is_instance_of::<pyo3::types::PyFloat>() {
+        let (dt, _, _) = ops::promote_pair(a, b).py()?;
+        if !dt.is_differentiable() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "For integral input tensors, argument alpha must not be a floating point number.",
+            ));
+        }
+    }
+    Ok(v)
 }

@@ -1,0 +1,55 @@
+"""float32 scans accumulate in double as PyTorch's CPU kernels; add/sub's float alpha on integers,
+addmm's beta, the argument named in a binary op's TypeError and integer division of an empty
+result: values recorded from PyTorch 2.15 (LEAFGRAD_TEST_TORCH=1 runs this file against it)."""
+import pytest
+
+import leafgrad as torch
+
+
+def test_float32_cumsum_and_cumprod_accumulate_in_double():
+    # float32 running sums rounded per element from a double accumulator (2,926 of these 3,000
+    # elements differ from a float32 accumulation)
+    torch.manual_seed(0)
+    x = torch.randn(3000)
+    c = x.cumsum(0)
+    assert c[-5:].tolist() == [2.827500820159912, 4.469656944274902, 4.143069267272949, 4.509934425354004,
+                               3.785446882247925]
+    assert torch.equal(c, x.double().cumsum(0).float())
+    p = torch.rand(200) + 0.5
+    assert torch.equal(p.cumprod(0), p.double().cumprod(0).float())
+    z = torch.randn(300, dtype=torch.complex64)
+    assert torch.equal(z.cumsum(0), z.to(torch.complex128).cumsum(0).to(torch.complex64))
+    h = torch.randn(500).half()
+    assert torch.equal(h.cumsum(0), h.float().cumsum(0).half())
+
+
+def test_float_alpha_is_refused_for_integral_results():
+    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating "
+                                           "point number."):
+        torch.tensor([1, 2]).add(torch.tensor([1, 1]), alpha=0.5)
+    with pytest.raises(RuntimeError, match="For integral input tensors"):
+        torch.sub(torch.tensor([1, 2]), 1, alpha=2.0)
+    with pytest.raises(RuntimeError, match="For integral input tensors"):
+        torch.tensor([1, 2]).sub_(1, alpha=2.0)
+    assert torch.tensor([1., 2.]).sub(torch.tensor([1, 1]), alpha=0.5).tolist() == [0.5, 1.5]
+    assert torch.tensor([1, 2]).add(1, alpha=3).tolist() == [4, 5]
+
+
+def test_addmm_with_beta_zero_ignores_input():
+    i = torch.tensor([[float("nan"), 1.], [2., 3.]], requires_grad=True)
+    a, b = torch.ones(2, 3), torch.ones(3, 2)
+    r = torch.addmm(i, a, b, beta=0)
+    assert r.tolist() == [[3.0, 3.0], [3.0, 3.0]] and r.grad_fn.name() == "AddmmBackward0"
+    r = torch.addmm(i, a, b, beta=0.5, alpha=2)
+    assert r.tolist()[1] == [7.0, 7.5] and r.grad_fn.name() == "AddmmBackward0"
+
+
+def test_binary_function_names_the_bad_argument():
+    with pytest.raises(TypeError, match=r"mul\(\): argument 'other' \(position 2\) must be Tensor, not str"):
+        torch.mul(torch.ones(1), "a")
+
+
+def test_integer_division_of_an_empty_result_ignores_zero_divisors():
+    assert (torch.zeros(0, dtype=torch.long) // torch.tensor([0])).tolist() == []
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        torch.tensor([1]) // torch.tensor([0])
