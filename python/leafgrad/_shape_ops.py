@@ -475,10 +475,11 @@ def rad2deg(input):
     tensor([180., -90.])
     """
     if input.dtype.is_complex:
-        raise RuntimeError("rad2deg is not supported for complex tensors.")
+        raise NotImplementedError("rad2deg is not supported for complex tensors.")
     if not input.dtype.is_floating_point:
         input = input.float()
-    return input * (180.0 / math.pi)
+    # PyTorch's own node (Rad2DegBackward0) over the product it computes
+    return _core._composite("Rad2DegBackward0", lambda t: t * (180.0 / math.pi), [input])
 
 
 def deg2rad(input):
@@ -488,10 +489,11 @@ def deg2rad(input):
     tensor([3.1416, 1.5708])
     """
     if input.dtype.is_complex:
-        raise RuntimeError("deg2rad is not supported for complex tensors.")
+        raise NotImplementedError("deg2rad is not supported for complex tensors.")
     if not input.dtype.is_floating_point:
         input = input.float()
-    return input * (math.pi / 180.0)
+    # PyTorch's own node (Deg2RadBackward0) over the product it computes
+    return _core._composite("Deg2RadBackward0", lambda t: t * (math.pi / 180.0), [input])
 
 
 def isneginf(input):

@@ -158,6 +158,11 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 
 /// sign(x) for real x, x/|x| for complex (0 at 0). Not differentiable beyond a zero gradient.
 pub fn sgn(x: &Tensor) -> Result<Tensor> {
+    sgn_named(x, "SgnBackward0")
+}
+
+/// sgn, its real branch recorded as `real_node` (`sign` is the same kernel under its own node).
+fn sgn_named(x: &Tensor, real_node: &'static str) -> Result<Tensor> {
     let dt = x.dtype();
     let out = match dt {
         // a copy, never an alias of the input
@@ -186,7 +191,7 @@ pub fn sgn(x: &Tensor) -> Result<Tensor> {
             )?;
         } else {
             record(
-                "SignBackward0",
+                real_node,
                 &[x],
                 &[&out],
                 vec![],
@@ -203,7 +208,7 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
         x,
         "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
     )?;
-    sgn(x)
+    sgn_named(x, "SignBackward0")
 }
 
 /// The argument of a complex number (AngleBackward0); 0 or π for reals.

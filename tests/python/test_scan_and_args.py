@@ -53,3 +53,14 @@ def test_integer_division_of_an_empty_result_ignores_zero_divisors():
     assert (torch.zeros(0, dtype=torch.long) // torch.tensor([0])).tolist() == []
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         torch.tensor([1]) // torch.tensor([0])
+
+
+def test_sgn_of_reals_and_degree_conversions_record_pytorchs_nodes():
+    x = torch.tensor([1., -2.], requires_grad=True)
+    assert x.sgn().grad_fn.name() == "SgnBackward0" and x.sign().grad_fn.name() == "SignBackward0"
+    y = x.deg2rad()
+    assert y.grad_fn.name() == "Deg2RadBackward0" and x.rad2deg().grad_fn.name() == "Rad2DegBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [0.01745329238474369, 0.01745329238474369]
+    with pytest.raises(NotImplementedError, match="deg2rad is not supported for complex tensors."):
+        torch.tensor([1j]).deg2rad()
