@@ -33,7 +33,7 @@ fn common(a: &Tensor, b: &Tensor, op: &str) -> Result<()> {
         }));
     }
     if da == DType::Bool {
-        return Err(Error::Runtime(format!(
+        return Err(Error::NotImplemented(format!(
             "\"{}\" not implemented for 'Bool'",
             op
         )));

@@ -64,3 +64,11 @@ def test_sgn_of_reals_and_degree_conversions_record_pytorchs_nodes():
     assert x.grad.tolist() == [0.01745329238474369, 0.01745329238474369]
     with pytest.raises(NotImplementedError, match="deg2rad is not supported for complex tensors."):
         torch.tensor([1j]).deg2rad()
+
+
+def test_matrix_products_of_bools_are_not_implemented():
+    b = torch.ones(1, 2, 2, dtype=torch.bool)
+    for fn, kernel in [(lambda: torch.bmm(b, b), "bmm"), (lambda: b[0] @ b[0], "addmm_impl_cpu_"),
+                       (lambda: b[0, 0].dot(b[0, 0]), "dot"), (lambda: torch.mv(b[0], b[0, 0]), "addmv_impl_cpu")]:
+        with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Bool'"):
+            fn()
