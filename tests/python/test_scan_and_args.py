@@ -1,6 +1,7 @@
 """float32 scans accumulate in double as PyTorch's CPU kernels; add/sub's float alpha on integers,
-addmm's beta, the argument named in a binary op's TypeError and integer division of an empty
-result: values recorded from PyTorch 2.15 (LEAFGRAD_TEST_TORCH=1 runs this file against it)."""
+addmm's beta, the argument named in a binary op's TypeError, integer division of an empty result,
+node names of sgn/deg2rad, bool matrix products, F.embedding's options: values recorded from
+PyTorch 2.15 (LEAFGRAD_TEST_TORCH=1 runs this file against it)."""
 import pytest
 
 import leafgrad as torch
@@ -72,3 +73,30 @@ def test_matrix_products_of_bools_are_not_implemented():
                        (lambda: b[0, 0].dot(b[0, 0]), "dot"), (lambda: torch.mv(b[0], b[0, 0]), "addmv_impl_cpu")]:
         with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Bool'"):
             fn()
+
+
+def test_functional_embedding_padding_frequency_and_max_norm():
+    import leafgrad.nn.functional as F
+
+    torch.manual_seed(0)
+    w = torch.randn(5, 3, requires_grad=True)
+    i = torch.tensor([[0, 2, 2], [4, 1, 2]])
+    weights = torch.arange(18.).reshape(2, 3, 3)
+    expected = {
+        "plain": [[0.0, 1.0, 2.0], [12.0, 13.0, 14.0], [24.0, 27.0, 30.0], [0.0, 0.0, 0.0], [9.0, 10.0, 11.0]],
+        "padding": [[0.0, 1.0, 2.0], [12.0, 13.0, 14.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [9.0, 10.0, 11.0]],
+        "freq": [[0.0, 1.0, 2.0], [12.0, 13.0, 14.0], [8.0, 9.0, 10.0], [0.0, 0.0, 0.0], [9.0, 10.0, 11.0]],
+    }
+    for key, kw in [("plain", {}), ("padding", {"padding_idx": 2}), ("padding", {"padding_idx": -3}),
+                    ("freq", {"scale_grad_by_freq": True})]:
+        w.grad = None
+        out = F.embedding(i, w, **kw)
+        assert out.grad_fn.name() == "EmbeddingBackward0"
+        (out * weights).sum().backward()
+        assert w.grad.tolist() == expected[key], kw
+    w2 = (torch.randn(5, 3) * 3).requires_grad_()
+    F.embedding(i, w2, max_norm=1.0)
+    norms = w2.detach().norm(dim=1).tolist()
+    assert w2._version == 1 and all(abs(n - 1.0) < 1e-6 for k, n in enumerate(norms) if k != 3) and norms[3] > 5
+    with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
+        F.embedding(i, w, padding_idx=7)

@@ -334,14 +334,42 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     tensor([[4., 5.],
             [0., 1.]])
     """
-    if max_norm is not None or sparse or scale_grad_by_freq:
-        raise RuntimeError("embedding: max_norm, scale_grad_by_freq and sparse are not supported by leafgrad")
-    out = _core._embedding(weight, input)
-    if padding_idx is not None and out.requires_grad:
-        # No gradient reaches the padding row (PyTorch's padding_idx semantics).
-        keep = (input != padding_idx).unsqueeze(-1)._to_dtype(out.dtype)
-        out = out * keep + (out * (1 - keep)).detach()
-    return out
+    import leafgrad
+
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if sparse:
+        raise RuntimeError("embedding: sparse gradients are not supported by leafgrad")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, float(max_norm), float(norm_type))
+    if scale_grad_by_freq or padding_idx >= 0:
+        # one EmbeddingBackward0 with PyTorch's padding row and frequency scaling
+        return leafgrad.embedding(weight, input, padding_idx, scale_grad_by_freq)
+    return _core._embedding(weight, input)
+
+
+def _embedding_renorm_(weight, input, max_norm, norm_type):
+    """PyTorch's embedding_renorm_: each row `input` picks whose `norm_type`-norm exceeds
+    `max_norm` is scaled in place, unrecorded, by `max_norm / (norm + 1e-7)` (a double)."""
+    import leafgrad
+
+    with leafgrad.no_grad():
+        rows = input.reshape(-1).unique()
+        picked = weight.index_select(0, rows)
+        norms = picked.norm(p=norm_type, dim=1).tolist()
+        over = [k for k, n in enumerate(norms) if n > max_norm]
+        if not over:
+            return
+        sel = leafgrad.tensor(over, dtype=leafgrad.int64)
+        scales = leafgrad.tensor([max_norm / (norms[k] + 1e-7) for k in over], dtype=leafgrad.float64)
+        scaled = picked.index_select(0, sel) * scales.to(weight.dtype).unsqueeze(1)
+        weight.index_copy_(0, rows.index_select(0, sel), scaled)  # one write, one version bump
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
