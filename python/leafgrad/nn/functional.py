@@ -756,4 +756,17 @@ from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's 
 from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, pixel_shuffle, ...)
 from ._functional_misc import *  # noqa: E402,F401,F403  (bilinear, rrelu, dropout2d, fold, ...)
 
+
+def pdist(input, p=2):
+    """The p-norm distances between each pair of rows of a 2-d tensor (`torch.pdist`, the same
+    function in PyTorch).
+
+    >>> torch.nn.functional.pdist(torch.tensor([[0., 0.], [3., 4.], [6., 8.]]))
+    tensor([ 5., 10.,  5.])
+    """
+    import leafgrad
+
+    return leafgrad.pdist(input, p)
+
+
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Tensor",)]
