@@ -68,8 +68,16 @@ from ._broadcast import *  # noqa: F401,F403
 from ._shape_ops import *  # noqa: F401,F403
 from ._math_extra import *  # noqa: F401,F403
 from ._math_scan import *  # noqa: F401,F403
-from ._math_more import *  # noqa: F401,F403
-from ._tensor_more import *  # noqa: F401,F403
+from ._math_inplace import *  # noqa: F401,F403
+from ._math_binary import *  # noqa: F401,F403
+from ._math_unary import *  # noqa: F401,F403
+from ._math_products import *  # noqa: F401,F403
+from ._math_stats import *  # noqa: F401,F403
+from ._math_misc import *  # noqa: F401,F403
+from ._tensor_indexing import *  # noqa: F401,F403
+from ._tensor_props import *  # noqa: F401,F403
+from ._aten_functional import *  # noqa: F401,F403
+from ._windows import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._bitwise import *  # noqa: F401,F403
 from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)

@@ -127,8 +127,16 @@ MODULES = [
     "leafgrad.distributed",
     "leafgrad.nn.parallel.distributed",
     "leafgrad.profiler",
-    "leafgrad._tensor_more",
-    "leafgrad._math_more",
+    "leafgrad._tensor_indexing",
+    "leafgrad._tensor_props",
+    "leafgrad._aten_functional",
+    "leafgrad._windows",
+    "leafgrad._math_inplace",
+    "leafgrad._math_binary",
+    "leafgrad._math_unary",
+    "leafgrad._math_products",
+    "leafgrad._math_stats",
+    "leafgrad._math_misc",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str

@@ -1,5 +1,5 @@
 """PyTorch's aliases and in-place forms (multiply, subtract, divide with rounding_mode, abs_,
-cumsum_, tril_, logical_and_, greater_, ...) and the math of leafgrad/_math_more.py (float_power,
+cumsum_, tril_, logical_and_, greater_, ...) and the math of leafgrad's _math_* modules (float_power,
 copysign, fmax/fmin, gcd/lcm, heaviside, logaddexp2, ldexp, frexp, nextafter, i0, sinc,
 nansum/nanmean, dist, inner, vdot, ger, addmv, addr, baddbmm, addbmm, addmm, diagflat,
 fliplr/flipud, cov/corrcoef, the trapezoid rules, block_diag, combinations, unravel_index, range,
@@ -1009,10 +1009,17 @@ def test_gradcheck_of_the_remaining_differentiable_functions():
 # The examples in the module's docstrings print what they show (with PyTorch too)
 
 
+_MATH_MODULES = ["leafgrad._math_inplace", "leafgrad._math_binary", "leafgrad._math_unary",
+                 "leafgrad._math_products", "leafgrad._math_stats", "leafgrad._math_misc"]
+
+
 def _module_examples():
-    """leafgrad._math_more's examples (its functions and the Tensor methods it installs), also
-    under LEAFGRAD_TEST_TORCH=1, where `leafgrad` is aliased to torch: the alias is lifted while
-    the real module is imported and its examples found."""
+    """The examples of leafgrad's _math_* modules (their functions and the Tensor methods they
+    install), also under LEAFGRAD_TEST_TORCH=1, where `leafgrad` is aliased to torch: the alias is
+    lifted while the real modules are imported and their examples found."""
+    def find_all():
+        return [t for name in _MATH_MODULES for t in find(importlib.import_module(name))]
+
     def find(mod):
         finder = doctest.DocTestFinder(exclude_empty=True)
         tests = finder.find(mod, mod.__name__, globs={})
@@ -1025,7 +1032,7 @@ def _module_examples():
         return tests
 
     if not USING_TORCH:
-        return find(importlib.import_module("leafgrad._math_more"))
+        return find_all()
 
     def ours(k):
         return k == "leafgrad" or k.startswith("leafgrad.")
@@ -1036,7 +1043,7 @@ def _module_examples():
     source = str(Path(__file__).resolve().parents[2] / "python")
     sys.path.insert(0, source)
     try:
-        return find(importlib.import_module("leafgrad._math_more"))
+        return find_all()
     except ImportError as e:  # no built extension for this interpreter
         pytest.skip(f"leafgrad cannot be imported next to torch: {e}")
     finally:
