@@ -60,6 +60,7 @@ from ._factories import (
     zeros_like,
 )
 from ._functions import *  # noqa: F401,F403
+from ._einsum import einsum  # noqa: F401
 from ._sampling import *  # noqa: F401,F403
 from ._sorting import *  # noqa: F401,F403
 from ._scatter import *  # noqa: F401,F403

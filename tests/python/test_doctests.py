@@ -127,6 +127,7 @@ MODULES = [
     "leafgrad.distributed",
     "leafgrad.nn.parallel.distributed",
     "leafgrad.profiler",
+    "leafgrad._einsum",
     "leafgrad._tensor_indexing",
     "leafgrad._tensor_props",
     "leafgrad._aten_functional",
