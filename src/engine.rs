@@ -300,6 +300,7 @@ pub fn backward_edges(
                 let grads_in = materialized(&node, &grads)?;
                 let out = anomaly_checked(&node, || {
                     let saved = Node::unpack_saved(&node, opts.create_graph)?;
+                    let _needed = ops::NeededInputs::set(Some(&node.next));
                     f(&saved, &grads_in)
                 })?;
                 if !opts.retain_graph {
@@ -355,6 +356,7 @@ pub fn call_node(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Optio
         NodeKind::Function(f) => {
             let grads_in = materialized(node, &grads)?;
             let saved = Node::unpack_saved(node, crate::grad_mode::is_grad_enabled())?;
+            let _needed = ops::NeededInputs::set(None);
             f(&saved, &grads_in)?
         }
         NodeKind::Custom(f) => f(&grads)?,
@@ -609,10 +611,16 @@ fn can_steal(g: &Tensor, var: &Tensor) -> bool {
         return false;
     }
     let (gd, vd) = (g.data(), var.data());
-    if gd.base.is_some()
-        || gd.version.is_some()
+    // a view nothing else sees (the transpose of a product made for this gradient, as
+    // `mm_mat2_backward` makes it) is stolen too: its base is held by it alone
+    let storage_refs = match &gd.base {
+        None => 1,
+        Some(b) if Arc::strong_count(&b.0) == 1 && Arc::ptr_eq(&b.data().storage, &gd.storage) => 2,
+        Some(_) => 0,
+    };
+    if gd.version.is_some()
         || gd.offset != 0
-        || Arc::strong_count(&gd.storage) != 1
+        || Arc::strong_count(&gd.storage) != storage_refs
         || gd.storage.nbytes() != gd.numel() * gd.dtype.size()
         || gd.shape != vd.shape
     {

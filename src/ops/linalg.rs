@@ -67,14 +67,40 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("self", a)?, save("mat2", b)?],
             Box::new(|s, g| {
-                grads![
-                    mm(&g[0], &conj(&t(&s[1])?)?)?,
-                    mm(&conj(&t(&s[0])?)?, &g[0])?
-                ]
+                Ok(vec![
+                    mm_mat1_backward(&g[0], &s[0], &s[1], 0)?,
+                    mm_mat2_backward(&g[0], &s[0], &s[1], 1)?,
+                ])
             }),
         )?;
     }
     Ok(out)
+}
+
+/// Is a matrix column-major (its transpose row-major)?
+fn column_major(m: &Tensor) -> bool {
+    let d = m.data();
+    d.shape.len() == 2 && d.strides[0] == 1 && d.strides[1] == d.shape[0] as isize
+}
+
+/// `G Bᴴ`, the gradient of `A` in `A B`, when input `i` needs it: computed as `(B̄ Gᵀ)ᵀ` when
+/// `A` was column-major, so that it has `A`'s layout (PyTorch's `mm_mat1_backward`: a weight
+/// used transposed, as `F.linear` uses it, then gets a row-major gradient that `.grad` takes
+/// without a copy).
+fn mm_mat1_backward(g: &Tensor, a: &Tensor, b: &Tensor, i: usize) -> Result<Option<Tensor>> {
+    if_needed(i, || match column_major(a) {
+        true => t(&mm(&conj(b)?, &t(g)?)?),
+        false => mm(g, &conj(&t(b)?)?),
+    })
+}
+
+/// `Aᴴ G`, the gradient of `B` in `A B` (PyTorch's `mm_mat2_backward`: `(Gᵀ Ā)ᵀ` for a
+/// column-major `B`).
+fn mm_mat2_backward(g: &Tensor, a: &Tensor, b: &Tensor, i: usize) -> Result<Option<Tensor>> {
+    if_needed(i, || match column_major(b) {
+        true => t(&mm(&t(g)?, &conj(a)?)?),
+        false => mm(&conj(&t(a)?)?, g),
+    })
 }
 
 /// 1-D · 1-D (DotBackward0).
@@ -228,9 +254,10 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("self", a)?, save("mat2", b)?],
             Box::new(|s, g| {
-                let at = conj(&transpose(&s[0], 1, 2)?)?;
-                let bt = conj(&transpose(&s[1], 1, 2)?)?;
-                grads![bmm(&g[0], &bt)?, bmm(&at, &g[0])?]
+                Ok(vec![
+                    if_needed(0, || bmm(&g[0], &conj(&transpose(&s[1], 1, 2)?)?))?,
+                    if_needed(1, || bmm(&conj(&transpose(&s[0], 1, 2)?)?, &g[0]))?,
+                ])
             }),
         )?;
     }
@@ -413,11 +440,11 @@ pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             &[&out],
             vec![save("mat1", a)?, save("mat2", b)?],
             Box::new(|s, g| {
-                grads![
-                    g[0].clone(),
-                    mm(&g[0], &conj(&t(&s[1])?)?)?,
-                    mm(&conj(&t(&s[0])?)?, &g[0])?
-                ]
+                Ok(vec![
+                    Some(g[0].clone()),
+                    mm_mat1_backward(&g[0], &s[0], &s[1], 1)?,
+                    mm_mat2_backward(&g[0], &s[0], &s[1], 2)?,
+                ])
             }),
         )?;
     }

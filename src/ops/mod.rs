@@ -346,6 +346,53 @@ fn attach(node: &NodeRef, outputs: &[&Tensor]) {
     }
 }
 
+thread_local! {
+    /// Bit i set: the node whose formula runs now needs the gradient of its input i.
+    static NEEDED_INPUTS: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// Does the formula running now need to compute its input `i`'s gradient? (PyTorch's
+/// `task_should_compute_output`: an input that has no edge, one that does not require grad,
+/// gets no gradient, and an expensive formula such as a matrix product skips computing it.)
+/// True outside the engine, and for the inputs of a forward-mode formula.
+pub fn input_needed(i: usize) -> bool {
+    i >= 64 || NEEDED_INPUTS.with(|m| m.get() >> i & 1 == 1)
+}
+
+/// While alive, `input_needed` answers for a node with these edges (all inputs: `None`).
+pub(crate) struct NeededInputs(u64);
+
+impl NeededInputs {
+    pub(crate) fn set(next: Option<&[crate::graph::node::Edge]>) -> NeededInputs {
+        let mask = match next {
+            None => u64::MAX,
+            Some(edges) => edges
+                .iter()
+                .enumerate()
+                .filter(|(i, e)| *i >= 64 || e.node.is_some())
+                .fold(0u64, |m, (i, _)| {
+                    m | 1u64.checked_shl(i as u32).unwrap_or(0)
+                }),
+        };
+        NeededInputs(NEEDED_INPUTS.with(|m| m.replace(mask)))
+    }
+}
+
+impl Drop for NeededInputs {
+    fn drop(&mut self) {
+        NEEDED_INPUTS.with(|m| m.set(self.0));
+    }
+}
+
+/// `f()` when the running formula needs input `i`'s gradient, else no gradient for it.
+pub fn if_needed(i: usize, f: impl FnOnce() -> Result<Tensor>) -> Result<Option<Tensor>> {
+    if input_needed(i) {
+        f().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Gradient formulas return one entry per input.
 #[macro_export]
 macro_rules! grads {

@@ -282,7 +282,11 @@ pub fn propagate(
         })
         .collect::<Result<_>>()?;
     let saved = Node::unpack_saved(node, attach && create)?;
-    let grads = f(&saved, &us)?;
+    // every input with a tangent needs its gradient, edge or not
+    let grads = {
+        let _all = super::NeededInputs::set(None);
+        f(&saved, &us)?
+    };
     // J·t = d/du Σᵢ <gᵢ(u), tᵢ>: a backward pass from each gᵢ with tᵢ as its gradient
     let mut roots = Vec::new();
     for ((g, t), x) in grads.into_iter().zip(&tangents).zip(inputs) {

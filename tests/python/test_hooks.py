@@ -230,3 +230,23 @@ def test_tensor_hook_sees_none_when_its_node_runs_without_its_gradient():
     parts[0].register_hook(lambda g: torch.ones(()))
     with pytest.raises(RuntimeError, match="^can't replace a None gradient with a non-None value$"):
         parts[2].backward()
+
+
+def test_products_compute_only_the_gradients_their_inputs_need():
+    # PyTorch's task_should_compute_output: a matrix product skips the gradient of an input
+    # that does not require grad, and its node's post hook sees None there (PyTorch 2.15)
+    seen = []
+    a, b = torch.ones(2, 3), torch.ones(3, 4, requires_grad=True)
+    c = torch.ones(4, requires_grad=True)
+    for y in (a @ b, torch.addmm(c, a, b), torch.bmm(torch.ones(2, 2, 3, requires_grad=True), torch.ones(2, 3, 4))):
+        y.grad_fn.register_hook(lambda gi, go: seen.append([g is None for g in gi]))
+        y.sum().backward()
+    assert seen == [[True, False], [False, True, False], [False, True]]
+    # F.linear's weight gradient is computed in the weight's own (row-major) layout
+    w = torch.ones(5, 3, requires_grad=True)
+    torch.nn.functional.linear(torch.ones(2, 3), w).sum().backward()
+    assert w.grad.stride() == (3, 1) and w.grad.tolist() == [[2.0] * 3] * 5
+    # a column-major first operand gets a column-major gradient
+    x = torch.ones(3, 2, requires_grad=True)
+    (x.t() @ torch.ones(3, 4)).exp().sum().backward()
+    assert x.grad.stride() == (2, 1)
