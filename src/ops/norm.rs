@@ -367,7 +367,7 @@ pub fn group_norm(
         )));
     }
     let c = xs[1];
-    if groups == 0 || c % groups != 0 {
+    if groups == 0 || !c.is_multiple_of(groups) {
         return Err(Error::Runtime(format!(
             "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={groups}",
             fmt_shape(&xs)

@@ -353,7 +353,7 @@ fn normal_fill<T: Copy>(
 ) -> Vec<T> {
     let n = v.len();
     blocks(&mut v[..n - n % 16]);
-    if n % 16 != 0 {
+    if !n.is_multiple_of(16) {
         let tail = &mut v[n - 16..];
         for x in tail.iter_mut() {
             *x = draw(g);

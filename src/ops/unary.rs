@@ -108,14 +108,21 @@ pub fn threshold(x: &Tensor, threshold: f64, value: f64, node: &'static str) -> 
     Ok(out)
 }
 
-/// `g` where `x > threshold`, else 0: relu's backward. Under create_graph it is recorded as
+/// 0 where `x <= threshold`, else `g`: relu's backward. Under create_graph it is recorded as
 /// PyTorch records it (ThresholdBackwardBackward0: linear in `g`, zero gradient for `x`).
 pub fn threshold_backward(g: &Tensor, x: &Tensor, threshold: f64) -> Result<Tensor> {
     let out = {
         let _nograd = crate::grad_mode::GradModeGuard::new(false);
-        // a select, not a product: a NaN or infinite g where x <= threshold gives 0 (PyTorch)
-        let keep = compare(CmpOp::Gt, x, &Tensor::wrapped_scalar(threshold))?;
-        index::where_(&keep, g, &Tensor::wrapped_scalar(0.0f64))?
+        match crate::backend::cpu::rows::threshold_backward(&x.strided(), &g.strided(), threshold)?
+        {
+            Some(out) => Tensor::from_strided(out),
+            None => {
+                // a select, not a product: a NaN or infinite g where x <= threshold gives 0,
+                // and a NaN x passes g (PyTorch's `x <= threshold ? 0 : g`)
+                let drop = compare(CmpOp::Le, x, &Tensor::wrapped_scalar(threshold))?;
+                index::where_(&drop, &Tensor::wrapped_scalar(0.0f64), g)?
+            }
+        }
     };
     if needs_grad(&[g, x])? {
         record(

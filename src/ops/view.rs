@@ -58,7 +58,7 @@ pub fn infer_shape(shape: &[i64], n: usize) -> Result<Shape> {
                     dims.join(", ")
                 )));
             }
-            if known == 0 || n % known != 0 {
+            if known == 0 || !n.is_multiple_of(known) {
                 return Err(bad());
             }
             out[i] = n / known;
@@ -791,7 +791,7 @@ pub fn view_as_complex(x: &Tensor) -> Result<Tensor> {
         Some("Tensor must have a last dimension with stride 1")
     } else if d.strides[..n - 1].iter().any(|s| s % 2 != 0) {
         Some("Tensor must have a stride divisible by 2 for all but last dimension")
-    } else if d.offset % 2 != 0 {
+    } else if !d.offset.is_multiple_of(2) {
         Some("Tensor must have a storage_offset divisible by 2")
     } else {
         None

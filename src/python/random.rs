@@ -448,7 +448,7 @@ fn _cuda_dropout_mask<'py>(
     };
     let vec = [4, 2, 1]
         .into_iter()
-        .find(|&v| v <= widest && n % v == 0)
+        .find(|&v| v <= widest && n.is_multiple_of(v))
         .unwrap_or(1);
     let m = crate::ops::random_cuda::dropout_mask(n, keep, vec, &g, launch).py()?;
     let t = Tensor::from_vec(m, &[n]).py()?;

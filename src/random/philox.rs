@@ -93,7 +93,7 @@ impl PhiloxState {
 
     /// `set_offset`, with PyTorch's check.
     pub fn set_offset(&mut self, offset: u64) -> Result<()> {
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Err(Error::Runtime("offset must be a multiple of 4".into()));
         }
         self.offset = offset;

@@ -274,6 +274,8 @@ def _conv_ref(x, w, b, stride, padding, dilation, groups):
     dict(n=3, c=4, o=6, hw=(9, 8), k=(3, 2), stride=(2, 1), padding=(1, 1), dilation=(1, 2), groups=2),
     dict(n=1, c=2, o=2, hw=(5, 5), k=(1, 1), stride=(1, 1), padding=(0, 0), dilation=(1, 1), groups=2),
     dict(n=16, c=8, o=16, hw=(14, 14), k=(3, 3), stride=(1, 1), padding=(1, 1), dilation=(1, 1), groups=1),
+    # padding wider than the kernel: whole rows and columns of taps read only padding
+    dict(n=2, c=2, o=3, hw=(4, 5), k=(2, 2), stride=(3, 2), padding=(3, 4), dilation=(1, 3), groups=1),
 ])
 @pytest.mark.parametrize("bias", [True, False])
 def test_conv2d_kernels(threads, dt, tol, cfg, bias):
@@ -335,6 +337,21 @@ def test_max_pool2d_plan(threads, dt):
         assert xg.grad.sum().item() == 4 * 3 * 4 * 4
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16", "int8", "uint8", "int64"])
+def test_max_pool2d_window_order(dt):
+    # PyTorch's order (`v > best || isnan(v)`): the first of equal maxima, -0 equal to +0, a NaN
+    # over numbers and a later NaN over an earlier one; indices recorded from PyTorch 2.15
+    nan, inf = float("nan"), float("inf")
+    rows = [[1., 1., nan, 2., 0., -0., 3., 3.],
+            [-0., 0., nan, 5., -0., 0., 3., inf]]
+    if dt in ("int8", "uint8", "int64"):
+        rows = [[1, 1, 7, 2, 0, 0, 3, 3], [0, 1, 7, 5, 0, 0, 3, 4]]
+    x = torch.tensor([[rows]], dtype=getattr(torch, dt))
+    _, idx = F.max_pool2d(x, 2, return_indices=True)
+    want = [0, 2, 4, 15] if dt in ("int8", "uint8", "int64") else [0, 10, 4, 15]
+    assert idx.flatten().tolist() == want
+
+
 def test_products_in_python_threads_give_the_serial_results():
     # without a graph to record, matmul and conv2d run with the GIL released: threads overlap
     import threading
@@ -374,3 +391,17 @@ def test_recorded_products_still_call_saved_tensor_hooks():
         y = a @ a
     y.sum().backward()
     assert packed and a.grad.shape == (300, 300)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16"])
+def test_relu_gradient_is_a_select(dt):
+    # relu's backward keeps g where x > 0 and gives 0 elsewhere, even for a NaN or infinite g
+    # (a select, not a product); a NaN x passes g (PyTorch's `x <= 0 ? 0 : g`)
+    nan, inf = float("nan"), float("inf")
+    x = torch.tensor([[-1.0, 0.0, 2.0, nan], [3.0, -0.0, inf, -inf]], dtype=getattr(torch, dt), requires_grad=True)
+    g = torch.tensor([[nan, inf, 5.0, 7.0], [-inf, nan, 2.0, 1.0]], dtype=getattr(torch, dt))
+    for xs, gs in ((x, g), (x.t(), g.t())):
+        (gx,) = torch.autograd.grad(F.relu(xs), x, gs)
+        assert gx.tolist() == [[0.0, 0.0, 5.0, 7.0], [-inf, 0.0, 2.0, 0.0]]
+        (gx2,) = torch.autograd.grad(F.relu(xs), x, gs, create_graph=True)
+        assert gx2.tolist() == gx.tolist()

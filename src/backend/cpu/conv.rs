@@ -33,12 +33,35 @@ impl ConvGeom {
         (self.c / self.groups * self.kh * self.kw, self.ho * self.wo)
     }
 
-    /// The input position (y, x) read by kernel tap (i, j) at output (oy, ox), if inside.
+    /// The input row read by kernel row `i` at output row `oy`, if inside.
     #[inline(always)]
-    fn at(&self, i: usize, j: usize, oy: usize, ox: usize) -> Option<(usize, usize)> {
+    fn row(&self, i: usize, oy: usize) -> Option<usize> {
         let y = (oy * self.stride.0 + i * self.dilation.0).checked_sub(self.padding.0)?;
-        let x = (ox * self.stride.1 + j * self.dilation.1).checked_sub(self.padding.1)?;
-        (y < self.h && x < self.w).then_some((y, x))
+        (y < self.h).then_some(y)
+    }
+
+    /// For kernel column `j`: the output columns `lo..hi` that read inside the input, and the
+    /// input column `lo` reads (output column `ox` reads `x0 + (ox - lo)·stride`).
+    fn span_x(&self, j: usize) -> (usize, usize, usize) {
+        let (s, off) = (
+            self.stride.1,
+            (j * self.dilation.1) as isize - self.padding.1 as isize,
+        );
+        let lo = if off >= 0 {
+            0
+        } else {
+            (-off as usize).div_ceil(s)
+        }
+        .min(self.wo);
+        let room = self.w as isize - off;
+        let hi = if room > 0 {
+            (room as usize).div_ceil(s)
+        } else {
+            0
+        }
+        .clamp(lo, self.wo);
+        let x0 = (lo * s) as isize + off;
+        (lo, hi, x0.max(0) as usize)
     }
 }
 
@@ -52,12 +75,22 @@ fn im2col<T: Element>(x: &[T], ch0: usize, geo: &ConvGeom, cols: &mut [T]) {
         for i in 0..kh {
             for j in 0..kw {
                 let dst = &mut cols[row * ho * wo..(row + 1) * ho * wo];
-                for oy in 0..ho {
-                    for ox in 0..wo {
-                        dst[oy * wo + ox] = match geo.at(i, j, oy, ox) {
-                            Some((y, x)) => plane[y * geo.w + x],
-                            None => T::default(),
-                        };
+                let (lo, hi, x0) = geo.span_x(j);
+                for (oy, d) in dst.chunks_exact_mut(wo).enumerate() {
+                    let Some(y) = geo.row(i, oy) else {
+                        d.fill(T::default());
+                        continue;
+                    };
+                    let src = &plane[y * geo.w..(y + 1) * geo.w];
+                    d[..lo].fill(T::default());
+                    d[hi..].fill(T::default());
+                    if hi == lo {
+                    } else if geo.stride.1 == 1 {
+                        d[lo..hi].copy_from_slice(&src[x0..x0 + (hi - lo)]);
+                    } else {
+                        for (k, v) in d[lo..hi].iter_mut().enumerate() {
+                            *v = src[x0 + k * geo.stride.1];
+                        }
                     }
                 }
                 row += 1;
@@ -76,11 +109,14 @@ fn col2im<T: Element + std::ops::AddAssign>(cols: &[T], ch0: usize, geo: &ConvGe
         for i in 0..kh {
             for j in 0..kw {
                 let src = &cols[row * ho * wo..(row + 1) * ho * wo];
-                for oy in 0..ho {
-                    for ox in 0..wo {
-                        if let Some((y, x)) = geo.at(i, j, oy, ox) {
-                            plane[y * geo.w + x] += src[oy * wo + ox];
-                        }
+                let (lo, hi, x0) = geo.span_x(j);
+                for (oy, s) in src.chunks_exact(wo).enumerate() {
+                    let Some(y) = geo.row(i, oy) else {
+                        continue;
+                    };
+                    let dst = &mut plane[y * geo.w..(y + 1) * geo.w];
+                    for (k, &v) in s[lo..hi].iter().enumerate() {
+                        dst[x0 + k * geo.stride.1] += v;
                     }
                 }
                 row += 1;
@@ -310,6 +346,88 @@ pub struct PoolGeom {
     pub wo: usize,
 }
 
+/// A value as an integer that orders as the value does (-0 equal to +0), and whether it is
+/// NaN: max-pool's window search compares these, which the compiler turns into conditional
+/// moves, where comparing floats it branched (and on real activations the predictor misses
+/// about half of those data-dependent branches).
+trait PoolKey: Copy {
+    fn key(self) -> (i64, bool);
+}
+
+macro_rules! pool_key_int {
+    ($($t:ty),*) => {$(
+        impl PoolKey for $t {
+            #[inline(always)]
+            fn key(self) -> (i64, bool) {
+                (self as i64, false)
+            }
+        }
+    )*};
+}
+pool_key_int!(bool, u8, i8, i16, i32, i64, u16, u32);
+
+impl PoolKey for u64 {
+    #[inline(always)]
+    fn key(self) -> (i64, bool) {
+        ((self ^ (1 << 63)) as i64, false)
+    }
+}
+
+impl PoolKey for f64 {
+    #[inline(always)]
+    fn key(self) -> (i64, bool) {
+        let b = self.to_bits() as i64;
+        let k = b ^ ((b >> 63) & i64::MAX);
+        (if self == 0.0 { 0 } else { k }, self.is_nan())
+    }
+}
+
+impl PoolKey for f32 {
+    #[inline(always)]
+    fn key(self) -> (i64, bool) {
+        let b = self.to_bits() as i32;
+        let k = b ^ ((b >> 31) & i32::MAX);
+        (if self == 0.0 { 0 } else { k as i64 }, self.is_nan())
+    }
+}
+
+impl PoolKey for half::f16 {
+    #[inline(always)]
+    fn key(self) -> (i64, bool) {
+        self.to_f32().key()
+    }
+}
+
+impl PoolKey for half::bf16 {
+    #[inline(always)]
+    fn key(self) -> (i64, bool) {
+        self.to_f32().key()
+    }
+}
+
+/// The offset in `plane` (rows of `w`) of the maximum over rows `ys` × columns `xs`: the first
+/// maximum in PyTorch's order (`v > best || isnan(v)`: a NaN wins over numbers, a later NaN
+/// over an earlier one); 0 for an empty window.
+#[inline(always)]
+fn window_argmax<T: PoolKey>(plane: &[T], w: usize, ys: &[usize], xs: &[usize]) -> usize {
+    let (Some(&y0), Some(&x0)) = (ys.first(), xs.first()) else {
+        return 0;
+    };
+    let (mut best, (mut bk, mut bnan)) = (y0 * w + x0, plane[y0 * w + x0].key());
+    for &y in ys {
+        let row = &plane[y * w..(y + 1) * w];
+        for &xx in xs {
+            let (k, nan) = row[xx].key();
+            let take = ((k > bk) & !bnan) | nan;
+            // (select_unpredictable: LLVM turns a plain `if` back into a branch)
+            best = std::hint::select_unpredictable(take, y * w + xx, best);
+            bk = std::hint::select_unpredictable(take, k, bk);
+            bnan |= nan;
+        }
+    }
+    best
+}
+
 /// For each output of a 2-D max pooling of `x` [n, c, h, w] (host, real dtype), the flat
 /// row-major index into `x` of its window's maximum: PyTorch's choice (a later element replaces
 /// the best when larger, or when it is NaN). None for other devices and dtypes.
@@ -326,38 +444,40 @@ pub fn max_pool_plan(x: &Strided, geo: &PoolGeom) -> Result<Option<Vec<usize>>> 
         // SAFETY: T matches the dtype; xd is contiguous.
         let xs = unsafe { xd.contiguous_slice::<T>().expect("contiguous") };
         let grain = (parallel::GRAIN / (l * geo.kernel.0 * geo.kernel.1).max(1)).max(1);
+        // the input rows and columns each output row and column reads, once
+        let taps =
+            |o: usize, k: usize, s: usize, d: usize, p: usize, n: usize| -> Vec<Vec<usize>> {
+                (0..o)
+                    .map(|q| {
+                        (0..k)
+                            .filter_map(|i| (q * s + i * d).checked_sub(p).filter(|&y| y < n))
+                            .collect()
+                    })
+                    .collect()
+            };
+        let rows = taps(
+            geo.ho,
+            geo.kernel.0,
+            geo.stride.0,
+            geo.dilation.0,
+            geo.padding.0,
+            h,
+        );
+        let cols = taps(
+            geo.wo,
+            geo.kernel.1,
+            geo.stride.1,
+            geo.dilation.1,
+            geo.padding.1,
+            w,
+        );
         parallel::fill_chunks_by(&mut plan, l, grain, |first, part| {
             for (k, out) in part.chunks_mut(l).enumerate() {
                 let base = (first + k) * h * w;
                 let plane = &xs[base..base + h * w];
-                for oy in 0..geo.ho {
-                    for ox in 0..geo.wo {
-                        let mut best: Option<(usize, T)> = None;
-                        for i in 0..geo.kernel.0 {
-                            let Some(y) = (oy * geo.stride.0 + i * geo.dilation.0)
-                                .checked_sub(geo.padding.0)
-                                .filter(|&y| y < h)
-                            else {
-                                continue;
-                            };
-                            for j in 0..geo.kernel.1 {
-                                let Some(xx) = (ox * geo.stride.1 + j * geo.dilation.1)
-                                    .checked_sub(geo.padding.1)
-                                    .filter(|&xx| xx < w)
-                                else {
-                                    continue;
-                                };
-                                let v = plane[y * w + xx];
-                                #[allow(clippy::eq_op)]
-                                let nan = v != v;
-                                #[allow(clippy::bool_comparison)]
-                                let better = |b: T| v > b || nan;
-                                if best.is_none_or(|(_, b)| better(b)) {
-                                    best = Some((y * w + xx, v));
-                                }
-                            }
-                        }
-                        out[oy * geo.wo + ox] = base + best.map_or(0, |(i, _)| i);
+                for (oy, ys) in rows.iter().enumerate() {
+                    for (ox, xs_) in cols.iter().enumerate() {
+                        out[oy * geo.wo + ox] = base + window_argmax(plane, w, ys, xs_);
                     }
                 }
             }

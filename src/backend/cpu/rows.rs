@@ -605,3 +605,23 @@ pub fn gelu_backward(x: &Strided, g: &Strided, tanh: bool) -> Result<Option<Stri
         }
     }))
 }
+
+/// relu's (and threshold's) gradient: 0 where `x <= threshold`, else `g` (a select: a NaN or
+/// infinite `g` there gives 0; a NaN `x` passes `g`, as PyTorch's kernel), in one pass; None for other dtypes, devices or
+/// operands of different shapes.
+pub fn threshold_backward(x: &Strided, g: &Strided, threshold: f64) -> Result<Option<Strided>> {
+    if g.dtype != x.dtype || g.shape != x.shape || !g.storage.is_host() {
+        return Ok(None);
+    }
+    Ok(crate::with_host_float!(x, T, {
+        let (thr, zero) = (T::of(threshold), T::of(0.0));
+        let shape = x.shape.clone();
+        super::map2::<T, T, T>(
+            g,
+            x,
+            &shape,
+            #[inline(always)]
+            move |dy, v| if v <= thr { zero } else { dy },
+        )?
+    }))
+}
