@@ -91,23 +91,60 @@ fn fused2(
         return Ok(None);
     };
     Ok(Some(if dt == DType::Float64 {
-        let vals = with_columns::<f64, _>(&[a, b], &shape, |c| {
-            // compiled for FMA where the CPU has it: mul_add is then one instruction
-            vectorised(
-                #[inline(always)]
-                || c[0].iter().zip(c[1]).map(|(&x, &y)| f64_fn(x, y)).collect(),
-            )
-        })?;
+        let vals = with_columns::<f64, _>(&[a, b], &shape, |c| fill2(c[0], c[1], f64_fn))??;
         from_columns::<f64>(vals, &shape, dt)?
     } else {
-        let vals = with_columns::<f32, _>(&[a, b], &shape, |c| {
-            vectorised(
-                #[inline(always)]
-                || c[0].iter().zip(c[1]).map(|(&x, &y)| f32_fn(x, y)).collect(),
-            )
-        })?;
+        let vals = with_columns::<f32, _>(&[a, b], &shape, |c| fill2(c[0], c[1], f32_fn))??;
         from_columns::<f32>(vals, &shape, dt)?
     }))
+}
+
+/// `f(x[i], y[i])` into a new Vec, the loop compiled for FMA where the CPU has it (`mul_add`
+/// is then one instruction). The loop writes into memory allocated beforehand: a `collect()`
+/// inside `vectorised` was not always inlined into it, and then called `fmaf` per element.
+fn fill2<T: crate::dtype::Element>(x: &[T], y: &[T], f: impl Fn(T, T) -> T) -> Result<Vec<T>> {
+    let n = x.len();
+    let mut out: Vec<T> = backend::cpu::alloc_vec(n)?;
+    let (x, y) = (&x[..n], &y[..n]);
+    vectorised(
+        #[inline(always)]
+        || {
+            for ((o, &a), &b) in out.spare_capacity_mut()[..n].iter_mut().zip(x).zip(y) {
+                o.write(f(a, b));
+            }
+        },
+    );
+    // SAFETY: the loop above wrote the first n elements.
+    unsafe { out.set_len(n) };
+    Ok(out)
+}
+
+/// [`fill2`] for three operands.
+fn fill3<T: crate::dtype::Element>(
+    x: &[T],
+    y: &[T],
+    z: &[T],
+    f: impl Fn(T, T, T) -> T,
+) -> Result<Vec<T>> {
+    let n = x.len();
+    let mut out: Vec<T> = backend::cpu::alloc_vec(n)?;
+    let (x, y, z) = (&x[..n], &y[..n], &z[..n]);
+    vectorised(
+        #[inline(always)]
+        || {
+            for (((o, &a), &b), &c) in out.spare_capacity_mut()[..n]
+                .iter_mut()
+                .zip(x)
+                .zip(y)
+                .zip(z)
+            {
+                o.write(f(a, b, c));
+            }
+        },
+    );
+    // SAFETY: the loop above wrote the first n elements.
+    unsafe { out.set_len(n) };
+    Ok(out)
 }
 
 /// [`fused2`] for three operands.
@@ -120,28 +157,12 @@ fn fused3(
         return Ok(None);
     };
     Ok(Some(if dt == DType::Float64 {
-        let vals = with_columns::<f64, _>(&[a, b, c], &shape, |k| {
-            vectorised(
-                #[inline(always)]
-                || {
-                    (0..k[0].len())
-                        .map(|i| f64_fn(k[0][i], k[1][i], k[2][i]))
-                        .collect()
-                },
-            )
-        })?;
+        let vals =
+            with_columns::<f64, _>(&[a, b, c], &shape, |k| fill3(k[0], k[1], k[2], f64_fn))??;
         from_columns::<f64>(vals, &shape, dt)?
     } else {
-        let vals = with_columns::<f32, _>(&[a, b, c], &shape, |k| {
-            vectorised(
-                #[inline(always)]
-                || {
-                    (0..k[0].len())
-                        .map(|i| f32_fn(k[0][i], k[1][i], k[2][i]))
-                        .collect()
-                },
-            )
-        })?;
+        let vals =
+            with_columns::<f32, _>(&[a, b, c], &shape, |k| fill3(k[0], k[1], k[2], f32_fn))??;
         from_columns::<f32>(vals, &shape, dt)?
     }))
 }

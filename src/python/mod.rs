@@ -77,6 +77,13 @@ impl<T> IntoPyResult<T> for crate::Result<T> {
     }
 }
 
+/// Large host blocks are cached in front of the system allocator (see
+/// `backend::cpu::host_cache`): a training step reuses its buffers instead of faulting fresh
+/// pages in every step.
+#[global_allocator]
+static ALLOCATOR: crate::backend::cpu::host_cache::HostCache =
+    crate::backend::cpu::host_cache::HostCache;
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyTensor>()?;

@@ -1,5 +1,5 @@
 //! `torch.set_num_threads` and friends: the size of the CPU's worker pool.
-use crate::backend::cpu::parallel;
+use crate::backend::cpu::{host_cache, parallel};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
@@ -78,7 +78,33 @@ fn get_num_interop_threads() -> i64 {
     }
 }
 
+/// The host block cache in front of the allocator (`backend::cpu::host_cache`): bytes and
+/// blocks cached, allocations it served, large allocations that went to the system.
+#[pyfunction]
+fn _host_cache_info() -> (usize, usize, u64, u64) {
+    host_cache::stats()
+}
+
+/// Gives the cached host blocks back to the system; with `capacity_mb`, caches at most that
+/// many MiB from now on (0: none).
+#[pyfunction]
+#[pyo3(signature = (capacity_mb = None))]
+fn _host_cache_empty(capacity_mb: Option<usize>) {
+    match capacity_mb {
+        Some(mb) => host_cache::set_capacity(mb.saturating_mul(1024 * 1024)),
+        None => host_cache::empty(),
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    if let Some(mb) = std::env::var("LEAFGRAD_HOST_CACHE_MB")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        host_cache::set_capacity(mb.saturating_mul(1024 * 1024));
+    }
+    m.add_function(wrap_pyfunction!(_host_cache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(_host_cache_empty, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_interop_threads, m)?)?;
