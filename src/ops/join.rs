@@ -70,8 +70,12 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         ));
     }
     let out = Tensor::zeros_on(&shape, dt, device)?;
+    let outer: usize = shape[..d].iter().product();
+    let inner: usize = shape[d + 1..].iter().product();
+    let lens: Vec<usize> = sizes.iter().map(|&n| n * inner).collect();
     let mut start = 0;
-    for (t, &n) in kept.iter().zip(&sizes) {
+    let copied = copy_blocks(&kept, &lens, outer, &out);
+    for (t, &n) in kept.iter().zip(&sizes).filter(|_| !copied) {
         let win = slice(
             &out.detached(),
             d as i64,
@@ -125,6 +129,53 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     Ok(out)
 }
 
+/// Copies contiguous host inputs of `out`'s dtype into the fresh contiguous `out`: `out` is
+/// `outer` rows, each the inputs' rows of `lens[i]` elements one after another. False (and
+/// nothing written) when an input or `out` does not qualify.
+fn copy_blocks<T: std::borrow::Borrow<Tensor>>(
+    ts: &[T],
+    lens: &[usize],
+    outer: usize,
+    out: &Tensor,
+) -> bool {
+    let dt = out.dtype();
+    let host = crate::device::Device::Cpu;
+    if out.device() != host
+        || !out.is_contiguous()
+        || !ts.iter().all(|t| {
+            let t = t.borrow();
+            t.dtype() == dt && t.device() == host && t.is_contiguous()
+        })
+    {
+        return false;
+    }
+    let esz = dt.size();
+    let row: usize = lens.iter().sum::<usize>() * esz;
+    let od = out.data();
+    // SAFETY: `out` is a fresh host tensor of outer · Σ lens elements at its offset; each input
+    // is a contiguous host tensor of outer · lens[i] elements; none overlaps `out`.
+    unsafe {
+        let obase = od.storage.as_ptr().add(od.offset * esz);
+        let mut col = 0;
+        for (t, &len) in ts.iter().zip(lens) {
+            let len = len * esz;
+            let td = t.borrow().data();
+            if len > 0 {
+                let tbase = td.storage.as_ptr().add(td.offset * esz);
+                for o in 0..outer {
+                    std::ptr::copy_nonoverlapping(
+                        tbase.add(o * len),
+                        obase.add(o * row + col),
+                        len,
+                    );
+                }
+            }
+            col += len;
+        }
+    }
+    true
+}
+
 /// Stack along a new `dim` (StackBackward0).
 pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     if ts.is_empty() {
@@ -144,7 +195,26 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let d = wrap_dim(dim, first.len() + 1)?;
-    let out = {
+    let dt = ts[0].dtype();
+    let fast = ts
+        .iter()
+        .all(|t| t.dtype() == dt && t.device() == crate::device::Device::Cpu && t.is_contiguous());
+    let out = if fast {
+        // the inputs' elements in blocks, without a view per input
+        let mut shape = first.to_vec();
+        shape.insert(d, ts.len());
+        let out = Tensor::zeros_on(&shape, dt, crate::device::Device::Cpu)?;
+        let refs: Vec<&Tensor> = ts.iter().collect();
+        let inner: usize = first[d..].iter().product();
+        let done = copy_blocks(
+            &refs,
+            &vec![inner; ts.len()],
+            first[..d].iter().product(),
+            &out,
+        );
+        debug_assert!(done);
+        out
+    } else {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         let us: Vec<Tensor> = ts
             .iter()

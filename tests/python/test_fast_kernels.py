@@ -405,3 +405,41 @@ def test_relu_gradient_is_a_select(dt):
         assert gx.tolist() == [[0.0, 0.0, 5.0, 7.0], [-inf, 0.0, 2.0, 0.0]]
         (gx2,) = torch.autograd.grad(F.relu(xs), x, gs, create_graph=True)
         assert gx2.tolist() == gx.tolist()
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int8", "bool", "complex64", "float16"])
+def test_cat_and_stack_copy_blocks(dt):
+    # contiguous host inputs are copied in blocks (no view per input); inputs at an offset into
+    # their storage, a non-contiguous one (the general path), 0-d and empty inputs
+    base = (RNG.standard_normal((6, 4, 5)) * 3).astype(np.float64)
+    if dt == "bool":
+        base = base > 0
+    elif dt == "complex64":
+        base = base + 1j * base[::-1]
+    arr = base.astype(dt)
+    x = torch.tensor(arr)
+    parts = [x[0], x[1:3].reshape(2, 4, 5)[1], x[5]]  # views at offsets, contiguous
+    want = np.stack([arr[0], arr[2], arr[5]])
+    for d in range(3):
+        np.testing.assert_array_equal(torch.stack(parts, d).numpy(), np.stack([arr[0], arr[2], arr[5]], d))
+    for d in range(2):
+        np.testing.assert_array_equal(torch.cat(parts, d).numpy(), np.concatenate([arr[0], arr[2], arr[5]], d))
+    np.testing.assert_array_equal(torch.stack(parts).numpy(), want)
+    strided = x[:, 0, :]  # not contiguous
+    assert not strided.is_contiguous()
+    np.testing.assert_array_equal(torch.cat([x[0], strided], 0).numpy(), np.concatenate([arr[0], arr[:, 0, :]], 0))
+    np.testing.assert_array_equal(torch.stack([x[0, 0, 0], x[1, 1, 1]]).numpy(), [arr[0, 0, 0], arr[1, 1, 1]])
+    assert torch.cat([x[:0], x[:2]]).shape == (2, 4, 5)
+    assert torch.stack([x[:, :0], x[:, :0]], 1).shape == (6, 2, 0, 5)
+
+
+def test_cat_and_stack_gradients_after_block_copies():
+    a = torch.arange(6.0, requires_grad=True)
+    b = torch.arange(6.0, 12.0, requires_grad=True)
+    y = torch.stack([a.view(2, 3), b.view(2, 3)], 1)
+    assert y.grad_fn.name() == "StackBackward0" and y.shape == (2, 2, 3)
+    (y * torch.arange(12.0).view(2, 2, 3)).sum().backward()
+    assert a.grad.tolist() == [0.0, 1.0, 2.0, 6.0, 7.0, 8.0]
+    assert b.grad.tolist() == [3.0, 4.0, 5.0, 9.0, 10.0, 11.0]
+    z = torch.cat([a.view(2, 3), b.view(2, 3)], 1)
+    assert z.grad_fn.name() == "CatBackward0" and z.tolist() == [[0.0, 1.0, 2.0, 6.0, 7.0, 8.0], [3.0, 4.0, 5.0, 9.0, 10.0, 11.0]]
