@@ -7,7 +7,7 @@ leafgrad.nn.functional; the rest are composed as ATen composes them."""
 import builtins
 
 from . import _core
-from ._op_helpers import _torch, _check_tensor, _no_grad, _wrap_dim, _shape_str
+from ._op_helpers import _torch, _check_tensor, _no_grad, _reduce, _wrap_dim, _shape_str
 
 __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
@@ -31,14 +31,6 @@ def _reduction_name(fn, reduction):
     if isinstance(reduction, builtins.bool) or not isinstance(reduction, builtins.int):
         raise TypeError(f"{fn}(): argument 'reduction' must be int, not {type(reduction).__name__}")
     return {1: "mean", 2: "sum"}.get(reduction, "none")
-
-
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    return loss
 
 
 def _stride_arg(stride):

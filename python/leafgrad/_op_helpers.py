@@ -130,6 +130,15 @@ def _custom(name, exact, backward, inputs):
     return _core._composite(name, lambda *xs: _Fn.apply(*xs), list(inputs))
 
 
+def _reduce(loss, reduction):
+    """A loss's elements reduced as `reduction` ("mean", "sum", else none) says."""
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
 def _host_array(t):
     """`t`'s values as a numpy array of its dtype (no history)."""
     import numpy as np

@@ -52,6 +52,34 @@ if USING_TORCH:
     install_torch_alias()
 
 
+def with_real_leafgrad(find, *, allow_module_level=False):
+    """`find()` with the real leafgrad modules importable: under LEAFGRAD_TEST_TORCH=1, where
+    `leafgrad` is aliased to torch in sys.modules, the alias is lifted while `find` runs (it may
+    import leafgrad's modules and collect their doctest examples, which doctest looks up in
+    sys.modules), then restored. Skips when leafgrad cannot be imported next to torch."""
+    if not USING_TORCH:
+        return find()
+    from pathlib import Path
+
+    def ours(k):
+        return k == "leafgrad" or k.startswith("leafgrad.")
+
+    saved = {k: v for k, v in sys.modules.items() if ours(k)}
+    for k in saved:
+        del sys.modules[k]
+    source = str(Path(__file__).resolve().parents[2] / "python")
+    sys.path.insert(0, source)
+    try:
+        return find()
+    except ImportError as e:  # no built extension for this interpreter
+        pytest.skip(f"leafgrad cannot be imported next to torch: {e}", allow_module_level=allow_module_level)
+    finally:
+        sys.path.remove(source)
+        for k in [k for k in sys.modules if ours(k)]:
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+
 def spec_differs_from_installed_torch(reason):
     """SPEC (measured on torch 2.13) and the torch used for validation disagree.
 

@@ -10,10 +10,9 @@ import doctest
 import importlib
 import inspect
 import sys
-from pathlib import Path
 
 import pytest
-from support import USING_TORCH
+from support import USING_TORCH, with_real_leafgrad
 
 # The modules whose public functions carry examples.
 MODULES = [
@@ -166,28 +165,11 @@ def _leafgrad_modules():
     """The real leafgrad modules and their examples, also under LEAFGRAD_TEST_TORCH=1 (where
     `leafgrad` is aliased to torch in sys.modules): the alias is lifted while they are imported
     and their examples found (doctest looks modules up in sys.modules), then restored."""
-    if not USING_TORCH:
+    def find():
         modules = {name: importlib.import_module(name) for name in MODULES}
         return modules, _find_examples(modules)
 
-    def ours(k):
-        return k == "leafgrad" or k.startswith("leafgrad.")
-
-    saved = {k: v for k, v in sys.modules.items() if ours(k)}
-    for k in saved:
-        del sys.modules[k]
-    source = str(Path(__file__).resolve().parents[2] / "python")
-    sys.path.insert(0, source)
-    try:
-        modules = {name: importlib.import_module(name) for name in MODULES}
-        return modules, _find_examples(modules)
-    except ImportError as e:  # no built extension for this interpreter
-        pytest.skip(f"leafgrad cannot be imported next to torch: {e}", allow_module_level=True)
-    finally:
-        sys.path.remove(source)
-        for k in [k for k in sys.modules if ours(k)]:
-            del sys.modules[k]
-        sys.modules.update(saved)
+    return with_real_leafgrad(find, allow_module_level=True)
 
 
 _MODULES, _EXAMPLES = _leafgrad_modules()

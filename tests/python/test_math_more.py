@@ -9,12 +9,10 @@ import doctest
 import importlib
 import math
 import struct
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
-from support import USING_TORCH
+from support import with_real_leafgrad
 
 import leafgrad as torch
 
@@ -1031,26 +1029,7 @@ def _module_examples():
                     tests.append(t)
         return tests
 
-    if not USING_TORCH:
-        return find_all()
-
-    def ours(k):
-        return k == "leafgrad" or k.startswith("leafgrad.")
-
-    saved = {k: v for k, v in sys.modules.items() if ours(k)}
-    for k in saved:
-        del sys.modules[k]
-    source = str(Path(__file__).resolve().parents[2] / "python")
-    sys.path.insert(0, source)
-    try:
-        return find_all()
-    except ImportError as e:  # no built extension for this interpreter
-        pytest.skip(f"leafgrad cannot be imported next to torch: {e}")
-    finally:
-        sys.path.remove(source)
-        for k in [k for k in sys.modules if ours(k)]:
-            del sys.modules[k]
-        sys.modules.update(saved)
+    return with_real_leafgrad(find_all)
 
 
 def test_examples_print_what_they_show():

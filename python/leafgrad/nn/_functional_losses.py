@@ -5,6 +5,7 @@ ops in the order PyTorch's ATen composes them."""
 from .. import _core
 from .._factories import arange as _arange, ones_like as _ones_like, tensor as _tensor, zeros_like as _zeros_like
 from .._grad_mode import no_grad as _no_grad
+from .._op_helpers import _reduce
 
 
 def _reduction(size_average, reduce, reduction):
@@ -30,14 +31,6 @@ def _warn_target_size(input, target):
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             stacklevel=3)
-
-
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    return loss
 
 
 def _check_reduction(reduction):
