@@ -180,6 +180,8 @@ pub fn backward_edges(
     opts: BackwardOptions,
 ) -> Result<Vec<Option<Tensor>>> {
     let _task = TaskScope::enter(opts.accumulate && inputs.is_none(), opts.accumulate);
+    // saved-tensor hooks entered (and not left) by hooks during the pass end with it
+    let _saved_hooks = crate::graph::saved::StackGuard::enter();
     let mut tasks: HashMap<NodeId, Task> = HashMap::default();
     let root_edges: Vec<Edge> = roots.iter().map(|(e, _)| e.clone()).collect();
 

@@ -94,6 +94,8 @@ pub struct AutogradMeta {
     pub grad_acc: Option<std::sync::Weak<crate::graph::node::Node>>,
     pub hooks: Vec<(u64, TensorHook)>,
     pub post_acc_hooks: Vec<(u64, PostAccHook)>,
+    /// What the binding layer's hooks on this tensor hold, by hook id (see `NodeHooks::objects`).
+    pub hook_objects: Vec<(u64, crate::graph::node::BindingObject)>,
     pub is_inference: bool,
     /// An inference tensor with a version counter of its own: `detach()` of one outside
     /// inference mode (PyTorch gives it one, so it may be written in place there).
@@ -313,6 +315,11 @@ impl Tensor {
     }
     pub fn meta(&self) -> MutexGuard<'_, AutogradMeta> {
         lock(&self.0.meta)
+    }
+    /// The autograd metadata if no one else holds its lock now (for the garbage collector's
+    /// traversal, which must not block).
+    pub fn try_meta(&self) -> Option<MutexGuard<'_, AutogradMeta>> {
+        self.0.meta.try_lock().ok()
     }
     /// Swap the data (`t.data = other`): identity and autograd metadata stay.
     pub fn set_data(&self, d: TensorData) {

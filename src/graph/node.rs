@@ -129,7 +129,15 @@ pub struct NodeHooks {
     pub retains: Vec<(u32, Weak<TensorImpl>)>,
     pub pre: Vec<(u64, NodePreHook)>,
     pub post: Vec<(u64, NodePostHook)>,
+    /// What the binding layer's hooks (and a user function's backward) hold, by hook id (0 for
+    /// the node's lifetime): its garbage collector traverses them to find reference cycles
+    /// through the node, as PyTorch's `THPVariable_subclass_traverse` visits hook dicts.
+    pub objects: Vec<(u64, BindingObject)>,
 }
+
+/// An object the binding layer keeps alive from Rust (a Python callable), shared with the
+/// closure that uses it.
+pub type BindingObject = Arc<dyn std::any::Any + Send + Sync>;
 
 pub struct Node {
     /// The arena id, packed (generation << 32 | index); set once on insertion.
@@ -218,6 +226,14 @@ impl Node {
     pub fn edit_hooks<R>(&self, f: impl FnOnce(&mut NodeHooks) -> R) -> R {
         self.has_hooks.store(true, Ordering::Release);
         f(&mut lock(&self.hooks))
+    }
+    /// Keep `obj` (used by the node's backward) where the binding layer's traversal finds it.
+    pub fn keep_object(&self, obj: BindingObject) {
+        lock(&self.hooks).objects.push((0, obj));
+    }
+    /// Counted references to the node (`NodeRef`s): 1 means only one holder is left.
+    pub fn ref_count(&self) -> u32 {
+        self.refs.load(Ordering::Acquire)
     }
     pub fn has_hooks(&self) -> bool {
         self.has_hooks.load(Ordering::Acquire)

@@ -54,6 +54,35 @@ pub fn pop() {
     }
 }
 
+/// The active hooks as a backward pass found them, put back when the pass ends: PyTorch runs
+/// each backward with a copy of the caller's thread-local state, so hooks entered and not left
+/// during it (a hook calling `__enter__`) do not outlive the pass.
+pub struct StackGuard(Vec<Arc<dyn SaveHooks>>);
+
+impl StackGuard {
+    pub fn enter() -> StackGuard {
+        StackGuard(STACK.with(|s| s.borrow().clone()))
+    }
+}
+
+impl Drop for StackGuard {
+    fn drop(&mut self) {
+        let kept = std::mem::take(&mut self.0);
+        let (before, after) = (kept.len(), STACK.with(|s| s.borrow().len()));
+        if before == after {
+            return;
+        }
+        let left = STACK.with(|s| std::mem::replace(&mut *s.borrow_mut(), kept));
+        if after > before {
+            ACTIVE.fetch_sub(after - before, std::sync::atomic::Ordering::AcqRel);
+        } else {
+            ACTIVE.fetch_add(before - after, std::sync::atomic::Ordering::AcqRel);
+        }
+        // the hooks' objects are released after the stack is whole again
+        drop(left);
+    }
+}
+
 /// Refuse new hooks with `msg` (None: allow them again); returns the previous message.
 pub fn set_disabled(msg: Option<String>) -> Option<String> {
     DISABLED.with(|d| std::mem::replace(&mut *d.borrow_mut(), msg))

@@ -142,6 +142,7 @@ pub fn record_function(
                     let mut m = var.meta();
                     m.grad = None;
                     m.hooks.clear();
+                    m.hook_objects.clear();
                 }
                 let r = var.detached();
                 {

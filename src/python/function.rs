@@ -2,7 +2,7 @@
 //! core's node for it (`ops::record_function`). `leafgrad/autograd/function.py` runs the forward;
 //! these functions record it and call the backward from the engine.
 use super::node::PyNode;
-use super::tensor::{wrap, wrap_opt};
+use super::tensor::{wrap, wrap_opt, PyCallable};
 use super::{stash, PyTensor};
 use crate::graph::node::{CustomBackwardFn, TensorMeta};
 use crate::ops;
@@ -10,6 +10,7 @@ use crate::tensor::Tensor;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use std::sync::Arc;
 
 fn tensors(list: &[Option<PyRef<'_, PyTensor>>]) -> Vec<Option<Tensor>> {
     list.iter()
@@ -98,11 +99,13 @@ pub fn _function_record<'py>(
         .iter()
         .map(|t| t.as_ref().map(ops::meta_of))
         .collect();
-    let ctx_obj: Py<PyAny> = ctx.clone().into_any().unbind();
+    // shared with the node's binding objects, so that the collector sees the node's reference
+    let ctx_obj = Arc::new(PyCallable(ctx.clone().into_any().unbind()));
+    let ctx_held = ctx_obj.clone();
     let fn_name = name.clone();
     let backward: CustomBackwardFn = Box::new(move |grads: &[Option<Tensor>]| {
         Python::attach(|py| -> PyResult<Vec<Option<Tensor>>> {
-            let ctx = ctx_obj.bind(py);
+            let ctx = ctx_held.0.bind(py);
             let materialize = ctx.getattr("materialize_grads")?.is_truthy()?;
             let non_diff_too = ctx.getattr("_materialize_non_diff_grads")?.is_truthy()?;
             let mut args = Vec::with_capacity(grads.len());
@@ -130,6 +133,7 @@ pub fn _function_record<'py>(
     };
     let (node, result) = ops::record_function(name, &call, backward)?;
     if let Some(node) = &node {
+        node.keep_object(ctx_obj);
         PyNode::attach_ctx(&ctx, node)?;
         let to_save: Vec<Tensor> = to_save.iter().map(|t| t.t.clone()).collect();
         ops::save_function_tensors(node, &to_save, &result)?;

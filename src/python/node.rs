@@ -1,7 +1,7 @@
 //! Python objects for backward nodes (`y.grad_fn`). Each node name gets its own Python class
 //! (`type(y.grad_fn).__name__ == 'MulBackward0'`), made once by `leafgrad._node_class`.
 use super::stash;
-use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
+use super::tensor::{wrap, wrap_opt, HookTarget, PyCallable, PyHookHandle};
 use crate::graph::arena::NodeRef;
 use crate::graph::node::{lock, next_hook_id, Node, NodeKind, SavedValue};
 use crate::tensor::Tensor;
@@ -133,6 +133,30 @@ fn saved_tensor<'py>(
 
 #[pymethods]
 impl PyNode {
+    /// The garbage collector's view: a built-in node's object that is the node's only holder
+    /// reports its hooks' callables (a hook that refers to this object is then a cycle the
+    /// collector can free, as in PyTorch).
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        if let Some(Link::Own(n)) = self.link.get() {
+            if n.ref_count() == 1 {
+                if let Ok(h) = n.hooks.try_lock() {
+                    super::tensor::visit_objects(&visit, &h.objects)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Break a cycle the collector found: drop the hooks of the node this object alone holds.
+    fn __clear__(&self) {
+        if let Some(Link::Own(n)) = self.link.get() {
+            if n.ref_count() == 1 {
+                let dropped = n.hooks.try_lock().ok().map(|mut h| std::mem::take(&mut *h));
+                drop(dropped);
+            }
+        }
+    }
+
     #[new]
     #[pyo3(signature = (handle = None))]
     fn py_new(handle: Option<PyRef<'_, NodeHandle>>) -> PyNode {
@@ -370,16 +394,21 @@ impl PyNode {
 
     fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
         let id = next_hook_id();
+        let obj = Arc::new(PyCallable(hook));
+        let hook = obj.clone();
         let f: crate::graph::node::NodePreHook = Arc::new(move |grads: &[Option<Tensor>]| {
             Python::attach(|py| {
                 let args = grads_tuple(py, grads)?;
-                let r = hook.call1(py, (args,))?;
+                let r = hook.0.call1(py, (args,))?;
                 from_grads_result(py, r.bind(py), grads.len())
             })
             .map_err(stash)
         });
         let node = self.node()?;
-        node.edit_hooks(|h| h.pre.push((id, f)));
+        node.edit_hooks(|h| {
+            h.pre.push((id, f));
+            h.objects.push((id, obj));
+        });
         Ok(PyHookHandle {
             target: HookTarget::Node(node.id()),
             id,
@@ -388,16 +417,23 @@ impl PyNode {
 
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
         let id = next_hook_id();
+        let obj = Arc::new(PyCallable(hook));
+        let hook = obj.clone();
         let f: crate::graph::node::NodePostHook =
             Arc::new(move |gi: &[Option<Tensor>], go: &[Option<Tensor>]| {
                 Python::attach(|py| {
-                    let r = hook.call1(py, (grads_tuple(py, gi)?, grads_tuple(py, go)?))?;
+                    let r = hook
+                        .0
+                        .call1(py, (grads_tuple(py, gi)?, grads_tuple(py, go)?))?;
                     from_grads_result(py, r.bind(py), gi.len())
                 })
                 .map_err(stash)
             });
         let node = self.node()?;
-        node.edit_hooks(|h| h.post.push((id, f)));
+        node.edit_hooks(|h| {
+            h.post.push((id, f));
+            h.objects.push((id, obj));
+        });
         Ok(PyHookHandle {
             target: HookTarget::Node(node.id()),
             id,

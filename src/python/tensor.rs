@@ -306,19 +306,50 @@ impl PyTensor {
         Ok(obj)
     }
 
+    /// The garbage collector's view of what this object keeps alive: the `.grad` object, and,
+    /// while this object is the tensor's only owner (PyTorch's `use_count() == 1` rule), the
+    /// Python callables of its hooks and of its `grad_fn` when nothing else holds that node
+    /// (its hooks, a user function's `ctx`). A hook that refers to its own tensor is then a
+    /// cycle the collector can free.
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
         if let Ok(cache) = self.grad_obj.try_lock() {
             if let Some(obj) = cache.as_ref() {
                 visit.call(obj)?;
             }
         }
+        if Arc::strong_count(&self.t.0) != 1 {
+            return Ok(());
+        }
+        let Some(m) = self.t.try_meta() else {
+            return Ok(());
+        };
+        visit_objects(&visit, &m.hook_objects)?;
+        if let Some(n) = m.grad_fn.as_ref().filter(|n| n.ref_count() == 1) {
+            if let Ok(h) = n.hooks.try_lock() {
+                visit_objects(&visit, &h.objects)?;
+            }
+        }
         Ok(())
     }
 
+    /// Break a cycle the collector found: drop the hooks, and the `grad_fn` this tensor alone
+    /// holds (what it kept alive goes with it).
     fn __clear__(&self) {
         if let Ok(mut cache) = self.grad_obj.try_lock() {
             *cache = None;
         }
+        if Arc::strong_count(&self.t.0) != 1 {
+            return;
+        }
+        let dropped = self.t.try_meta().map(|mut m| {
+            m.hooks.clear();
+            m.post_acc_hooks.clear();
+            let objects = std::mem::take(&mut m.hook_objects);
+            let gf = m.grad_fn.take_if(|n| n.ref_count() == 1);
+            (objects, gf)
+        });
+        // the callables are released here, after the tensor's lock
+        drop(dropped);
     }
     #[setter]
     fn set_grad(&self, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
@@ -434,9 +465,11 @@ impl PyTensor {
 
     fn register_post_accumulate_grad_hook(&self, hook: Py<PyAny>) -> PyResult<PyHookHandle> {
         let id = next_hook_id();
+        let obj = Arc::new(PyCallable(hook));
+        let hook = obj.clone();
         let f: crate::tensor::PostAccHook = Arc::new(move |t: &Tensor| {
             Python::attach(|py| {
-                let r = hook.call1(py, (wrap(py, t.clone())?,))?;
+                let r = hook.0.call1(py, (wrap(py, t.clone())?,))?;
                 if !r.is_none(py) {
                     return Err(PyRuntimeError::new_err(
                         "Tensor post accumulate grad hooks should return None.",
@@ -447,6 +480,7 @@ impl PyTensor {
             .map_err(stash)
         });
         self.t.add_post_accumulate_grad_hook(id, f).py()?;
+        self.t.meta().hook_objects.push((id, obj));
         Ok(PyHookHandle {
             target: HookTarget::PostAcc(Arc::downgrade(&self.t.0)),
             id,
@@ -681,6 +715,32 @@ pub enum HookTarget {
     Node(crate::graph::arena::NodeId),
 }
 
+/// A hook's Python callable, shared by the hook's closure and the list of binding objects that
+/// the garbage collector's traversal visits (one Python reference, visited once).
+pub struct PyCallable(pub Py<PyAny>);
+
+/// Visit the Python callables among `objects`.
+pub fn visit_objects(
+    visit: &pyo3::PyVisit<'_>,
+    objects: &[(u64, crate::graph::node::BindingObject)],
+) -> Result<(), pyo3::PyTraverseError> {
+    for (_, o) in objects {
+        if let Some(c) = o.downcast_ref::<PyCallable>() {
+            visit.call(&c.0)?;
+        }
+    }
+    Ok(())
+}
+
+/// Remove hook `id`'s objects from `objects`, to be released after the lock is (a Python
+/// callable's release may run Python code).
+fn take_objects(
+    objects: &mut Vec<(u64, crate::graph::node::BindingObject)>,
+    id: u64,
+) -> Vec<(u64, crate::graph::node::BindingObject)> {
+    objects.extract_if(.., |(i, _)| *i == id).collect()
+}
+
 /// `torch.utils.hooks.RemovableHandle`.
 #[pyclass(name = "RemovableHandle", module = "leafgrad")]
 pub struct PyHookHandle {
@@ -695,12 +755,22 @@ impl PyHookHandle {
         match &self.target {
             HookTarget::Leaf(w) => {
                 if let Some(t) = w.upgrade() {
-                    Tensor(t).meta().hooks.retain(|(i, _)| *i != id);
+                    let t = Tensor(t);
+                    let mut m = t.meta();
+                    m.hooks.retain(|(i, _)| *i != id);
+                    let gone = take_objects(&mut m.hook_objects, id);
+                    drop(m);
+                    drop(gone);
                 }
             }
             HookTarget::PostAcc(w) => {
                 if let Some(t) = w.upgrade() {
-                    Tensor(t).meta().post_acc_hooks.retain(|(i, _)| *i != id);
+                    let t = Tensor(t);
+                    let mut m = t.meta();
+                    m.post_acc_hooks.retain(|(i, _)| *i != id);
+                    let gone = take_objects(&mut m.hook_objects, id);
+                    drop(m);
+                    drop(gone);
                 }
             }
             HookTarget::Node(n) => {
@@ -709,6 +779,9 @@ impl PyHookHandle {
                     h.tensor_pre.retain(|(_, i, _)| *i != id);
                     h.pre.retain(|(i, _)| *i != id);
                     h.post.retain(|(i, _)| *i != id);
+                    let gone = take_objects(&mut h.objects, id);
+                    drop(h);
+                    drop(gone);
                 }
             }
         }
@@ -784,10 +857,13 @@ pub fn register_tensor_hook(
         ));
     }
     let id = next_hook_id();
+    let obj = Arc::new(PyCallable(hook));
+    let held = obj.clone();
     let f: crate::graph::node::TensorHook = Arc::new(move |g: Option<&Tensor>| {
         Python::attach(|py| {
+            let hook = &held.0;
             let r = hook.call1(py, (wrap_opt(py, g.cloned())?,))?;
-            hook_result(py, &hook, r.into_bound(py), g)
+            hook_result(py, hook, r.into_bound(py), g)
         })
         .map_err(stash)
     });
@@ -797,14 +873,19 @@ pub fn register_tensor_hook(
     };
     match gf {
         None => {
-            t.meta().hooks.push((id, f));
+            let mut m = t.meta();
+            m.hooks.push((id, f));
+            m.hook_objects.push((id, obj));
             Ok(PyHookHandle {
                 target: HookTarget::Leaf(Arc::downgrade(&t.0)),
                 id,
             })
         }
         Some(n) => {
-            n.edit_hooks(|h| h.tensor_pre.push((nr, id, f)));
+            n.edit_hooks(|h| {
+                h.tensor_pre.push((nr, id, f));
+                h.objects.push((id, obj));
+            });
             Ok(PyHookHandle {
                 target: HookTarget::Node(n.id()),
                 id,
