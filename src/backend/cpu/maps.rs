@@ -22,24 +22,49 @@ fn fill_par<U: Element>(
     unsafe { out.set_len(n) };
 }
 
-/// Runs `body` compiled for AVX2 and FMA when the CPU has them (an elementwise loop inside
-/// becomes vector code for 8 floats at a time), else as is. The results are the same either
-/// way: Rust never fuses a multiply and an add on its own, and `mul_add` is exact in both.
+/// Runs `body` compiled for AVX-512 (16 floats, 8 doubles at a time) or for AVX2 and FMA (8
+/// floats) when the CPU has them, else as is: an elementwise loop inside becomes vector code of
+/// that width. The results are the same on every path: Rust never fuses a multiply and an add
+/// on its own, `mul_add` is exact in all, and the vector units round as the scalar ones. The
+/// wide registers matter for the float32 functions computed in float64 (`vmath`).
 #[inline(always)]
 pub(crate) fn vectorised<R>(body: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
+        #[target_feature(enable = "avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")]
+        unsafe fn wide<R>(body: impl FnOnce() -> R) -> R {
+            body()
+        }
         #[target_feature(enable = "avx2,fma")]
         unsafe fn fast<R>(body: impl FnOnce() -> R) -> R {
             body()
         }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: the CPU has the features `fast` was compiled for.
-            return unsafe { fast(body) };
+        match simd_tier() {
+            // SAFETY: the CPU has the features each function was compiled for.
+            2 => return unsafe { wide(body) },
+            1 => return unsafe { fast(body) },
+            _ => {}
         }
     }
     body()
+}
+
+/// 2: AVX-512 (F, VL, DQ, BW) with AVX2 and FMA; 1: AVX2 and FMA; 0: neither. Detected once.
+/// `LEAFGRAD_NO_AVX512=1` keeps the AVX2 loops (to compare the two).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn simd_tier() -> u8 {
+    static TIER: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+    *TIER.get_or_init(|| {
+        use std::arch::is_x86_feature_detected as has;
+        let avx2 = has!("avx2") && has!("fma");
+        let avx512 = has!("avx512f") && has!("avx512vl") && has!("avx512dq") && has!("avx512bw");
+        match (avx2, avx512) {
+            (true, true) if std::env::var("LEAFGRAD_NO_AVX512").as_deref() != Ok("1") => 2,
+            (true, _) => 1,
+            _ => 0,
+        }
+    })
 }
 
 pub fn map1<T: Element, U: Element>(x: &Strided, f: impl Fn(T) -> U + Sync) -> Result<Strided> {

@@ -156,6 +156,8 @@ pub fn erf_f32(x: f32) -> f32 {
         4.74528541206955367215e+02,
         -2.24409524465858183362e+01,
     ];
+    const RB_PAD: [f64; 8] = [RB[0], RB[1], RB[2], RB[3], RB[4], RB[5], RB[6], 0.0];
+    const SB_PAD: [f64; 8] = [SB[0], SB[1], SB[2], SB[3], SB[4], SB[5], SB[6], 0.0];
     const ERX: f64 = 8.45062911510467529297e-01;
     #[inline(always)]
     fn poly<const N: usize>(c: &[f64; N], t: f64) -> f64 {
@@ -167,25 +169,43 @@ pub fn erf_f32(x: f32) -> f32 {
     }
     let x = x as f64;
     let ax = x.abs();
-    // |x| < 0.84375: x + x R(x²)
     let z = x * x;
-    let small = x + x * (poly(&PP, z) / (1.0 + z * poly(&QQ, z)));
-    // 0.84375 <= |x| < 1.25: erx + P(s)/Q(s), s = |x| - 1
     let s1 = ax - 1.0;
-    let mid = ERX + poly(&PA, s1) / (1.0 + s1 * poly(&QA, s1));
-    // 1.25 <= |x| < 6: 1 - exp(-x² - 0.5625 + R(s)/S(s)) / |x|, s = 1/x²
     let s2 = 1.0 / z;
-    let near = ax < 1.0 / 0.35;
-    let r = if near { poly(&RA, s2) } else { poly(&RB, s2) };
-    let q = 1.0 + s2 * if near { poly(&SA, s2) } else { poly(&SB, s2) };
-    let tail = 1.0 - exp_core(-z - 0.5625 + r / q) / ax;
-    let y = if ax < 0.84375 {
-        small
+    let (small, mid, near) = (ax < 0.84375, ax < 1.25, ax < 1.0 / 0.35);
+    // Each region's quotient, the tail's coefficients chosen per lane (RB and SB padded with a
+    // leading zero: Horner's first step then gives their own leading coefficient exactly), and
+    // one division for the three (a division costs several multiply-adds).
+    // |x| < 0.84375: x + x R(x²), R = P/Q
+    let (p_small, q_small) = (poly(&PP, z), 1.0 + z * poly(&QQ, z));
+    // 0.84375 <= |x| < 1.25: erx + P(s)/Q(s), s = |x| - 1
+    let (p_mid, q_mid) = (poly(&PA, s1), 1.0 + s1 * poly(&QA, s1));
+    // 1.25 <= |x| < 6: 1 - exp(-x² - 0.5625 + R(s)/S(s)) / |x|, s = 1/x²
+    let rc: [f64; 8] = std::array::from_fn(|k| if near { RA[k] } else { RB_PAD[k] });
+    let sc: [f64; 8] = std::array::from_fn(|k| if near { SA[k] } else { SB_PAD[k] });
+    let (p_tail, q_tail) = (poly(&rc, s2), 1.0 + s2 * poly(&sc, s2));
+    let num = if small {
+        p_small
+    } else if mid {
+        p_mid
     } else {
-        let m = if ax < 1.25 {
-            mid
+        p_tail
+    };
+    let den = if small {
+        q_small
+    } else if mid {
+        q_mid
+    } else {
+        q_tail
+    };
+    let ratio = num / den;
+    let y = if small {
+        x + x * ratio
+    } else {
+        let m = if mid {
+            ERX + ratio
         } else if ax < 6.0 {
-            tail
+            1.0 - exp_core(-z - 0.5625 + ratio) / ax
         } else {
             1.0
         };
