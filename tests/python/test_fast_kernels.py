@@ -225,6 +225,39 @@ def test_gelu_kernels(threads, dt, tol, approximate, shape):
     close(out.numpy(), ref.T, tol * 10)
 
 
+def _has_avx512():
+    try:
+        flags = open("/proc/cpuinfo").read().split()
+    except OSError:
+        return False
+    return all(f in flags for f in ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"))
+
+
+@pytest.mark.skipif(not _has_avx512(), reason="PyTorch's float32 GELU values differ on CPUs without AVX-512")
+def test_gelu_float32_gives_pytorchs_bits():
+    # (x, gelu(x), gelu'(x)) from PyTorch 2.15 on x86 with AVX-512 (oneDNN's approximations:
+    # not the correctly rounded values), as float32 bit patterns
+    cases = [
+        (0x3F800000, 0x3F57625E, 0x3F8AAA14), (0xBF800000, 0xBE227686, 0xBDAAA148),
+        (0x40400000, 0x403FBDA4, 0x3F81876F), (0xC0400000, 0xBB84B7C0, 0xBC43B780),
+        (0x3E800000, 0x3E1944D1, 0x3F3203FC), (0x00000000, 0x00000000, 0x3F000000),
+        (0xBF4071C1, 0xBE2E0CEF, 0x37C94000), (0x40B33333, 0x40B33333, 0x3F800003),
+        (0xC0B33333, 0x80000000, 0xB4C00000), (0x0DA24260, 0x0D224260, 0x3F000000),
+    ]
+    bits = np.array([c[0] for c in cases], dtype=np.uint32)
+    x = torch.tensor(bits.view(np.float32), requires_grad=True)
+    y = F.gelu(x)
+    y.backward(torch.ones(len(cases)))
+    assert y.detach().numpy().view(np.uint32).tolist() == [c[1] for c in cases]
+    assert x.grad.numpy().view(np.uint32).tolist() == [c[2] for c in cases]
+    # oneDNN's NaN at +-inf for a contiguous tensor; PyTorch's own kernel (one element, or a
+    # strided view) gives inf there
+    inf = float("inf")
+    assert torch.isnan(F.gelu(torch.tensor([inf, -inf, 1.0]))[:2]).all()
+    assert F.gelu(torch.tensor([inf])).item() == inf
+    assert F.gelu(torch.tensor([inf, 1.0])[::2]).item() == inf
+
+
 def test_double_backward_still_runs_through_ops():
     x = torch.tensor([[0.3, -1.2, 2.0]], dtype=torch.float64, requires_grad=True)
     for fn in [lambda t: F.softmax(t, dim=1), lambda t: F.log_softmax(t, dim=1),

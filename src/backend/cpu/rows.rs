@@ -527,12 +527,29 @@ pub fn layer_norm_backward(
     }))
 }
 
+/// PyTorch runs float32 GELU (`approximate='none'`) of a contiguous CPU tensor of more than one
+/// element through oneDNN (`gelu_erf`), whose values `gelu_erf` reproduces; other tensors go
+/// through PyTorch's own kernel, which the formulas below follow.
+fn onednn_gelu(x: &Strided) -> bool {
+    x.dtype == crate::dtype::DType::Float32
+        && x.storage.is_host()
+        && x.is_contiguous()
+        && x.numel() > 1
+}
+
 const K_BETA_TANH: f64 = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
 const K_KAPPA: f64 = 0.044715;
 
 /// GELU of a host float tensor (`tanh` for the tanh approximation), PyTorch's scalar formulas
 /// in the tensor's dtype; None for other dtypes and devices.
 pub fn gelu(x: &Strided, tanh: bool) -> Result<Option<Strided>> {
+    if !tanh && onednn_gelu(x) {
+        return Ok(Some(if super::gelu_erf::minimax_forward() {
+            super::map1::<f32, f32>(x, super::gelu_erf::forward_minimax)?
+        } else {
+            super::map1::<f32, f32>(x, super::gelu_erf::forward_as)?
+        }));
+    }
     Ok(crate::with_host_float!(x, T, {
         let (half, one) = (T::of(0.5), T::of(1.0));
         if tanh {
@@ -562,6 +579,16 @@ pub fn gelu(x: &Strided, tanh: bool) -> Result<Option<Strided>> {
 pub fn gelu_backward(x: &Strided, g: &Strided, tanh: bool) -> Result<Option<Strided>> {
     if g.dtype != x.dtype || g.shape != x.shape || !g.storage.is_host() {
         return Ok(None);
+    }
+    if !tanh && onednn_gelu(x) && g.is_contiguous() {
+        let shape = x.shape.clone();
+        return Ok(Some(super::map2::<f32, f32, f32>(
+            g,
+            x,
+            &shape,
+            #[inline(always)]
+            |dy, v| super::gelu_erf::derivative(v) * dy,
+        )?));
     }
     Ok(crate::with_host_float!(x, T, {
         let (half, one) = (T::of(0.5), T::of(1.0));
