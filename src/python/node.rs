@@ -21,6 +21,10 @@ pub struct NodeHandle {
 #[pyclass(name = "Node", module = "leafgrad.autograd", subclass, frozen, dict)]
 pub struct PyNode {
     link: OnceLock<Link>,
+    /// Set when the object's contents are written (see `PyTensor::ready`): a node class has a
+    /// `__dict__`, so the collector can traverse the object while its memory is only zeroed,
+    /// where a zeroed `OnceLock` reads as set.
+    ready: std::sync::atomic::AtomicBool,
 }
 
 /// How a Python node object reaches its node.
@@ -137,6 +141,9 @@ impl PyNode {
     /// reports its hooks' callables (a hook that refers to this object is then a cycle the
     /// collector can free, as in PyTorch).
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        if !self.ready.load(Ordering::Acquire) {
+            return Ok(());
+        }
         if let Some(Link::Own(n)) = self.link.get() {
             if n.ref_count() == 1 {
                 if let Ok(h) = n.hooks.try_lock() {
@@ -149,6 +156,9 @@ impl PyNode {
 
     /// Break a cycle the collector found: drop the hooks of the node this object alone holds.
     fn __clear__(&self) {
+        if !self.ready.load(Ordering::Acquire) {
+            return;
+        }
         if let Some(Link::Own(n)) = self.link.get() {
             if n.ref_count() == 1 {
                 let dropped = n.hooks.try_lock().ok().map(|mut h| std::mem::take(&mut *h));
@@ -164,7 +174,10 @@ impl PyNode {
         if let Some(h) = handle {
             let _ = link.set(Link::Own(h.node.clone()));
         }
-        PyNode { link }
+        PyNode {
+            link,
+            ready: std::sync::atomic::AtomicBool::new(true),
+        }
     }
 
     fn name(slf: &Bound<'_, Self>) -> PyResult<String> {

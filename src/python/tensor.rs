@@ -32,6 +32,10 @@ use std::sync::Arc;
 pub struct PyTensor {
     pub t: Tensor,
     bound: AtomicBool,
+    /// Set when the object's contents are written: the garbage collector may traverse an object
+    /// whose memory its allocator only zeroed (a subclass with a `__dict__` is tracked before
+    /// PyO3 writes the contents), where this reads false.
+    ready: AtomicBool,
     /// The Python object of `.grad`, kept so that `x.grad` is one persistent object while the
     /// gradient is the same (PyTorch keeps a tensor's Python object alive with the tensor).
     grad_obj: std::sync::Mutex<Option<Py<PyAny>>>,
@@ -57,6 +61,7 @@ pub fn wrap(py: Python<'_>, t: Tensor) -> PyResult<Bound<'_, PyAny>> {
         PyTensor {
             t,
             bound: AtomicBool::new(true),
+            ready: AtomicBool::new(true),
             grad_obj: std::sync::Mutex::new(None),
         },
     )?;
@@ -149,6 +154,7 @@ impl PyTensor {
         Ok(PyTensor {
             t,
             bound: AtomicBool::new(false),
+            ready: AtomicBool::new(true),
             grad_obj: std::sync::Mutex::new(None),
         })
     }
@@ -312,6 +318,9 @@ impl PyTensor {
     /// (its hooks, a user function's `ctx`). A hook that refers to its own tensor is then a
     /// cycle the collector can free.
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        if !self.ready.load(Ordering::Acquire) {
+            return Ok(());
+        }
         if let Ok(cache) = self.grad_obj.try_lock() {
             if let Some(obj) = cache.as_ref() {
                 visit.call(obj)?;
@@ -335,6 +344,9 @@ impl PyTensor {
     /// Break a cycle the collector found: drop the hooks, and the `grad_fn` this tensor alone
     /// holds (what it kept alive goes with it).
     fn __clear__(&self) {
+        if !self.ready.load(Ordering::Acquire) {
+            return;
+        }
         if let Ok(mut cache) = self.grad_obj.try_lock() {
             *cache = None;
         }
