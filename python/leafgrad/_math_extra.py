@@ -301,6 +301,11 @@ def _pairwise_norm(diff, p):
     """The p-norm over the last dim, differentiated as PyTorch's cdist backward: zero gradient
     at zero distance, and for p = inf the whole gradient to every coordinate that attains the
     maximum (`M + Σ (|d| - M)·[|d| = M]` with M held constant has that derivative and value M)."""
+    if p == 0:
+        # vector_norm has no gradient for p = 0 (as PyTorch's); cdist's is zero: a zero-valued
+        # term with a zero derivative (finite even where `diff` is not) keeps the inputs in it
+        zero = diff.sum(-1).mul(0).nan_to_num(0.0, 0.0, 0.0)
+        return _torch().linalg.vector_norm(diff, p, dim=-1) + zero
     if p != math.inf:
         return _torch().linalg.vector_norm(diff, p, dim=-1)
     ad = diff.abs()

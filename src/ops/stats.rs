@@ -261,6 +261,52 @@ pub fn logsumexp(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     Ok(out)
 }
 
+/// The gradient of `r = ‖x‖ₚ` (keepdim shape) for the incoming `g` (same shape), PyTorch's
+/// `norm_backward` operation for operation (its special cases at p = 0, 1, 2, inf, p < 1 and
+/// p < 2, the zeros it writes where the norm or an entry is 0, NaN entries of an inf-norm), so
+/// values, NaNs and second derivatives are PyTorch's. p = 0 has no gradient (None).
+fn vector_norm_backward(
+    x: &Tensor,
+    r: &Tensor,
+    g: &Tensor,
+    p: f64,
+    dims: &[i64],
+) -> Result<Vec<Option<Tensor>>> {
+    // t with 0 where `cond` holds (`masked_fill_(cond, 0)`)
+    let masked = |cond: &Tensor, t: &Tensor| -> Result<Tensor> {
+        where_(cond, &Tensor::zeros(&[], t.dtype())?, t)
+    };
+    let at_zero_norm = |t: &Tensor| -> Result<Tensor> {
+        masked(&compare(CmpOp::Eq, r, &Tensor::wrapped_scalar(0.0))?, t)
+    };
+    let pow = |t: &Tensor, e: f64| pow_scalar(t, &Tensor::wrapped_scalar(e));
+    let d = if p == 0.0 {
+        return Ok(vec![None]);
+    } else if p == 1.0 {
+        mul(&sgn(x)?, g)?
+    } else if p == 2.0 {
+        mul(g, &at_zero_norm(&div(x, r)?)?)?
+    } else if p.is_infinite() {
+        let a = abs(x)?;
+        let is_nan = compare(CmpOp::Ne, &a, &a)?;
+        let mask = where_(&is_nan, &is_nan, &compare(CmpOp::Eq, &a, r)?)?;
+        let count = sum(&mask, Some(dims), true)?;
+        mul(&sgn(x)?, &mul(&div(g, &count)?, &mask)?)?
+    } else if p < 1.0 {
+        let is_zero = compare(CmpOp::Eq, x, &Tensor::wrapped_scalar(0.0))?;
+        let scaled = mul(&sgn(x)?, &masked(&is_zero, &pow(&abs(x)?, p - 1.0)?)?)?;
+        mul(&mul(&scaled, g)?, &pow(r, 1.0 - p)?)?
+    } else {
+        let scaled = if p < 2.0 {
+            mul(&sgn(x)?, &pow(&abs(x)?, p - 1.0)?)?
+        } else {
+            mul(x, &pow(&abs(x)?, p - 2.0)?)?
+        };
+        mul(&scaled, &at_zero_norm(&div(g, &pow(r, p - 1.0)?)?)?)?
+    };
+    grads![d]
+}
+
 /// The p-norm over dims (LinalgVectorNormBackward0).
 pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     if !x.dtype().is_differentiable() {
@@ -323,27 +369,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
                         gg = unsqueeze(&gg, d)?;
                     }
                 }
-                let a = abs(x)?;
-                let sg = sgn(x)?;
-                let d = if p.is_infinite() {
-                    let mask = backend::cast(&compare(CmpOp::Eq, &a, &r)?, a.dtype())?;
-                    let count = sum(&mask, Some(&dims_v), true)?;
-                    mul(&sg, &div(&mask, &count)?)?
-                } else if p == 0.0 {
-                    mul_scalar(&a, 0.0)?
-                } else {
-                    // d‖x‖ₚ = sgn(x) |x|^(p-1) / ‖x‖ₚ^(p-1), 0 where the norm is 0
-                    let num = mul(&sg, &pow_scalar(&a, &Tensor::wrapped_scalar(p - 1.0))?)?;
-                    let den = pow_scalar(&r, &Tensor::wrapped_scalar(p - 1.0))?;
-                    let q = div(&num, &den)?;
-                    let ok = compare(
-                        CmpOp::Ne,
-                        &expand(&r, &q.shape())?,
-                        &Tensor::wrapped_scalar(0.0),
-                    )?;
-                    where_(&ok, &q, &Tensor::zeros(&[], q.dtype())?)?
-                };
-                grads![mul(&gg, &d)?]
+                vector_norm_backward(x, &r, &gg, p, &dims_v)
             }),
         )?;
     }

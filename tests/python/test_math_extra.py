@@ -146,3 +146,32 @@ def test_linalg_products():
     assert torch.linalg.multi_dot([torch.ones(3, 2), torch.ones(2, 5), torch.ones(5, 1)]).shape == (3, 1)
     assert torch.linalg.diagonal(m).tolist() == [1.0, 4.0]
     assert torch.linalg.matmul(torch.eye(2), m).tolist() == m.tolist()
+
+
+def test_vector_norm_gradient_is_pytorchs_at_zeros_nans_and_in_the_last_bit():
+    nan, inf = float("nan"), float("inf")
+
+    def grad(p, vals, dtype=torch.float64):
+        x = torch.tensor(vals, dtype=dtype, requires_grad=True)
+        torch.linalg.vector_norm(x, p).backward()
+        return x.grad
+
+    assert grad(0, [1.0, 0.0, inf]) is None  # no gradient at all, as PyTorch
+    assert grad(0.5, [1.0, 0.0, 2.0]).tolist() == pytest.approx([2.414213562373095, 0.0, 1.7071067811865475])
+    assert grad(1, [1.0, 0.0, nan]).tolist() == [1.0, 0.0, 0.0]
+    assert grad(2, [0.0, 0.0, 0.0]).tolist() == [0.0, 0.0, 0.0]
+    assert grad(inf, [1.0, nan, 3.0]).tolist() == [0.0, 0.0, 0.0]
+    assert grad(inf, [3.0, -3.0, 1.0]).tolist() == [0.5, -0.5, 0.0]
+    assert grad(1.5, [0.0, 0.0]).tolist() == [0.0, 0.0]
+    # PyTorch's operation order (values recorded from PyTorch 2.15)
+    assert grad(3.3, [0.3, -1.7, 2.2, 0.0]).tolist() == [
+        0.007977557527517727, -0.4310459589692657, 0.7799436466219164, 0.0]
+    assert grad(1.3, [0.3, -1.7, 2.2, 0.0]).tolist() == [
+        0.48089095985795494, -0.8091795768973452, 0.8742528178768323, 0.0]
+    assert grad(0.5, [0.3, -1.7, 2.2, 0.0]).tolist() == [
+        6.088488944392937, -2.557676943197445, 2.2483235459295305, 0.0]
+    # the second derivative of the 2-norm at a zero entry is 1/‖x‖, not 0
+    x = torch.tensor([0.0, 3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(torch.linalg.vector_norm(x), x, create_graph=True)
+    assert torch.autograd.grad(g.sum(), x)[0].tolist() == [0.2, 0.032, -0.02400000000000002]
+    assert torch.autograd.gradgradcheck(lambda t: torch.linalg.vector_norm(t, 3.0), (x,))
