@@ -101,6 +101,7 @@ from .amp import _cuda_amp as _cuda_amp  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
 
 # `leafgrad.cuda` is a module file, not a package: `torch.cuda.amp` is registered by hand, and an
+from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)
 # empty `__path__` lets `import leafgrad.cuda.amp` (and importers that alias torch) find it.
 _sys = __import__("sys")
 _sys.modules[__name__ + ".cuda.amp"] = _cuda_amp

@@ -13,7 +13,7 @@ __all__ = ["autocast", "GradScaler"]
 
 
 class autocast(_autocast):
-    """Deprecated: `torch.amp.autocast("cuda", ...)`. Casts nothing in leafgrad.
+    """Deprecated: `torch.amp.autocast("cuda", ...)` (float16 unless `dtype` says otherwise).
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as w:

@@ -7,7 +7,7 @@ __all__ = ["autocast"]
 
 
 class autocast(_autocast):
-    """Deprecated: `torch.amp.autocast("cpu", ...)`. Casts nothing in leafgrad.
+    """Deprecated: `torch.amp.autocast("cpu", ...)` (bfloat16 unless `dtype` says otherwise).
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as w:

@@ -289,7 +289,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     tensor([[[0.6698, 0.3302],
              [0.3302, 0.6698]]])
     """
-    from .. import bmm, cat, zeros
+    from .. import baddbmm, bmm, cat, zeros
     from .functional import dropout, linear
 
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
@@ -416,10 +416,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         q_scaled = q * math.sqrt(1.0 / float(E))
         if is_causal and attn_mask is None:
             raise AssertionError("FIXME: is_causal not implemented for need_weights")
-        # baddbmm(attn_mask, q, k^T): the mask plus the scores
-        weights = bmm(q_scaled, k.transpose(-2, -1))
-        if attn_mask is not None:
-            weights = attn_mask + weights
+        if attn_mask is not None:  # (under autocast baddbmm casts the mask as well)
+            weights = baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = bmm(q_scaled, k.transpose(-2, -1))
         weights = weights.softmax(-1)
         if dropout_p > 0.0:
             weights = dropout(weights, p=dropout_p)

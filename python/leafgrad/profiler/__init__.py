@@ -26,6 +26,7 @@ import time
 import types
 
 from .. import _core
+from ..amp import _patch as _amp_patch, _state as _amp_state
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
            "tensorboard_trace_handler", "supported_activities", "kineto_available"]
@@ -375,7 +376,7 @@ _NOT_TORCH_OPS = {
     "are_deterministic_algorithms_enabled", "set_warn_always", "is_warn_always_enabled", "compile", "run",
     "explain", "promote_types", "result_type", "can_cast", "set_float32_matmul_precision",
     "get_float32_matmul_precision", "from_dlpack", "is_autocast_enabled", "autocast",
-}
+} | set(_amp_state.__all__)  # (torch.get_autocast_dtype, set_autocast_enabled, ...)
 
 
 def _wrap(fn, name):
@@ -440,6 +441,7 @@ def _uninstall():
             delattr(owner, name)
         else:
             setattr(owner, name, orig)
+    _amp_patch.resync()  # autocast's wrappers back on what an open region still needs
 
 
 def _start(recorder):

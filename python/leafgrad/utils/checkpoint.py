@@ -28,6 +28,7 @@ import warnings
 import weakref
 
 from .. import _core
+from ..amp import autocast_mode as _autocast_mode
 from .. import random as _random
 from .._core import Tensor
 from ..autograd.function import Function
@@ -194,6 +195,7 @@ class CheckpointFunction(Function):
             else:
                 ctx.inputs.append(arg)
         ctx.save_for_backward(*tensors)
+        ctx.autocast_kwargs = _autocast_mode._get_autocast_kwargs()
         with torch.no_grad():
             return run_function(*args)
 
@@ -212,7 +214,7 @@ class CheckpointFunction(Function):
             inputs[i] = t
         with _rng_at(getattr(ctx, "fwd_rng_state", None), ctx.preserve_rng_state):
             detached = detach_variable(tuple(inputs))
-            with torch.enable_grad():
+            with torch.enable_grad(), _autocast_mode._autocast_as(ctx.autocast_kwargs):
                 outputs = ctx.run_function(*detached)
         if isinstance(outputs, Tensor):
             outputs = (outputs,)
@@ -285,6 +287,7 @@ class _Frame:
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.rng_state = _random.get_rng_state() if preserve_rng_state else None
         self.grad_enabled = torch.is_grad_enabled()
+        self.autocast_kwargs = _autocast_mode._get_autocast_kwargs()  # recomputed under the same casts
         self.check = determinism_check != "none"
         self.early_stop = early_stop
         self.handles = []  # weak references, in save order
@@ -353,7 +356,8 @@ class _Frame:
             return t
 
         stopped = False
-        with _rng_at(self.rng_state, self.rng_state is not None), torch.set_grad_enabled(self.grad_enabled):
+        with _rng_at(self.rng_state, self.rng_state is not None), torch.set_grad_enabled(self.grad_enabled), \
+                _autocast_mode._autocast_as(self.autocast_kwargs):
             with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
                 try:
                     self.fn(*self.args, **self.kwargs)

@@ -11,6 +11,7 @@ import warnings
 import weakref
 
 from ... import _warn
+from ...amp import _cast as _amp_cast
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -164,6 +165,10 @@ def _run_layers(module, input, hx, batch_sizes):
     weights = [getattr(module, n) for n in names]
     per = len(weights) // (module.num_layers * num_directions)
     has_bias = module.bias
+    # autocast casts what PyTorch's kernels get: cuDNN's RNN on CUDA, oneDNN's LSTM layer on the CPU
+    input, weights, hx = _amp_cast.cast_args("_cudnn_rnn", input, weights, hx)
+    if lstm and not packed and module.proj_size == 0:
+        input, weights, hx = _amp_cast.cast_args("mkldnn_rnn_layer", input, weights, hx)
     hs = hx[0] if lstm else hx
     _check_mm_dtype(hs, weights[1], has_bias)
     hs = hs.unbind(0)
@@ -754,6 +759,8 @@ class RNNCellBase(Module):
 
     def _single_step(self, step, input, hx):
         w = self._weights()
+        # CUDA autocast casts the tensors of PyTorch's rnn_tanh_cell / rnn_relu_cell / gru_cell
+        input, hx, w = _amp_cast.cast_args("rnn_cell", input, hx, w)
         _check_cell_input(input, w[0])
         _check_cell_hidden(input, hx, w[1].size(1), 0)
         has_bias = w[2] is not None
@@ -827,6 +834,7 @@ class LSTMCell(RNNCellBase):
         w = self._weights()
         _check_cell_input(input, w[0])
         hidden_size = w[1].size(1)
+        input, hx, w = _amp_cast.cast_args("rnn_cell", input, hx, w)  # (CUDA autocast's lstm_cell)
         _check_cell_hidden(input, hx[0], hidden_size, 0)
         _check_cell_hidden(input, hx[1], hidden_size, 1)
         has_bias = w[2] is not None
