@@ -81,6 +81,10 @@ from ._aten_functional import *  # noqa: F401,F403
 from ._windows import *  # noqa: F401,F403
 from ._dtypes import *  # noqa: F401,F403
 from ._bitwise import *  # noqa: F401,F403
+from ._special_gamma import *  # noqa: F401,F403
+from ._linalg_cholesky import *  # noqa: F401,F403
+from ._renorm import *  # noqa: F401,F403
+from . import _tensor_memory  # noqa: F401,E402  (pin_memory, is_pinned, share_memory_, is_shared)
 from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)
 from ._factories import from_numpy
 from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -97,11 +101,11 @@ from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
 from . import accelerator, amp, backends, cpu, distributed, testing  # noqa: E402
 from . import distributions  # noqa: E402
 from .amp import autocast  # noqa: E402
+from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
 
 # `leafgrad.cuda` is a module file, not a package: `torch.cuda.amp` is registered by hand, and an
-from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)
 # empty `__path__` lets `import leafgrad.cuda.amp` (and importers that alias torch) find it.
 _sys = __import__("sys")
 _sys.modules[__name__ + ".cuda.amp"] = _cuda_amp

@@ -12,7 +12,7 @@ def _torch():
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
            "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma",
-           "multigammaln"]
+           "multigammaln", "gammainc", "gammaincc"]
 
 
 def erf(input, *, out=None):
@@ -167,3 +167,26 @@ def polygamma(n, input, *, out=None):
     tensor([1.6449])
     """
     return _torch().polygamma(n, input, out=out)
+
+
+def gammainc(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other) (`torch.igamma`).
+
+    >>> torch.special.gammainc(torch.tensor([2.0]), torch.tensor([3.0]))
+    tensor([0.8009])
+    """
+    from ._special_gamma import _special_gammainc
+
+    return _special_gammainc(input, other, out)
+
+
+def gammaincc(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other) = 1 - P(input, other)
+    (`torch.igammac`).
+
+    >>> torch.special.gammaincc(torch.tensor([2.0]), torch.tensor([3.0]))
+    tensor([0.1991])
+    """
+    from ._special_gamma import _special_gammaincc
+
+    return _special_gammaincc(input, other, out)

@@ -75,7 +75,12 @@ class _Storage:
         return self
 
     def is_shared(self):
-        return False
+        """Whether the memory is shared memory (`Tensor.share_memory_`; True on CUDA)."""
+        if self._data.is_cuda:
+            return True
+        from ._tensor_memory import _shared_region
+
+        return not self._data.is_meta and _shared_region(self.data_ptr())
 
     def __reduce__(self):
         return (_storage_from_bytes, (type(self), _bytes(self._data), self._data.dtype, str(self.device)))

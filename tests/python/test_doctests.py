@@ -140,6 +140,12 @@ MODULES = [
     "leafgrad._math_products",
     "leafgrad._math_stats",
     "leafgrad._math_misc",
+    "leafgrad._special_gamma",
+    "leafgrad._linalg_cholesky",
+    "leafgrad._renorm",
+    "leafgrad._tensor_memory",
+    "leafgrad.nn._embedding_bag",
+    "leafgrad.nn.modules.sparse",
 ]
 # Examples (by doctest name prefix) of leafgrad-only API or of what a CPU-only build prints:
 # not run against PyTorch. PyTorch keeps get_printoptions and printoptions in torch._tensor_str
