@@ -252,6 +252,11 @@ def _norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         p = 2.0
     elif p == "nuc":
         raise RuntimeError("nuclear norm is not supported by leafgrad")
+    if dtype is not None:
+        # torch.norm with a dtype is linalg.vector_norm with it (the input cast first)
+        from . import linalg
+
+        return linalg.vector_norm(self, float(p), dim, keepdim, dtype=dtype)
     return self._norm(float(p), dim, keepdim)
 
 

@@ -175,3 +175,15 @@ def test_vector_norm_gradient_is_pytorchs_at_zeros_nans_and_in_the_last_bit():
     (g,) = torch.autograd.grad(torch.linalg.vector_norm(x), x, create_graph=True)
     assert torch.autograd.grad(g.sum(), x)[0].tolist() == [0.2, 0.032, -0.02400000000000002]
     assert torch.autograd.gradgradcheck(lambda t: torch.linalg.vector_norm(t, 3.0), (x,))
+
+
+def test_tensor_norm_with_dtype_computes_in_it():
+    h = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float16, requires_grad=True)
+    y = h.norm(dtype=torch.float32)
+    assert y.dtype == torch.float32 and y.grad_fn.name() == "LinalgVectorNormBackward0"
+    y.backward()
+    assert h.grad.dtype == torch.float16
+    assert h.grad.tolist() == [0.267333984375, 0.53466796875, 0.8017578125]
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.bfloat16).norm(dim=1, dtype=torch.float64)
+    assert m.dtype == torch.float64 and m.tolist() == [2.23606797749979, 5.0]
+    assert torch.norm(torch.tensor([3.0, 4.0], dtype=torch.float16), dtype=torch.float32).dtype == torch.float32
