@@ -1,8 +1,9 @@
 //! `torch.autograd.Function`: the bindings between a user's Python forward/backward and the
 //! core's node for it (`ops::record_function`). `leafgrad/autograd/function.py` runs the forward;
 //! these functions record it and call the backward from the engine.
+use super::gc::PyCallable;
 use super::node::PyNode;
-use super::tensor::{wrap, wrap_opt, PyCallable};
+use super::tensor::{wrap, wrap_opt};
 use super::{stash, PyTensor};
 use crate::graph::node::{CustomBackwardFn, TensorMeta};
 use crate::ops;

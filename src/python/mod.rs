@@ -9,6 +9,7 @@ mod dlpack;
 mod factory;
 mod forward_ad;
 mod function;
+mod gc;
 mod indexing;
 mod internals;
 mod joins;

@@ -1,7 +1,8 @@
 //! Python objects for backward nodes (`y.grad_fn`). Each node name gets its own Python class
 //! (`type(y.grad_fn).__name__ == 'MulBackward0'`), made once by `leafgrad._node_class`.
+use super::gc::PyCallable;
 use super::stash;
-use super::tensor::{wrap, wrap_opt, HookTarget, PyCallable, PyHookHandle};
+use super::tensor::{wrap, wrap_opt, HookTarget, PyHookHandle};
 use crate::graph::arena::NodeRef;
 use crate::graph::node::{lock, next_hook_id, Node, NodeKind, SavedValue};
 use crate::tensor::Tensor;
@@ -147,7 +148,7 @@ impl PyNode {
         if let Some(Link::Own(n)) = self.link.get() {
             if n.ref_count() == 1 {
                 if let Ok(h) = n.hooks.try_lock() {
-                    super::tensor::visit_objects(&visit, &h.objects)?;
+                    super::gc::visit_objects(&visit, &h.objects)?;
                 }
             }
         }
