@@ -731,3 +731,17 @@ def test_shared_memory_is_seen_by_a_forked_process():
         os._exit(0)
     os.waitpid(pid, 0)
     assert shared.tolist() == [5.0, 5.0, 5.0] and private.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_module_share_memory_moves_parameters_buffers_and_grads():
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 2)
+    w0 = m.weight.detach().clone()
+    m(torch.ones(1, 3)).sum().backward()
+    assert m.share_memory() is m
+    assert m.weight.is_shared() and m.bias.is_shared() and m.weight.grad.is_shared()
+    assert torch.equal(m.weight.detach(), w0) and m.weight.is_leaf and m.weight.requires_grad
+    m(torch.ones(1, 3)).sum().backward()
+    assert m.weight.grad.tolist() == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
+    bn = torch.nn.BatchNorm1d(2).share_memory()
+    assert bn.running_mean.is_shared() and bn.num_batches_tracked.is_shared()

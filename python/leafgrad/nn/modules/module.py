@@ -627,7 +627,9 @@ class Module(_ModuleHooks):
         return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
 
     def share_memory(self):
-        return self
+        """Move the parameters and buffers (and their gradients) into shared memory
+        (`Tensor.share_memory_`), as Hogwild-style training does before starting its workers."""
+        return self._apply(lambda t: t.share_memory_())
 
     # ------------------------------------------------------------------ state dict
     def _save_to_state_dict(self, destination, prefix, keep_vars):
