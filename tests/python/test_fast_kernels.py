@@ -476,3 +476,19 @@ def test_cat_and_stack_gradients_after_block_copies():
     assert b.grad.tolist() == [3.0, 4.0, 5.0, 9.0, 10.0, 11.0]
     z = torch.cat([a.view(2, 3), b.view(2, 3)], 1)
     assert z.grad_fn.name() == "CatBackward0" and z.tolist() == [[0.0, 1.0, 2.0, 6.0, 7.0, 8.0], [3.0, 4.0, 5.0, 9.0, 10.0, 11.0]]
+
+
+def test_layer_norm_of_a_half_input_with_float32_weights_keeps_the_input_dtype():
+    # PyTorch's mixed-type CPU layer norm: computed in float32, one NativeLayerNormBackward0,
+    # the result and the input's gradient in the input's dtype, the weights' in float32
+    x = torch.tensor([[1.5, -0.25, 3.0, 0.5], [2.0, 2.5, -1.0, 0.0]], dtype=torch.bfloat16, requires_grad=True)
+    w = torch.tensor([0.5, 1.5, -1.0, 2.0], requires_grad=True)
+    b = torch.tensor([0.1, 0.0, -0.2, 0.3], requires_grad=True)
+    y = F.layer_norm(x, (4,), w, b)
+    assert y.dtype == torch.bfloat16 and y.grad_fn.name() == "NativeLayerNormBackward0"
+    ref = F.layer_norm(x.detach().float(), (4,), w.detach(), b.detach()).bfloat16()
+    assert y.tolist() == ref.tolist()
+    y.sum().backward()
+    assert x.grad.dtype == torch.bfloat16 and w.grad.dtype == torch.float32
+    assert b.grad.tolist() == [2.0, 2.0, 2.0, 2.0]
+    assert F.layer_norm(x.detach().half(), (4,), w).dtype == torch.float16

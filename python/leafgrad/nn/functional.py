@@ -381,6 +381,20 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
+    params = [p for p in (weight, bias) if p is not None]
+    if (params and input.dtype in (_core.bfloat16, _core.float16)
+            and all(p.dtype == _core.float32 for p in params)):
+        # PyTorch's mixed-type layer norm (CPU): float32 weights on a half input compute in
+        # float32 and give the input's dtype, as one NativeLayerNormBackward0
+        shape = list(normalized_shape)
+
+        def mixed(x, *ps):
+            it = iter(ps)
+            w = next(it) if weight is not None else None
+            b = next(it) if bias is not None else None
+            return _core._layer_norm(x.float(), shape, w, b, eps).to(x.dtype)
+
+        return _core._composite("NativeLayerNormBackward0", mixed, [input, *params])
     return _core._layer_norm(input, list(normalized_shape), weight, bias, eps)
 
 
