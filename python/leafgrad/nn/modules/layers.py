@@ -341,6 +341,16 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
+def _padding_index(padding_idx, num_embeddings, word):
+    """`padding_idx` checked against `num_embeddings` and made non-negative, with PyTorch's
+    AssertionError (`Embedding` says "Padding_idx", `EmbeddingBag` "padding_idx")."""
+    if padding_idx is None:
+        return None
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError(f"{word} must be within num_embeddings")
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+
+
 class Embedding(Module):
     """A lookup table: row i of `weight` (num_embeddings, embedding_dim) for each index i.
 
@@ -361,15 +371,7 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            if padding_idx > 0:
-                if padding_idx >= self.num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < -self.num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq

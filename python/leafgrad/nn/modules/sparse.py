@@ -5,7 +5,7 @@ from ..._grad_mode import no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from .layers import _empty
+from .layers import _empty, _padding_index
 from .module import Module
 
 __all__ = ["EmbeddingBag"]
@@ -35,15 +35,7 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            if padding_idx > 0:
-                if padding_idx >= self.num_embeddings:
-                    raise AssertionError("padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < -self.num_embeddings:
-                    raise AssertionError("padding_idx must be within num_embeddings")
-                padding_idx = self.num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx")
         if _weight is None:
             self.weight = Parameter(_empty((num_embeddings, embedding_dim), dtype, device))
             self.reset_parameters()
