@@ -6,7 +6,7 @@
 //! storage and a layout), never a `Tensor`; the functions here convert at the boundary, so ops
 //! call `backend::unary(k, &tensor)`. Three backends implement it:
 //!
-//! - [`cpu`]: host loops (strided, broadcasting, threaded for large tensors), matrixmultiply's
+//! - [`cpu`]: host loops (strided, broadcasting, threaded for large tensors), faer's
 //!   GEMM;
 //! - [`cuda`]: device memory and the kernels of `cuda/kernels.cu`, compiled by NVRTC (or run on
 //!   the host emulation); every entry point says why when CUDA cannot be used;

@@ -55,6 +55,7 @@ def test_training_loop_reuses_its_buffers():
         (x @ w.t()).relu().sum().backward()
         w.grad = None
     _, _, hits2, misses2 = _core._host_cache_info()
-    # every step's large buffers come from the cache (a stray miss allowed: a worker thread's
-    # buffer may be freed a moment after the next step asks for one)
-    assert hits2 - hits >= 10 and misses2 - misses <= 2, (hits, misses, hits2, misses2)
+    # every step's large buffer (w's 800 KB gradient) comes from the cache (a stray miss
+    # allowed: a worker thread's buffer may be freed a moment after the next step asks for one);
+    # the GEMM's packing space is faer's own and never reaches the allocator per call
+    assert hits2 - hits >= 5 and misses2 - misses <= 2, (hits, misses, hits2, misses2)

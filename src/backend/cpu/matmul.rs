@@ -1,5 +1,5 @@
-//! Matrix products of 2-D strided operands: matrixmultiply's GEMM for f32/f64, a plain loop for
-//! the other dtypes.
+//! Matrix products of 2-D strided operands: faer's GEMM for f32/f64 (the `gemm` family of
+//! kernels, AVX-512 where the CPU has it), a plain loop for the other dtypes.
 use super::parallel;
 use crate::backend::Strided;
 use crate::dtype::DType;
@@ -19,8 +19,7 @@ pub fn mm(a: &Strided, b: &Strided) -> crate::Result<Strided> {
     Ok(out)
 }
 
-/// The float types with a GEMM: `c = a @ b + beta c` through matrixmultiply, on the calling
-/// thread.
+/// The float types with a GEMM: `c = a @ b + beta c` through faer, on the calling thread.
 pub trait Gemm: crate::dtype::Element + std::ops::AddAssign {
     /// `c = a @ b + beta c` for the (pointer, row stride, column stride) operands.
     ///
@@ -36,7 +35,7 @@ pub trait Gemm: crate::dtype::Element + std::ops::AddAssign {
 }
 
 macro_rules! impl_gemm {
-    ($T:ty, $gemm:path) => {
+    ($T:ty) => {
         impl Gemm for $T {
             unsafe fn gemm(
                 (m, k, n): (usize, usize, usize),
@@ -45,15 +44,25 @@ macro_rules! impl_gemm {
                 beta: $T,
                 c: (*mut $T, isize, isize),
             ) {
-                $gemm(
-                    m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, c.2,
-                );
+                use faer::{Accum, MatMut, MatRef, Par};
+                let lhs = MatRef::from_raw_parts(a.0, m, k, a.1, a.2);
+                let rhs = MatRef::from_raw_parts(b.0, k, n, b.1, b.2);
+                let mut dst = MatMut::from_raw_parts_mut(c.0, m, n, c.1, c.2);
+                let accum = if beta == 0.0 {
+                    Accum::Replace
+                } else {
+                    if beta != 1.0 {
+                        dst.copy_from(&(&dst * faer::Scale(beta)));
+                    }
+                    Accum::Add
+                };
+                faer::linalg::matmul::matmul(dst, accum, lhs, rhs, 1.0, Par::Seq);
             }
         }
     };
 }
-impl_gemm!(f32, matrixmultiply::sgemm);
-impl_gemm!(f64, matrixmultiply::dgemm);
+impl_gemm!(f32);
+impl_gemm!(f64);
 
 /// One GEMM block `c = a @ b` from raw addresses and element offsets (the pool's tasks carry
 /// addresses as integers).
@@ -99,7 +108,7 @@ fn mm_into(da: &Strided, db: &Strided, dout: &Strided, off: usize, split: bool) 
     let (oa, ob) = (da.offset, db.offset);
     // SAFETY (both closures): dtypes were checked by the caller; the strides and offsets describe
     // valid layouts of the operands, and blocks [r0, r1) x [c0, c1) of distinct tasks are disjoint
-    // parts of the output, which aliases neither input; matrixmultiply accepts any strides.
+    // parts of the output, which aliases neither input; faer accepts any strides.
     let block = |r0: usize, r1: usize, c0: usize, c1: usize| unsafe {
         let (rs, cs) = (r0 as isize, c0 as isize);
         let offsets = (
