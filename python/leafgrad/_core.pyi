@@ -54,6 +54,7 @@ __all__ = [
     "get_num_interop_threads",
     "set_num_interop_threads",
     "_host_cache_info",
+    "_factor",
     "_host_cache_empty",
     "_set_inference_mode",
     "_arena_stats",
@@ -1153,6 +1154,15 @@ def set_num_threads(n: builtins.int) -> None: ...
 def get_num_interop_threads() -> builtins.int: ...
 def set_num_interop_threads(n: builtins.int) -> None: ...
 def _host_cache_info() -> tuple[builtins.int, builtins.int, builtins.int, builtins.int]: ...
+def _factor(
+    op: builtins.str,
+    a: builtins.bytes,
+    complex: builtins.bool,
+    shape: tuple[builtins.int, builtins.int, builtins.int],
+    b: builtins.bytes | None = None,
+    k: builtins.int = 0,
+    flag: builtins.bool = False,
+) -> tuple[list[builtins.bytes], list[builtins.int]]: ...
 def _host_cache_empty(capacity_mb: builtins.int | None = None) -> None: ...
 def from_numpy(array: NDArray[Any]) -> Tensor:
     """Share a numpy array's memory (kept alive by the tensor)."""

@@ -17,6 +17,7 @@ value (det at singular matrices, the skew projections of eigh/svd/qr).
 """
 import numpy as np
 
+from . import _linalg_faer as _faer
 from ._linalg_jvp import JVPS, forward_ad_save
 from ._linalg_lapack import (  # noqa: F401  (linalg.py reaches these as _linalg_host.<name>)
     LSTSQ_DRIVERS, LinAlgError, _torch, batch_prefix, check_finite_svd, cholesky, det, eigh, expm, host,
@@ -221,7 +222,7 @@ def _define():
             a = host(A)
             with np.errstate(all="ignore"):
                 if a.shape[-1]:
-                    sign, logabs = np.linalg.slogdet(a)
+                    sign, logabs = _faer.slogdet(a)
                     sign = np.where(sign == 0, zero_det_sign(a, sign == 0), sign)
                 else:
                     sign, logabs = np.ones(a.shape[:-2], dtype=a.dtype), np.zeros(a.shape[:-2])
@@ -295,11 +296,11 @@ def _define():
             m, n = a.shape[-2], a.shape[-1]
             with np.errstate(all="ignore"):
                 if mode == "r":
-                    r = np.linalg.qr(a, mode="r") if a.size else np.zeros(a.shape[:-2] + (min(m, n), n), a.dtype)
+                    r = _faer.qr(a, mode="r") if a.size else np.zeros(a.shape[:-2] + (min(m, n), n), a.dtype)
                     q = np.zeros((0,), dtype=a.dtype)
                 else:
                     if a.size:
-                        q, r = np.linalg.qr(a, mode=mode)
+                        q, r = _faer.qr(a, mode=mode)
                     else:
                         k = m if mode == "complete" else min(m, n)
                         q = np.broadcast_to(np.eye(m, k, dtype=a.dtype), a.shape[:-2] + (m, k)).copy()

@@ -2,6 +2,7 @@
 tangent on the host from the differential of its factorization."""
 import numpy as np
 
+from . import _linalg_faer as _faer
 from . import _core
 from ._linalg_lapack import _torch, expm, host, make, pinv, tolerances, trisolve
 
@@ -31,10 +32,10 @@ def _h(x):
 
 
 def _bsolve(a, b):
-    """np.linalg.solve with the batch dims broadcast and b a matrix."""
+    """_faer.solve with the batch dims broadcast and b a matrix."""
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     with np.errstate(all="ignore"):
-        return np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
+        return _faer.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
 
 
 def _trace(x):
@@ -104,8 +105,8 @@ def _jvp_cholesky(ctx, dA, _upper, _check, _name):
     if ctx.upper:
         low = _h(low)
     with np.errstate(all="ignore"):
-        m = np.linalg.solve(low, host(dA))
-        m = _h(np.linalg.solve(low, _h(m)))
+        m = _faer.solve(low, host(dA))
+        m = _h(_faer.solve(low, _h(m)))
     m = np.tril(m) - 0.5 * np.einsum("...ii->...i", m)[..., None] * np.eye(m.shape[-1])
     dl = low @ m
     return make(_h(dl) if ctx.upper else dl, Lt.dtype, Lt.device), None
@@ -126,7 +127,7 @@ def _jvp_qr(ctx, dA, _mode):
     with np.errstate(all="ignore"):
         if m >= n:
             # dA R^{-1}, then dR = syminv(sym(Q^H dA R^{-1})) R and dQ = dA R^{-1} - Q dR R^{-1}
-            dar = _h(np.linalg.solve(_h(r), _h(da)))
+            dar = _h(_faer.solve(_h(r), _h(da)))
             x = _h(q) @ dar
             x = x + _h(x)
             x = np.triu(x) - 0.5 * np.einsum("...ii->...i", x)[..., None] * np.eye(n)
@@ -134,7 +135,7 @@ def _jvp_qr(ctx, dA, _mode):
             dr = x @ r
         else:
             qhda = _h(q) @ da
-            x = _h(np.linalg.solve(_h(r[..., :, :m]), _h(qhda[..., :, :m])))
+            x = _h(_faer.solve(_h(r[..., :, :m]), _h(qhda[..., :, :m])))
             if np.iscomplexobj(x):
                 t = np.tril(x)
                 t = t - np.einsum("...ii->...i", t).real[..., None] * np.eye(m)

@@ -1,8 +1,9 @@
 """The LAPACK side of `torch.linalg` (see `_linalg_host`): host arrays in double precision,
-the factorizations through numpy, and the error type, shared by the autograd nodes
+the factorizations through faer (`_linalg_faer`), and the error type, shared by the autograd nodes
 (`_linalg_host`) and the forward-mode rules (`_linalg_jvp`)."""
 import numpy as np
 
+from . import _linalg_faer as _faer
 from . import _core
 from ._math_extra import _SCALAR_NAMES as _EXTRA_NAMES
 
@@ -151,8 +152,8 @@ def inverse(a):
     info = np.zeros(a.shape[:-2], dtype=np.int32)
     with np.errstate(all="ignore"):
         try:
-            return np.linalg.inv(a), info
-        except np.linalg.LinAlgError:
+            return _faer.inv(a), info
+        except _faer.LinAlgError:
             pass
         n = a.shape[-1]
         flat = a.reshape(-1, n, n)
@@ -160,8 +161,8 @@ def inverse(a):
         flat_info = info.reshape(-1)
         for i, m in enumerate(flat):
             try:
-                out[i] = np.linalg.inv(m)
-            except np.linalg.LinAlgError:
+                out[i] = _faer.inv(m)
+            except _faer.LinAlgError:
                 lu, piv, inf = getrf(m)
                 out[i] = lu_solve(lu, piv, np.eye(n, dtype=m.dtype))
                 flat_info[i] = inf
@@ -173,8 +174,8 @@ def solve(a, b):
     info = np.zeros(a.shape[:-2], dtype=np.int32)
     with np.errstate(all="ignore"):
         try:
-            return np.linalg.solve(a, b), info
-        except np.linalg.LinAlgError:
+            return _faer.solve(a, b), info
+        except _faer.LinAlgError:
             pass
         n, k = a.shape[-1], b.shape[-1]
         fa, fb = a.reshape(-1, n, n), b.reshape(-1, n, k)
@@ -182,8 +183,8 @@ def solve(a, b):
         flat_info = info.reshape(-1)
         for i in range(fa.shape[0]):
             try:
-                out[i] = np.linalg.solve(fa[i], fb[i])
-            except np.linalg.LinAlgError:
+                out[i] = _faer.solve(fa[i], fb[i])
+            except _faer.LinAlgError:
                 lu, piv, inf = getrf(fa[i])
                 out[i] = lu_solve(lu, piv, fb[i])
                 flat_info[i] = inf
@@ -212,9 +213,9 @@ def cholesky(a):
     n = a.shape[-1]
     with np.errstate(all="ignore"):
         try:
-            low = np.linalg.cholesky(a)
+            low = _faer.cholesky(a)
             bad = ~np.isfinite(np.diagonal(low, 0, -2, -1)).all(-1)
-        except np.linalg.LinAlgError:
+        except _faer.LinAlgError:
             low = np.zeros_like(a)
             bad = np.ones(a.shape[:-2], dtype=bool)
         if bad.any():
@@ -251,8 +252,8 @@ def expm(a):
         u = x @ (x6 @ (b[13] * x6 + b[11] * x4 + b[9] * x2) + b[7] * x6 + b[5] * x4 + b[3] * x2 + b[1] * eye)
         v = x6 @ (b[12] * x6 + b[10] * x4 + b[8] * x2) + b[6] * x6 + b[4] * x4 + b[2] * x2 + b[0] * eye
         try:
-            r = np.linalg.solve(v - u, v + u)
-        except np.linalg.LinAlgError:  # only for non-finite input
+            r = _faer.solve(v - u, v + u)
+        except _faer.LinAlgError:  # only for non-finite input
             r = np.full_like(a, np.nan)
         for i in range(int(s.max(initial=0))):
             r = np.where((s > i)[..., None, None], r @ r, r)
@@ -296,7 +297,7 @@ def det(a):
     if a.shape[-1] == 0:
         return np.ones(a.shape[:-2], dtype=a.dtype)
     with np.errstate(all="ignore"):
-        d = np.linalg.det(a)
+        d = _faer.det(a)
     zero = np.asarray(d == 0)
     if zero.any():
         d = np.where(zero, zero_det_sign(a, zero), d)
@@ -310,9 +311,9 @@ def eigh(a, uplo):
             w = np.full(a.shape[:-1], np.nan)
             v = np.full(a.shape, np.nan, dtype=a.dtype)
             if (~bad).any():
-                w[~bad], v[~bad] = np.linalg.eigh(a[~bad], UPLO=uplo)
+                w[~bad], v[~bad] = _faer.eigh(a[~bad], UPLO=uplo)
             return w, v
-        return np.linalg.eigh(a, UPLO=uplo)
+        return _faer.eigh(a, UPLO=uplo)
 
 
 def check_finite_svd(a, batched):
@@ -329,7 +330,7 @@ def svd(a, full_matrices, compute_uv=True):
     with np.errstate(all="ignore"):
         finite = np.isfinite(a).all((-2, -1))
         if finite.all():
-            return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+            return _faer.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
         m, n = a.shape[-2], a.shape[-1]
         k = min(m, n)
         s = np.full(a.shape[:-2] + (k,), np.nan)
@@ -337,9 +338,9 @@ def svd(a, full_matrices, compute_uv=True):
         vh = np.full(a.shape[:-2] + (n if full_matrices else k, n), np.nan, dtype=a.dtype)
         if finite.any():
             if compute_uv:
-                u[finite], s[finite], vh[finite] = np.linalg.svd(a[finite], full_matrices=full_matrices)
+                u[finite], s[finite], vh[finite] = _faer.svd(a[finite], full_matrices=full_matrices)
             else:
-                s[finite] = np.linalg.svd(a[finite], compute_uv=False)
+                s[finite] = _faer.svd(a[finite], compute_uv=False)
         return (u, s, vh) if compute_uv else s
 
 
@@ -366,7 +367,7 @@ def pinv(a, atol, rtol, hermitian):
     max(atol, rtol·largest) count as zero. `atol`/`rtol` are arrays over the batch."""
     with np.errstate(all="ignore"):
         if hermitian:
-            w, v = np.linalg.eigh(a) if a.size else (np.zeros(a.shape[:-1]), a.copy())
+            w, v = _faer.eigh(a) if a.size else (np.zeros(a.shape[:-1]), a.copy())
             aw = np.abs(w)
             top = aw.max(-1, initial=0.0)
             tol = np.maximum(atol, rtol * top)[..., None]
@@ -404,7 +405,7 @@ def lstsq(a, b, rcond, driver):
     with np.errstate(all="ignore"):
         for i in range(count):
             if m and n:
-                sol, _, rank, sv = np.linalg.lstsq(fa[i], fb[i], rcond=rcond)
+                sol, _, rank, sv = _faer.lstsq(fa[i], fb[i], rcond=rcond)
                 x[i], ranks[i], svs[i] = sol, rank, sv
         x = x.reshape(batch + (n, k))
         full_rank = bool((ranks == min(m, n)).all())

@@ -3,6 +3,7 @@
 and `cond`, on `linalg`'s checks and decompositions."""
 import math
 
+from . import _linalg_faer as _faer
 from ._core import Tensor
 from .linalg import (
     _H, _LOW, _broadcast, _check_matrix, _check_square, _check_tensor, _fn, _into, _tolerance_value, _torch,
@@ -122,7 +123,7 @@ def matrix_rank(input, tol=None, hermitian=False, *, atol=None, rtol=None, out=N
     else:
         if hermitian:
             with np.errstate(all="ignore"):
-                s = np.abs(np.linalg.eigvalsh(a))
+                s = np.abs(_faer.eigvalsh(a))
         else:
             if not A.is_meta:
                 _H.check_finite_svd(a, A.dim() > 2)

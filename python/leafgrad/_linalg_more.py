@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from . import _linalg_faer as _faer
 from ._core import Tensor
 from ._linalg_nodes import needs_node
 from .linalg import _H, _LOW, _broadcast, _check_tensor, _fn, _into, _result_type, _torch, solve
@@ -214,7 +215,7 @@ def _geqrf_compute(A):
         h, tau = a.copy(), np.zeros(a.shape[:-2] + (k,), dtype=a.dtype)
     else:
         with np.errstate(all="ignore"):
-            h, tau = np.linalg.qr(a, mode="raw")
+            h, tau = _faer.qr(a, mode="raw")
         h = np.swapaxes(h, -1, -2)
     return _H.make(h, A.dtype, A.device), _H.make(tau, A.dtype, A.device)
 

@@ -9,6 +9,7 @@ eigenvectors; A = P L U with L unit lower triangular; Q = H_1 ... H_k), derived 
 arrangements PyTorch returns (rectangular LU included)."""
 import numpy as np
 
+from . import _linalg_faer as _faer
 from . import _core
 from ._linalg_jvp import _h, _saved, _tangent, forward_ad_save
 from ._linalg_kernels import householder_product, host_native, lu_solve, permutation_matrix, reflectors
@@ -25,7 +26,7 @@ def eig(a):
     a = np.ascontiguousarray(a)
     if not np.isfinite(a).all():
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
-    w, v = np.linalg.eig(a)
+    w, v = _faer.eig(a)
     cdtype = np.complex64 if a.dtype in (np.float32, np.complex64) else np.complex128
     return w.astype(cdtype), v.astype(cdtype)
 
@@ -59,7 +60,7 @@ def raise_lu_errors(name, info, batched):
 def _solve_any(a, b):
     with np.errstate(all="ignore"):
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-        return np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
+        return _faer.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ mod complex;
 mod convert;
 mod cuda;
 mod dlpack;
+mod factor;
 mod factory;
 mod forward_ad;
 mod function;
@@ -92,6 +93,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::NodeHandle>()?;
     m.add_class::<tensor::PyHookHandle>()?;
     factory::register(m)?;
+    factor::register(m)?;
     random::register(m)?;
     autograd::register(m)?;
     forward_ad::register(m)?;

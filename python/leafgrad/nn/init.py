@@ -338,8 +338,8 @@ def orthogonal_(tensor, gain=1, generator=None):
     """Fill `tensor` (2-d, or more dims flattened after the first) in place with a (semi-)
     orthogonal matrix times `gain`: PyTorch's recipe — N(0, 1) draws from `generator` (PyTorch's
     numbers), the Q of their QR factorisation with the signs of R's diagonal — with the QR
-    computed by numpy's LAPACK (PyTorch's CPU build calls MKL's), so the values agree with
-    PyTorch's to float rounding, not bit for bit.
+    computed by faer in double precision (PyTorch's CPU build calls MKL's LAPACK in the
+    tensor's precision), so the values agree with PyTorch's to float rounding, not bit for bit.
 
     >>> w = torch.nn.init.orthogonal_(torch.empty(3, 5))
     >>> torch.allclose(w @ w.t(), torch.eye(3), atol=1e-5)
@@ -347,7 +347,7 @@ def orthogonal_(tensor, gain=1, generator=None):
     """
     import numpy as np
 
-    from .. import from_numpy
+    from .. import _linalg_faer, from_numpy
 
     if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
@@ -360,7 +360,7 @@ def orthogonal_(tensor, gain=1, generator=None):
         flattened = flattened.t()
     wide = flattened.dtype.is_floating_point and flattened.dtype.itemsize < 4  # halves: QR in float32
     a = (flattened.float() if wide else flattened).detach().cpu().contiguous().numpy()
-    q, r = np.linalg.qr(a)
+    q, r = _linalg_faer.qr(a)
     q = q * np.sign(np.diag(r))
     if rows < cols:
         q = q.T

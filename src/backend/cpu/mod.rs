@@ -2,6 +2,7 @@
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
 pub mod conv;
 pub mod elementwise;
+pub mod factor;
 pub mod gelu_erf;
 pub mod host_cache;
 pub mod index;
