@@ -77,29 +77,39 @@ fn run<T: Scalar + Pod>(
             }
             let width = if op == "solve" { k } else { n };
             let mut x = vec![T::real(0.0); batch * n * width];
+            let mut lu = factor::Lu::new(n, width);
             for (i, info) in infos.iter_mut().enumerate() {
-                let r = if op == "solve" {
-                    factor::solve(mats(i), n, &b[i * n * k..(i + 1) * n * k], k)
-                } else {
-                    factor::inv(mats(i), n)
-                };
-                match r {
-                    Ok(v) => x[i * n * width..(i + 1) * n * width].copy_from_slice(&v),
-                    Err(e) => *info = e as i64,
+                *info = lu.factor(mats(i)) as i64;
+                if *info == 0 {
+                    let v = if op == "solve" {
+                        lu.solve(&b[i * n * k..(i + 1) * n * k], k)
+                    } else {
+                        lu.inverse()
+                    };
+                    x[i * n * width..(i + 1) * n * width].copy_from_slice(&v);
                 }
             }
             vec![to_bytes(&x)]
         }
-        "det" => {
+        "det" | "slogdet" => {
             square()?;
-            let d: Vec<T> = (0..batch).map(|i| factor::det(mats(i), n)).collect();
-            vec![to_bytes(&d)]
-        }
-        "slogdet" => {
-            square()?;
-            let (sign, logabs): (Vec<T>, Vec<f64>) =
-                (0..batch).map(|i| factor::slogdet(mats(i), n)).unzip();
-            vec![to_bytes(&sign), to_bytes(&logabs)]
+            let mut lu = factor::Lu::new(n, 0);
+            let (mut d, mut logabs) = (Vec::with_capacity(batch), Vec::with_capacity(batch));
+            for i in 0..batch {
+                lu.factor(mats(i));
+                if op == "det" {
+                    d.push(lu.det());
+                } else {
+                    let (sign, l) = lu.slogdet();
+                    d.push(sign);
+                    logabs.push(l);
+                }
+            }
+            if op == "det" {
+                vec![to_bytes(&d)]
+            } else {
+                vec![to_bytes(&d), to_bytes(&logabs)]
+            }
         }
         "cholesky" => {
             square()?;

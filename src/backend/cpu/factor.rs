@@ -5,10 +5,10 @@
 //!
 //! Failures on values come back as LAPACK's `info` (1-based index of the failing pivot), so the
 //! caller can word PyTorch's message for the right matrix of a batch.
-use faer::linalg::solvers::{
-    DenseSolveCore, Eigen, Llt, PartialPivLu, Qr, SelfAdjointEigen, Solve, Svd,
-};
-use faer::{Mat, MatRef, Side};
+use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::linalg::solvers::{Eigen, Llt, Qr, SelfAdjointEigen, Svd};
+use faer::perm::PermRef;
+use faer::{Mat, MatRef, Par, Side};
 use num_complex::Complex64;
 
 /// The two element types the factorizations run in.
@@ -90,79 +90,158 @@ fn rows<T: Scalar>(a: MatRef<'_, T>) -> Vec<T> {
     out
 }
 
-/// LAPACK getrf's `info`: the 1-based index of the first exactly-zero pivot of U, or 0.
-fn singular_info<T: Scalar>(lu: &PartialPivLu<T>) -> usize {
-    let u = lu.U();
-    (0..u.nrows().min(u.ncols()))
-        .find(|&i| u[(i, i)].modulus() == 0.0)
-        .map_or(0, |i| i + 1)
+/// LU with partial pivoting of one n×n matrix after another, reusing its buffers (a batch of
+/// small matrices pays no allocation per matrix).
+pub struct Lu<T: Scalar> {
+    n: usize,
+    lu: Mat<T>,
+    fwd: Vec<usize>,
+    bwd: Vec<usize>,
+    mem: MemBuffer,
+    transpositions: usize,
+}
+
+impl<T: Scalar> Lu<T> {
+    /// A workspace for n×n matrices and right sides of `rhs` columns.
+    pub fn new(n: usize, rhs: usize) -> Self {
+        use faer::linalg::lu::partial_pivoting::{factor, inverse, solve};
+        let par = Par::Seq;
+        let req = StackReq::any_of(&[
+            factor::lu_in_place_scratch::<usize, T>(n, n, par, Default::default()),
+            solve::solve_in_place_scratch::<usize, T>(n, rhs.max(1), par),
+            inverse::inverse_scratch::<usize, T>(n, par),
+        ]);
+        Lu {
+            n,
+            lu: Mat::zeros(n, n),
+            fwd: vec![0; n],
+            bwd: vec![0; n],
+            mem: MemBuffer::new(req),
+            transpositions: 0,
+        }
+    }
+
+    /// Factors the row-major `a` [n, n]; returns LAPACK getrf's `info`: the 1-based index of
+    /// the first exactly-zero pivot of U, or 0.
+    pub fn factor(&mut self, a: &[T]) -> usize {
+        let n = self.n;
+        fill(&mut self.lu, a);
+        let (info, _) = faer::linalg::lu::partial_pivoting::factor::lu_in_place(
+            self.lu.as_mut(),
+            &mut self.fwd,
+            &mut self.bwd,
+            Par::Seq,
+            MemStack::new(&mut self.mem),
+            Default::default(),
+        );
+        self.transpositions = info.transposition_count;
+        (0..n)
+            .find(|&i| self.lu[(i, i)].modulus() == 0.0)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// `A⁻¹ B` for the factored A and the row-major `b` [n, k].
+    pub fn solve(&mut self, b: &[T], k: usize) -> Vec<T> {
+        let mut x = Mat::from_fn(self.n, k, |i, j| b[i * k + j]);
+        let perm = PermRef::new_checked(&self.fwd, &self.bwd, self.n);
+        faer::linalg::lu::partial_pivoting::solve::solve_in_place(
+            self.lu.as_ref(),
+            self.lu.as_ref(),
+            perm,
+            x.as_mut(),
+            Par::Seq,
+            MemStack::new(&mut self.mem),
+        );
+        rows(x.as_ref())
+    }
+
+    /// `A⁻¹` of the factored A, row-major.
+    pub fn inverse(&mut self) -> Vec<T> {
+        let mut out = Mat::zeros(self.n, self.n);
+        let perm = PermRef::new_checked(&self.fwd, &self.bwd, self.n);
+        faer::linalg::lu::partial_pivoting::inverse::inverse(
+            out.as_mut(),
+            self.lu.as_ref(),
+            self.lu.as_ref(),
+            perm,
+            Par::Seq,
+            MemStack::new(&mut self.mem),
+        );
+        rows(out.as_ref())
+    }
+
+    /// `(sign, log|det|)` of the factored A, as numpy's slogdet reports them: sign 0 and
+    /// log|det| -inf for a singular matrix; a unit complex sign for complex input.
+    pub fn slogdet(&self) -> (T, f64) {
+        let mut sign = T::real(self.parity());
+        let mut logabs = 0.0;
+        for i in 0..self.n {
+            let d = self.lu[(i, i)];
+            let r = d.modulus();
+            if r == 0.0 {
+                return (T::real(0.0), f64::NEG_INFINITY);
+            }
+            sign = sign.times(d.unit());
+            logabs += r.ln();
+        }
+        (sign, logabs)
+    }
+
+    /// `det(A)` of the factored A: U's diagonal times the permutation's sign.
+    pub fn det(&self) -> T {
+        (0..self.n).fold(T::real(self.parity()), |acc, i| acc.times(self.lu[(i, i)]))
+    }
+
+    fn parity(&self) -> f64 {
+        if self.transpositions.is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+}
+
+/// Copies the row-major `a` into `m` (same shape).
+fn fill<T: Scalar>(m: &mut Mat<T>, a: &[T]) {
+    let n = m.ncols();
+    for j in 0..n {
+        for (i, x) in m.col_mut(j).iter_mut().enumerate() {
+            *x = a[i * n + j];
+        }
+    }
 }
 
 /// `A⁻¹ B` for square `a` [n, n] and `b` [n, k] (row-major), or getrf's `info` when U has a
 /// zero pivot.
 pub fn solve<T: Scalar>(a: &[T], n: usize, b: &[T], k: usize) -> Result<Vec<T>, usize> {
-    let lu = mat(a, n, n).partial_piv_lu();
-    match singular_info(&lu) {
-        0 => Ok(rows(lu.solve(mat(b, n, k)).as_ref())),
+    let mut lu = Lu::new(n, k);
+    match lu.factor(a) {
+        0 => Ok(lu.solve(b, k)),
         info => Err(info),
     }
 }
 
 /// `A⁻¹` for square `a` [n, n], or getrf's `info` for a singular matrix.
 pub fn inv<T: Scalar>(a: &[T], n: usize) -> Result<Vec<T>, usize> {
-    let lu = mat(a, n, n).partial_piv_lu();
-    match singular_info(&lu) {
-        0 => Ok(rows(lu.inverse().as_ref())),
+    let mut lu = Lu::new(n, n);
+    match lu.factor(a) {
+        0 => Ok(lu.inverse()),
         info => Err(info),
     }
 }
 
-/// The sign (+1 or -1) of a permutation given as its forward array.
-fn parity(forward: &[usize]) -> f64 {
-    let mut seen = vec![false; forward.len()];
-    let mut sign = 1.0;
-    for start in 0..forward.len() {
-        let mut len = 0;
-        let mut i = start;
-        while !seen[i] {
-            seen[i] = true;
-            i = forward[i];
-            len += 1;
-        }
-        if len % 2 == 0 && len > 0 {
-            sign = -sign;
-        }
-    }
-    sign
-}
-
-/// `(sign, log|det|)` of square `a` [n, n] from its LU factors, as numpy's slogdet reports them:
-/// sign 0 and log|det| -inf for a singular matrix; the sign is a unit complex number for complex
-/// input.
+/// `(sign, log|det|)` of square `a` [n, n] (see [`Lu::slogdet`]).
 pub fn slogdet<T: Scalar>(a: &[T], n: usize) -> (T, f64) {
-    let lu = mat(a, n, n).partial_piv_lu();
-    let (forward, _) = lu.P().arrays();
-    let mut sign = T::real(parity(forward));
-    let mut logabs = 0.0;
-    let u = lu.U();
-    for i in 0..n {
-        let d = u[(i, i)];
-        let r = d.modulus();
-        if r == 0.0 {
-            return (T::real(0.0), f64::NEG_INFINITY);
-        }
-        sign = sign.times(d.unit());
-        logabs += r.ln();
-    }
-    (sign, logabs)
+    let mut lu = Lu::new(n, 0);
+    lu.factor(a);
+    lu.slogdet()
 }
 
-/// `det(a)` of square `a` [n, n]: the product of U's diagonal with the permutation's sign.
+/// `det(a)` of square `a` [n, n].
 pub fn det<T: Scalar>(a: &[T], n: usize) -> T {
-    let lu = mat(a, n, n).partial_piv_lu();
-    let (forward, _) = lu.P().arrays();
-    let u = lu.U();
-    (0..n).fold(T::real(parity(forward)), |acc, i| acc.times(u[(i, i)]))
+    let mut lu = Lu::new(n, 0);
+    lu.factor(a);
+    lu.det()
 }
 
 /// The lower Cholesky factor of the Hermitian positive-definite `a` [n, n] (its lower
@@ -192,13 +271,12 @@ pub fn qr<T: Scalar>(a: &[T], m: usize, n: usize, complete: bool) -> (Vec<T>, Ve
 /// vector (its leading 1 implied) below it, and the k = min(m, n) scales `tau` with
 /// `H = I - tau v vᴴ`, as LAPACK stores them (faer keeps `1 / tau`).
 pub fn geqrf<T: Scalar>(a: &[T], m: usize, n: usize) -> (Vec<T>, Vec<T>) {
-    use faer::dyn_stack::{MemBuffer, MemStack};
     use faer::linalg::qr::no_pivoting::factor as qr_factor;
     let mut h = mat(a, m, n);
     let k = m.min(n);
     let mut coeff = Mat::<T>::zeros(1, k);
     if k > 0 {
-        let par = faer::Par::Seq;
+        let par = Par::Seq;
         let req = qr_factor::qr_in_place_scratch::<T>(m, n, 1, par, Default::default());
         let mut mem = MemBuffer::new(req);
         qr_factor::qr_in_place(
