@@ -22,6 +22,10 @@ pub trait Real:
     /// erf, float32 through float64 as the declared `erf` computes it.
     fn erf_via_f64(self) -> Self;
     fn rmax(self, o: Self) -> Self;
+    /// `o` if it is greater, else self (no NaN check: a branch-free max the compiler
+    /// vectorises; [`lane_max`] tracks NaN apart).
+    fn pick_max(self, o: Self) -> Self;
+    fn isnan(self) -> bool;
 }
 
 macro_rules! impl_real {
@@ -54,6 +58,18 @@ macro_rules! impl_real {
             #[inline]
             fn erf_via_f64(self) -> $T {
                 super::vmath::VecMath::verf(self)
+            }
+            #[inline]
+            fn pick_max(self, o: $T) -> $T {
+                if o > self {
+                    o
+                } else {
+                    self
+                }
+            }
+            #[inline]
+            fn isnan(self) -> bool {
+                self.is_nan()
             }
             /// NaN propagates, as in PyTorch's max reduction.
             #[inline]
@@ -160,9 +176,13 @@ pub fn softmax(x: &Strided, dim: usize, log: bool) -> Result<Option<Strided>> {
             n * inner,
             #[inline(always)]
             |b0, part| {
-                for (k, o) in part.chunks_mut(n * inner).enumerate() {
-                    let base = (b0 + k) * n * inner;
-                    softmax_block(&s[base..base + n * inner], o, n, inner, log);
+                let xs = &s[b0 * n * inner..b0 * n * inner + part.len()];
+                if inner == 1 {
+                    softmax_rows(xs, part, n, log);
+                    return;
+                }
+                for (x, o) in xs.chunks(n * inner).zip(part.chunks_mut(n * inner)) {
+                    softmax_block(x, o, inner, log);
                 }
             },
         )?;
@@ -207,51 +227,74 @@ fn lane_sum(n: usize, f: impl Fn(usize) -> f64) -> f64 {
     ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
 }
 
-/// The largest element of a row (NaN if any is NaN), over eight independent lanes.
+/// The largest element of a row (NaN if any is NaN), over eight independent lanes: the
+/// maximum and the NaN test without branches, so the loop vectorises.
 #[inline(always)]
 fn lane_max<T: Real>(x: &[T]) -> T {
     let mut acc = [T::of(f64::NEG_INFINITY); 8];
+    let mut nan = [false; 8];
     let chunks = x.chunks_exact(8);
     let rest = chunks.remainder();
     for c in chunks {
         for k in 0..8 {
-            acc[k] = acc[k].rmax(c[k]);
+            nan[k] |= c[k].isnan();
+            acc[k] = acc[k].pick_max(c[k]);
         }
     }
-    let mut m = acc.iter().fold(T::of(f64::NEG_INFINITY), |m, &v| m.rmax(v));
+    let mut m = acc
+        .iter()
+        .fold(T::of(f64::NEG_INFINITY), |m, &v| m.pick_max(v));
+    let mut any_nan = nan.iter().any(|&b| b);
     for &v in rest {
-        m = m.rmax(v);
+        any_nan |= v.isnan();
+        m = m.pick_max(v);
     }
-    m
+    if any_nan {
+        T::of(f64::NAN)
+    } else {
+        m
+    }
 }
 
-/// One [n, inner] block of softmax along n.
+/// softmax (or log_softmax) of contiguous rows of `n`: each row's max subtracted, then one
+/// exp pass over all the rows (a loop long enough to vectorise, where a row of 16 is not),
+/// then each row's sum over eight lanes (`lane_sum`'s order) and its scale.
 #[inline(always)]
-fn softmax_block<T: Real>(x: &[T], out: &mut [T], n: usize, inner: usize, log: bool) {
-    if inner == 1 {
-        let m = lane_max(x);
-        let sum = if log {
-            lane_sum(n, |i| (x[i] - m).rexp().f64())
-        } else {
-            for (o, &v) in out.iter_mut().zip(x) {
-                *o = (v - m).rexp();
-            }
-            lane_sum(n, |i| out[i].f64())
-        };
-        if log {
+fn softmax_rows<T: Real>(x: &[T], out: &mut [T], n: usize, log: bool) {
+    if n == 0 {
+        return;
+    }
+    for (xr, or) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        let m = lane_max(xr);
+        for (o, &v) in or.iter_mut().zip(xr) {
+            *o = v - m;
+        }
+    }
+    if log {
+        let e: Vec<T> = out.iter().map(|&v| v.rexp()).collect();
+        for (er, or) in e.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
             // (x - max) - log Σ exp(x - max), as PyTorch's kernel
-            let ls = T::of(sum).rln();
-            for (o, &v) in out.iter_mut().zip(x) {
-                *o = (v - m) - ls;
-            }
-        } else {
-            let r = T::of(1.0 / T::of(sum).f64());
-            for o in out.iter_mut() {
-                *o = o.mul(r);
+            let ls = T::of(zip_sum(er, er, |v, _| v.f64())).rln();
+            for o in or.iter_mut() {
+                *o = *o - ls;
             }
         }
         return;
     }
+    for o in out.iter_mut() {
+        *o = o.rexp();
+    }
+    for or in out.chunks_exact_mut(n) {
+        let r = T::of(1.0 / T::of(zip_sum(or, or, |v, _| v.f64())).f64());
+        for o in or.iter_mut() {
+            *o = o.mul(r);
+        }
+    }
+}
+
+/// One [n, inner] block of softmax along n (inner > 1).
+#[inline(always)]
+fn softmax_block<T: Real>(x: &[T], out: &mut [T], inner: usize, log: bool) {
     // along a dim with `inner` elements after it: every column at once, rows in turn
     let mut m = vec![T::of(f64::NEG_INFINITY); inner];
     for row in x.chunks_exact(inner) {
@@ -315,6 +358,23 @@ pub fn softmax_backward(
                 for (k, o) in part.chunks_mut(n * inner).enumerate() {
                     let base = (b0 + k) * n * inner;
                     let (y, g) = (&ys[base..base + n * inner], &gs[base..base + n * inner]);
+                    if inner == 1 {
+                        // a contiguous row: the sum as `lane_sum` adds it, then one pass
+                        let acc = if log {
+                            zip_sum(g, g, |a, _| a.f64())
+                        } else {
+                            zip_sum(g, y, |a, b| a.mul(b).f64())
+                        };
+                        let acc = T::of(acc);
+                        for ((o, &yv), &gv) in o.iter_mut().zip(y).zip(g) {
+                            *o = if log {
+                                gv - yv.rexp().mul(acc)
+                            } else {
+                                gv.mul(yv) - yv.mul(acc)
+                            };
+                        }
+                        continue;
+                    }
                     for j in 0..inner {
                         let acc = if log {
                             lane_sum(n, |i| g[i * inner + j].f64())
