@@ -329,11 +329,10 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
             &[&out],
             vec![save("mask", &m)?],
             Box::new(move |s, g| {
-                let keep = backend::cast(
-                    &compare(CmpOp::Eq, &s[0], &Tensor::wrapped_scalar(false))?,
-                    g[0].dtype(),
-                )?;
-                grads![super::sum::sum_to(&mul(&g[0], &keep)?, &x_shape)?]
+                // derivatives.yaml: grad.masked_fill(mask, 0) (a true 0 where g is negative,
+                // infinite or NaN, which g * keep would not give)
+                let g = masked_fill(&g[0], &s[0], &Tensor::wrapped_scalar(0.0))?;
+                grads![super::sum::sum_to(&g, &x_shape)?]
             }),
         )?;
     }

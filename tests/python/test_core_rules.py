@@ -77,3 +77,38 @@ def test_masked_fill_broadcasts_self_out_of_place():
         torch.zeros(3).masked_fill_(torch.tensor([True, False]), 1.0)
     with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\)"):
         torch.zeros(3).masked_fill(torch.tensor([True, False]), 1.0)
+
+
+def test_masked_fill_gradient_is_a_true_zero_under_the_mask():
+    # derivatives.yaml: grad.masked_fill(mask, 0), so a negative, infinite or NaN incoming
+    # gradient still gives +0 where the mask is set (grad * keep gave -0 and NaN)
+    x = torch.zeros(4, requires_grad=True)
+    mask = torch.tensor([True, True, True, False])
+    x.masked_fill(mask, 5.0).backward(torch.tensor([-1.0, float("inf"), float("nan"), -2.0]))
+    assert [str(v) for v in x.grad.tolist()] == ["0.0", "0.0", "0.0", "-2.0"]
+    # create_graph: the gradient's own node is a masked_fill
+    x.grad = None
+    g = torch.ones(4, requires_grad=True)
+    (gx,) = torch.autograd.grad(x.masked_fill(mask, 5.0), x, g, create_graph=True)
+    assert type(gx.grad_fn).__name__ == "MaskedFillBackward0"
+
+
+@pytest.mark.parametrize("mask_shape, shape, transpose", [
+    ((1, 1, 4, 4), (2, 3, 4, 4), False),  # an attention mask over batch and heads
+    ((4, 1), (4, 5), False),               # broadcast along the last dim
+    ((), (3, 2), False),                   # a 0-d mask
+    ((5, 4), (2, 4, 5), True),             # a transposed (non-contiguous) mask
+    ((2, 1, 3), (2, 4, 3), False),         # broadcast in the middle
+])
+def test_masked_fill_matches_where_for_broadcast_masks(mask_shape, shape, transpose):
+    g = torch.Generator().manual_seed(7)
+    mask = torch.rand(mask_shape, generator=g) > 0.5
+    if transpose:
+        mask = mask.t()
+    x = torch.randn(shape, generator=g)
+    got = x.masked_fill(mask, -1.5)
+    want = torch.where(mask, torch.tensor(-1.5), x)
+    assert torch.equal(got, want)
+    y = x.clone()
+    y.masked_fill_(mask, -1.5)
+    assert torch.equal(y, want)

@@ -137,20 +137,36 @@ pub fn fill(t: &Strided, value: Complex64) -> Result<()> {
     Ok(())
 }
 
-/// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t).
+/// `t[mask] = value` in place (mask already broadcast to t's shape, contiguous t). A mask that
+/// is contiguous once its leading broadcast (stride-0) dims are dropped, as an attention mask
+/// [1, 1, T, T] expanded over batch and heads, is read in place, repeated; any other is copied
+/// row-major first.
 pub fn fill_where(t: &Strided, mask: &Strided, value: Complex64) -> Result<()> {
-    let m = mask
-        .broadcast_to(&t.shape())?
-        .contiguous()?
-        .try_to_vec::<bool>()?;
+    let mb = mask.broadcast_to(&t.shape())?;
+    let lead = mb.strides.iter().take_while(|&&s| s == 0).count();
+    let inner = mb.restrided(&mb.shape[lead..], &mb.strides[lead..], mb.offset);
+    let owned = if inner.is_contiguous() {
+        inner
+    } else {
+        mb.contiguous()?
+    };
+    // SAFETY: bool matches the mask's dtype; `owned` is contiguous (checked or made so).
+    let m = unsafe { owned.contiguous_slice::<bool>() }
+        .ok_or_else(|| crate::error::Error::Runtime("fill_where: a host mask".into()))?;
+    // the mask's elements repeat every `period` elements of t
+    let period = m.len();
     let d = t;
+    if period == 0 || d.numel() == 0 {
+        return Ok(());
+    }
     crate::with_dtype!(d.dtype, T, {
         let v = T::from_c64(value);
         // SAFETY: T matches dtype; t is a fresh contiguous tensor.
         let out = unsafe { &mut d.storage.slice_mut::<T>()[d.offset..d.offset + d.numel()] };
-        for (o, &b) in out.iter_mut().zip(&m) {
-            if b {
-                *o = v;
+        for chunk in out.chunks_mut(period) {
+            for (o, &b) in chunk.iter_mut().zip(m) {
+                // a select, not a branch: the loop vectorises
+                *o = if b { v } else { *o };
             }
         }
     });
