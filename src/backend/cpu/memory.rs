@@ -67,15 +67,24 @@ pub fn copy_into(dst: &Strided, src: &Strided) -> Result<()> {
                 } else if shape.is_empty() {
                     out[dd.offset] = convert::<S, D>(inp[ds.offset]);
                 } else {
-                    // Walk the outer dims with the odometer and the last dim in a tight loop.
+                    // Walk the outer dims with the odometer and the last dim in a tight loop,
+                    // after merging the dims that are one run in both layouts (a broadcast
+                    // gradient copied into a contiguous tensor is then a single loop).
+                    let (shape, dstr, sstr) = coalesce(&shape, &dd.strides, it.strides_of(1));
                     let nd = shape.len();
-                    let (inner, so, si) = (shape[nd - 1], dd.strides[nd - 1], it_last_stride(&it));
+                    let (inner, so, si) = (shape[nd - 1], dstr[nd - 1], sstr[nd - 1]);
                     let mut outer = MultiIndex::new(
                         &shape[..nd - 1],
-                        [dd.strides[..nd - 1].into(), it_outer_strides(&it)],
+                        [dstr[..nd - 1].into(), sstr[..nd - 1].into()],
                         [dd.offset as isize, ds.offset as isize],
                     );
                     while let Some([o, i]) = outer.next_offsets() {
+                        if so == 1 && si == 0 {
+                            // a broadcast value: a fill the compiler vectorises
+                            let v = convert::<S, D>(inp[i as usize]);
+                            out[o as usize..o as usize + inner].fill(v);
+                            continue;
+                        }
                         for k in 0..inner as isize {
                             out[(o + k * so) as usize] =
                                 convert::<S, D>(inp[(i + k * si) as usize]);
@@ -88,13 +97,32 @@ pub fn copy_into(dst: &Strided, src: &Strided) -> Result<()> {
     Ok(())
 }
 
-fn it_last_stride(it: &MultiIndex<2>) -> isize {
-    *it.strides_of(1).last().expect("non-empty shape")
-}
-
-fn it_outer_strides(it: &MultiIndex<2>) -> crate::shape::Strides {
-    let s = it.strides_of(1);
-    s[..s.len() - 1].into()
+/// Merges adjacent dims that are one run in both layouts, and drops size-1 dims
+/// (TensorIterator's coalescing): (shape, strides of `a`, strides of `b`), at least one dim.
+fn coalesce(shape: &[usize], a: &[isize], b: &[isize]) -> (Vec<usize>, Vec<isize>, Vec<isize>) {
+    let (mut sh, mut sa, mut sb): (Vec<usize>, Vec<isize>, Vec<isize>) = (vec![], vec![], vec![]);
+    for d in 0..shape.len() {
+        if shape[d] == 1 {
+            continue;
+        }
+        if let Some(last) = sh.len().checked_sub(1) {
+            let len = shape[d] as isize;
+            if sa[last] == a[d] * len && sb[last] == b[d] * len {
+                sh[last] *= shape[d];
+                sa[last] = a[d];
+                sb[last] = b[d];
+                continue;
+            }
+        }
+        sh.push(shape[d]);
+        sa.push(a[d]);
+        sb.push(b[d]);
+    }
+    if sh.is_empty() {
+        (vec![1], vec![0], vec![0])
+    } else {
+        (sh, sa, sb)
+    }
 }
 
 #[inline(always)]
@@ -213,5 +241,33 @@ pub fn where_(cond: &Strided, a: &Strided, b: &Strided) -> Result<Strided> {
         Some(st) => layout::run_with_strides(&shape, &st, &[cond, a, b], |i, ps| {
             rowmajor(&i[0], &i[1], &i[2], ps)
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::coalesce;
+
+    #[test]
+    fn coalesce_merges_runs_in_both_layouts() {
+        // a broadcast scalar into a contiguous [2, 3, 4]: one loop of 24
+        assert_eq!(
+            coalesce(&[2, 3, 4], &[12, 4, 1], &[0, 0, 0]),
+            (vec![24], vec![1], vec![0])
+        );
+        // a transposed source keeps both dims; size-1 dims drop out
+        assert_eq!(
+            coalesce(&[3, 1, 2], &[2, 2, 1], &[1, 9, 3]),
+            (vec![3, 2], vec![2, 1], vec![1, 3])
+        );
+        // a mask broadcast over the leading dims: the leading dims merge, the rows stay
+        assert_eq!(
+            coalesce(&[2, 4, 16, 16], &[1024, 256, 16, 1], &[0, 0, 16, 1]),
+            (vec![8, 256], vec![256, 1], vec![0, 1])
+        );
+        assert_eq!(
+            coalesce(&[1, 1], &[1, 1], &[1, 1]),
+            (vec![1], vec![0], vec![0])
+        );
     }
 }
