@@ -126,7 +126,13 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     };
     let out = backend::cast(&scaled, dt)?;
     let out = if n == 0 {
-        Tensor::full_on(&out.shape(), Complex64::new(f64::NAN, 0.0), dt, x.device())?
+        // 0 / 0 in each part: x86's default NaN, negative, as PyTorch's result carries
+        Tensor::full_on(
+            &out.shape(),
+            Complex64::new(-f64::NAN, -f64::NAN),
+            dt,
+            x.device(),
+        )?
     } else {
         out
     };

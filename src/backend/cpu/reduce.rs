@@ -1,4 +1,5 @@
 //! Reductions over any set of dims, and arg-reductions over one dim.
+use super::cascade::{self, Cascade};
 use super::parallel;
 use crate::backend::Strided;
 use crate::backend::{ArgReduceKernel, ReduceKernel, ScanKernel};
@@ -305,50 +306,11 @@ fn as_blocks(x: &Strided, dims: &[usize]) -> Result<Option<Blocks>> {
     }))
 }
 
-/// Float types summed in float64.
-trait Wide: Element {
-    fn wide(self) -> f64;
-    fn narrow(v: f64) -> Self;
-}
-
-impl Wide for f32 {
-    #[inline]
-    fn wide(self) -> f64 {
-        self as f64
-    }
-    #[inline]
-    fn narrow(v: f64) -> f32 {
-        v as f32
-    }
-}
-
-impl Wide for f64 {
-    #[inline]
-    fn wide(self) -> f64 {
-        self
-    }
-    #[inline]
-    fn narrow(v: f64) -> f64 {
-        v
-    }
-}
-
-/// Sum of a slice in float64, eight independent lanes (vectorisable).
-fn lanes<T: Wide>(s: &[T]) -> f64 {
-    let mut acc = [0f64; 8];
-    let chunks = s.chunks_exact(8);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for k in 0..8 {
-            acc[k] += c[k].wide();
-        }
-    }
-    acc.iter().sum::<f64>() + rest.iter().map(|&v| v.wide()).sum::<f64>()
-}
-
-/// The float32/float64 sum over `dims` (accumulated in float64, in lanes), split over the worker
-/// pool for large inputs; None where [`as_blocks`] declines.
-fn sum_float<T: Wide>(x: &Strided, dims: &[usize]) -> Result<Option<Vec<T>>> {
+/// The float32/float64 sum over `dims` with PyTorch's cascade (`cascade.rs`): a full
+/// reduction, rows (reduced dims last) or columns (kept dims after the reduced ones), the work
+/// split over the worker pool where PyTorch's result does not depend on the split; None where
+/// [`as_blocks`] declines.
+fn sum_float<T: Cascade + Element>(x: &Strided, dims: &[usize]) -> Result<Option<Vec<T>>> {
     let Some(blocks) = as_blocks(x, dims)? else {
         return Ok(None);
     };
@@ -359,33 +321,32 @@ fn sum_float<T: Wide>(x: &Strided, dims: &[usize]) -> Result<Option<Vec<T>>> {
     out.resize(outer * inner, T::default());
     if inner == 1 {
         if outer == 1 {
-            let parts = parallel::map_reduce(red, 1 << 17, |a, b| lanes(&s[a..b]));
-            out[0] = T::narrow(parts.into_iter().sum());
+            out[0] = cascade::full(s);
         } else {
             let grain = parallel::GRAIN.div_ceil(red.max(1));
             parallel::fill_chunks(&mut out, grain, |start, part| {
                 for (i, o) in part.iter_mut().enumerate() {
                     let row = start + i;
-                    *o = T::narrow(lanes(&s[row * red..(row + 1) * red]));
+                    *o = T::default() + T::row(&s[row * red..(row + 1) * red]);
                 }
             });
         }
     } else {
-        let grain = parallel::GRAIN.div_ceil(red.max(1));
+        // column sums; the columns split over the pool in runs of 32 (PyTorch rounds its
+        // column chunks to 128 bytes, so every chunk starts a group of four vectors and the
+        // values do not depend on the split)
+        let grain = (parallel::GRAIN / red.max(1)).div_ceil(32).max(1);
         for o in 0..outer {
-            let base = o * red * inner;
-            parallel::fill_chunks(&mut out[o * inner..(o + 1) * inner], grain, |j0, part| {
-                let mut acc = vec![0f64; part.len()];
-                for r in 0..red {
-                    let src = &s[base + r * inner + j0..base + r * inner + j0 + part.len()];
-                    for (a, &v) in acc.iter_mut().zip(src) {
-                        *a += v.wide();
-                    }
-                }
-                for (o, a) in part.iter_mut().zip(acc) {
-                    *o = T::narrow(a);
-                }
-            });
+            let block = &s[o * red * inner..(o + 1) * red * inner];
+            // (the last part also holds the columns after the last whole run of 32)
+            parallel::fill_chunks_by(
+                &mut out[o * inner..(o + 1) * inner],
+                32,
+                grain,
+                |first, part| {
+                    T::columns(&block[first * 32..], red, inner, inner, part);
+                },
+            );
         }
     }
     Ok(Some(out))
