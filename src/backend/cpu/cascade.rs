@@ -23,21 +23,40 @@ pub trait Cascade: Copy + Default + Add<Output = Self> + Send + Sync {
     fn columns(x: &[Self], rows: usize, stride: usize, width: usize, out: &mut [Self]);
 }
 
+// Each runs compiled for AVX2 (or AVX-512) where the CPU has it (`maps::vectorised`): a
+// lane array is one vector register, and the results do not depend on the instruction set
+// (additions only, in the same order).
 impl Cascade for f32 {
     fn row(x: &[f32]) -> f32 {
-        inner::<f32, 8>(x)
+        super::maps::vectorised_len(
+            x.len(),
+            #[inline(always)]
+            || inner::<f32, 8>(x),
+        )
     }
     fn columns(x: &[f32], rows: usize, stride: usize, width: usize, out: &mut [f32]) {
-        outer::<f32, 8>(x, rows, stride, width >= 8, out)
+        super::maps::vectorised_len(
+            rows * out.len(),
+            #[inline(always)]
+            || outer::<f32, 8>(x, rows, stride, width >= 8, out),
+        )
     }
 }
 
 impl Cascade for f64 {
     fn row(x: &[f64]) -> f64 {
-        inner::<f64, 4>(x)
+        super::maps::vectorised_len(
+            x.len(),
+            #[inline(always)]
+            || inner::<f64, 4>(x),
+        )
     }
     fn columns(x: &[f64], rows: usize, stride: usize, width: usize, out: &mut [f64]) {
-        outer::<f64, 4>(x, rows, stride, width >= 4, out)
+        super::maps::vectorised_len(
+            rows * out.len(),
+            #[inline(always)]
+            || outer::<f64, 4>(x, rows, stride, width >= 4, out),
+        )
     }
 }
 
@@ -117,9 +136,11 @@ fn row_sum<T: Cascade, const L: usize>(size: usize, load: impl Fn(usize) -> [T; 
     ps[0]
 }
 
+/// `L` consecutive elements from `at`: one bounds check, then a vector load.
 #[inline(always)]
 fn lanes<T: Cascade, const L: usize>(x: &[T], at: usize) -> [T; L] {
-    std::array::from_fn(|l| x[at + l])
+    let run: &[T; L] = x[at..at + L].try_into().expect("L elements");
+    *run
 }
 
 /// The sum of a contiguous row: `vectorized_inner_sum` for rows of at least `L` elements,
