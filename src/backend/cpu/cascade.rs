@@ -26,39 +26,28 @@ pub trait Cascade: Copy + Default + Add<Output = Self> + Send + Sync {
 // Each runs compiled for AVX2 (or AVX-512) where the CPU has it (`maps::vectorised`): a
 // lane array is one vector register, and the results do not depend on the instruction set
 // (additions only, in the same order).
-impl Cascade for f32 {
-    fn row(x: &[f32]) -> f32 {
-        super::maps::vectorised_len(
-            x.len(),
-            #[inline(always)]
-            || inner::<f32, 8>(x),
-        )
-    }
-    fn columns(x: &[f32], rows: usize, stride: usize, width: usize, out: &mut [f32]) {
-        super::maps::vectorised_len(
-            rows * out.len(),
-            #[inline(always)]
-            || outer::<f32, 8>(x, rows, stride, width >= 8, out),
-        )
-    }
+macro_rules! impl_cascade {
+    ($T:ty, $lanes:literal) => {
+        impl Cascade for $T {
+            fn row(x: &[$T]) -> $T {
+                super::maps::vectorised_len(
+                    x.len(),
+                    #[inline(always)]
+                    || inner::<$T, $lanes>(x),
+                )
+            }
+            fn columns(x: &[$T], rows: usize, stride: usize, width: usize, out: &mut [$T]) {
+                super::maps::vectorised_len(
+                    rows * out.len(),
+                    #[inline(always)]
+                    || outer::<$T, $lanes>(x, rows, stride, width >= $lanes, out),
+                )
+            }
+        }
+    };
 }
-
-impl Cascade for f64 {
-    fn row(x: &[f64]) -> f64 {
-        super::maps::vectorised_len(
-            x.len(),
-            #[inline(always)]
-            || inner::<f64, 4>(x),
-        )
-    }
-    fn columns(x: &[f64], rows: usize, stride: usize, width: usize, out: &mut [f64]) {
-        super::maps::vectorised_len(
-            rows * out.len(),
-            #[inline(always)]
-            || outer::<f64, 4>(x, rows, stride, width >= 4, out),
-        )
-    }
-}
+impl_cascade!(f32, 8);
+impl_cascade!(f64, 4);
 
 #[inline(always)]
 fn add<T: Cascade, const L: usize>(a: [T; L], b: [T; L]) -> [T; L] {

@@ -310,20 +310,9 @@ pub fn eigh<T: Scalar>(
     }
     let evd = SelfAdjointEigen::new(m.as_ref(), side).ok()?;
     let s = evd.S();
-    let w = (0..n)
-        .map(|i| s[i].modulus() * sign_of_real(s[i]))
-        .collect();
+    // a Hermitian matrix's eigenvalues are real (stored as T)
+    let w = (0..n).map(|i| s[i].complex().re).collect();
     Some((w, rows(evd.U())))
-}
-
-/// The sign of a value known to be real (a Hermitian matrix's eigenvalue stored as `T`).
-fn sign_of_real<T: Scalar>(x: T) -> f64 {
-    let c = x.complex();
-    if c.re < 0.0 {
-        -1.0
-    } else {
-        1.0
-    }
 }
 
 /// Eigenvalues and eigenvectors (columns of [n, n]) of a general square `a` [n, n], complex,
