@@ -23,7 +23,7 @@ pub trait Real:
     fn erf_via_f64(self) -> Self;
     fn rmax(self, o: Self) -> Self;
     /// `o` if it is greater, else self (no NaN check: a branch-free max the compiler
-    /// vectorises; [`lane_max`] tracks NaN apart).
+    /// vectorises; `lane_max` tracks NaN apart).
     fn pick_max(self, o: Self) -> Self;
     fn isnan(self) -> bool;
 }
