@@ -33,6 +33,17 @@ fn to_bytes<T: Pod>(v: &[T]) -> Vec<u8> {
     out
 }
 
+/// `f` on each matrix of a batch, its two outputs concatenated over the batch.
+fn concat2<A, B>(batch: usize, mut f: impl FnMut(usize) -> (Vec<A>, Vec<B>)) -> (Vec<A>, Vec<B>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..batch {
+        let (x, y) = f(i);
+        a.extend(x);
+        b.extend(y);
+    }
+    (a, b)
+}
+
 /// One factorization's outputs (concatenated over the batch, row-major) and each matrix's
 /// LAPACK-style `info` (0 on success).
 type Outputs = (Vec<Vec<u8>>, Vec<i64>);
@@ -123,51 +134,33 @@ fn run<T: Scalar + Pod>(
             vec![to_bytes(&l)]
         }
         "qr" => {
-            let (mut q, mut r) = (Vec::new(), Vec::new());
-            for i in 0..batch {
-                let (qi, ri) = factor::qr(mats(i), m, n, flag);
-                q.extend(qi);
-                r.extend(ri);
-            }
+            let (q, r) = concat2(batch, |i| factor::qr(mats(i), m, n, flag));
             vec![to_bytes(&q), to_bytes(&r)]
         }
         "geqrf" => {
-            let (mut h, mut tau) = (Vec::new(), Vec::new());
-            for i in 0..batch {
-                let (hi, ti) = factor::geqrf(mats(i), m, n);
-                h.extend(hi);
-                tau.extend(ti);
-            }
+            let (h, tau) = concat2(batch, |i| factor::geqrf(mats(i), m, n));
             vec![to_bytes(&h), to_bytes(&tau)]
         }
         "eigh" => {
             square()?;
-            let (mut w, mut v) = (Vec::new(), Vec::new());
-            for (i, info) in infos.iter_mut().enumerate() {
-                let (wi, vi) = factor::eigh(mats(i), n, flag, k != 0).unwrap_or_else(|| {
-                    *info = 1;
-                    (
-                        vec![f64::NAN; n],
-                        vec![T::real(f64::NAN); if k != 0 { n * n } else { 0 }],
-                    )
-                });
-                w.extend(wi);
-                v.extend(vi);
-            }
+            let (w, v) = concat2(batch, |i| {
+                factor::eigh(mats(i), n, flag, k != 0).unwrap_or_else(|| {
+                    infos[i] = 1;
+                    let vectors = if k != 0 { n * n } else { 0 };
+                    (vec![f64::NAN; n], vec![T::real(f64::NAN); vectors])
+                })
+            });
             vec![to_bytes(&w), to_bytes(&v)]
         }
         "eig" => {
             square()?;
-            let (mut w, mut v) = (Vec::new(), Vec::new());
-            for (i, info) in infos.iter_mut().enumerate() {
-                let nan = Complex64::new(f64::NAN, f64::NAN);
-                let (wi, vi) = factor::eig(mats(i), n).unwrap_or_else(|| {
-                    *info = 1;
+            let nan = Complex64::new(f64::NAN, f64::NAN);
+            let (w, v) = concat2(batch, |i| {
+                factor::eig(mats(i), n).unwrap_or_else(|| {
+                    infos[i] = 1;
                     (vec![nan; n], vec![nan; n * n])
-                });
-                w.extend(wi);
-                v.extend(vi);
-            }
+                })
+            });
             vec![to_bytes(&w), to_bytes(&v)]
         }
         "svd" => {
