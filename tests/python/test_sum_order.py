@@ -1,6 +1,7 @@
 """float32/float64 `sum` and `mean` give PyTorch 2.15's values to the last bit (its cascade
 sum: 8 float32 / 4 float64 lanes, four interleaved four-level cascades, columns four vectors
-at a time, a full reduction on several threads summed per `parallel_for` chunk). The table
+at a time, a full reduction on several threads summed per `parallel_for` chunk), and over
+any dims of any layout in the order PyTorch's TensorIterator walks memory. The tables
 holds a hash of PyTorch's result bytes for each case (recorded with torch 2.15 on x86-64);
 LEAFGRAD_TEST_TORCH=1 runs the same table against PyTorch."""
 import hashlib
@@ -64,6 +65,113 @@ RECORDED = [
     (2, 'float64', (6, 5, 40), 1, '9aeee5b76c68b502', 'a6d201c58e320b92'),
     (2, 'float64', (64, 10), 0, '87cb5ca23441b755', '6814443ebb17cafb'),
 ]
+
+
+# (threads, dtype, shape, view, dims, keepdim, sum hash, mean hash): non-adjacent dims and
+# non-contiguous views, summed in PyTorch's memory order
+RECORDED_VIEWS = [
+    (1, 'float32', (8, 16, 9, 9), '', (0, 2, 3), True, 'ebf90e351fa57679', 'f474cd2e4129b6c5'),
+    (1, 'float32', (8, 16, 9, 9), '', (0, 2, 3), False, 'ebf90e351fa57679', 'f474cd2e4129b6c5'),
+    (1, 'float32', (32, 3, 32, 32), '', (0, 2, 3), True, '8db7cdffa1b72660', '88af43b70f1813ae'),
+    (1, 'float32', (4, 5, 6), '', (0, 2), False, '900498e50cd3ef24', 'e387f632b2bf867b'),
+    (1, 'float32', (300, 70), 't', (0,), False, '02839ad55c40b815', '0cfd7009b2ef9318'),
+    (1, 'float32', (300, 70), 't', (1,), False, 'c8f8825d28a5e5e9', '27fe1a9c9e51ae97'),
+    (1, 'float32', (300, 70), 't', None, False, 'ac298f8c344c0964', '9782e53f751c8cd2'),
+    (1, 'float32', (70, 600), 't', (0,), False, 'fc76e9dfca1c4e99', '1595db3cedc06aa3'),
+    (1, 'float32', (2, 64, 12, 12), 'reversed', (1, 2), False, '56fc4463a5f5eb80', '5f2ab8259790edfd'),
+    (1, 'float32', (16, 8, 70), 'reversed', (0,), True, '9dbedc195d09479c', '6b2838757fc39e59'),
+    (1, 'float32', (128, 300), 'every2', (0,), False, '7dd8f19034552bb1', '2569f309234b1f24'),
+    (1, 'float32', (128, 300), 'every2', (1,), False, '781dfce20974c627', '76f840cb1fcb54ea'),
+    (1, 'float32', (128, 300), 'every2', None, False, '141c0ed954bfbda2', 'b7ea95a373771a83'),
+    (1, 'float32', (3, 50, 300), 'every2', (0, 2), False, '6184492db3c7d290', '56ca943682113485'),
+    (1, 'float32', (40, 50), 't', (0, 1), False, 'e7a1c02859ee57ed', '332a234c856d51b8'),
+    (1, 'float32', (1000, 70), 't', None, False, 'c6a420b2b7baa960', '2813755f1d239c63'),
+    (1, 'float64', (8, 16, 9, 9), '', (0, 2, 3), True, '39439b3c53dba497', '052e811f5e575886'),
+    (1, 'float64', (8, 16, 9, 9), '', (0, 2, 3), False, '39439b3c53dba497', '052e811f5e575886'),
+    (1, 'float64', (32, 3, 32, 32), '', (0, 2, 3), True, 'f1e539549dc4bb67', '8f3a16c5d022aa36'),
+    (1, 'float64', (4, 5, 6), '', (0, 2), False, '886bc0a4cdb6e6fd', 'be111d49c0145937'),
+    (1, 'float64', (300, 70), 't', (0,), False, '8f0d63fb16bc8c63', 'e72d6f429b8bc1d8'),
+    (1, 'float64', (300, 70), 't', (1,), False, 'ef6c230770c4ab4c', 'b3e338e07d87efd7'),
+    (1, 'float64', (300, 70), 't', None, False, '7df3df821cf2a460', 'f4ba331a27e1d18f'),
+    (1, 'float64', (70, 600), 't', (0,), False, 'dbcd6bfe970c87f0', '8d6f9a2cc6bb615f'),
+    (1, 'float64', (2, 64, 12, 12), 'reversed', (1, 2), False, 'f86ff2cd21bba9f2', '9875f13585a26ebe'),
+    (1, 'float64', (16, 8, 70), 'reversed', (0,), True, '6529a12ab3d45455', 'c53db2dbfc87d2c1'),
+    (1, 'float64', (128, 300), 'every2', (0,), False, 'f031266f47c8e87e', '160d55ca50fdba0b'),
+    (1, 'float64', (128, 300), 'every2', (1,), False, '22ff19092b18d74e', '920a566a8ec85e6a'),
+    (1, 'float64', (128, 300), 'every2', None, False, 'f2d2a144c043e360', '4fb3efbac6244bee'),
+    (1, 'float64', (3, 50, 300), 'every2', (0, 2), False, 'edb76def39eef3a3', '62264a7da1191ad0'),
+    (1, 'float64', (40, 50), 't', (0, 1), False, 'eb648eb05d146f98', 'd0b489a7fad9e8e2'),
+    (1, 'float64', (1000, 70), 't', None, False, 'd0466ded48de0e16', 'edd4f2d282538771'),
+    (2, 'float32', (8, 16, 9, 9), '', (0, 2, 3), True, 'ebf90e351fa57679', 'f474cd2e4129b6c5'),
+    (2, 'float32', (8, 16, 9, 9), '', (0, 2, 3), False, 'ebf90e351fa57679', 'f474cd2e4129b6c5'),
+    (2, 'float32', (32, 3, 32, 32), '', (0, 2, 3), True, '8db7cdffa1b72660', '88af43b70f1813ae'),
+    (2, 'float32', (4, 5, 6), '', (0, 2), False, '900498e50cd3ef24', 'e387f632b2bf867b'),
+    (2, 'float32', (300, 70), 't', (0,), False, '02839ad55c40b815', '0cfd7009b2ef9318'),
+    (2, 'float32', (300, 70), 't', (1,), False, 'c8f8825d28a5e5e9', '27fe1a9c9e51ae97'),
+    (2, 'float32', (300, 70), 't', None, False, 'ac298f8c344c0964', '9782e53f751c8cd2'),
+    (2, 'float32', (70, 600), 't', (0,), False, 'fc76e9dfca1c4e99', '1595db3cedc06aa3'),
+    (2, 'float32', (2, 64, 12, 12), 'reversed', (1, 2), False, '56fc4463a5f5eb80', '5f2ab8259790edfd'),
+    (2, 'float32', (16, 8, 70), 'reversed', (0,), True, '9dbedc195d09479c', '6b2838757fc39e59'),
+    (2, 'float32', (128, 300), 'every2', (0,), False, '7dd8f19034552bb1', '2569f309234b1f24'),
+    (2, 'float32', (128, 300), 'every2', (1,), False, '781dfce20974c627', '76f840cb1fcb54ea'),
+    (2, 'float32', (128, 300), 'every2', None, False, '141c0ed954bfbda2', 'b7ea95a373771a83'),
+    (2, 'float32', (3, 50, 300), 'every2', (0, 2), False, '6184492db3c7d290', '56ca943682113485'),
+    (2, 'float32', (40, 50), 't', (0, 1), False, 'e7a1c02859ee57ed', '332a234c856d51b8'),
+    (2, 'float32', (1000, 70), 't', None, False, '89364c37eb47d98a', '70823cf55fbb768d'),
+    (2, 'float64', (8, 16, 9, 9), '', (0, 2, 3), True, '39439b3c53dba497', '052e811f5e575886'),
+    (2, 'float64', (8, 16, 9, 9), '', (0, 2, 3), False, '39439b3c53dba497', '052e811f5e575886'),
+    (2, 'float64', (32, 3, 32, 32), '', (0, 2, 3), True, 'f1e539549dc4bb67', '8f3a16c5d022aa36'),
+    (2, 'float64', (4, 5, 6), '', (0, 2), False, '886bc0a4cdb6e6fd', 'be111d49c0145937'),
+    (2, 'float64', (300, 70), 't', (0,), False, '8f0d63fb16bc8c63', 'e72d6f429b8bc1d8'),
+    (2, 'float64', (300, 70), 't', (1,), False, 'ef6c230770c4ab4c', 'b3e338e07d87efd7'),
+    (2, 'float64', (300, 70), 't', None, False, '7df3df821cf2a460', 'f4ba331a27e1d18f'),
+    (2, 'float64', (70, 600), 't', (0,), False, 'dbcd6bfe970c87f0', '8d6f9a2cc6bb615f'),
+    (2, 'float64', (2, 64, 12, 12), 'reversed', (1, 2), False, 'f86ff2cd21bba9f2', '9875f13585a26ebe'),
+    (2, 'float64', (16, 8, 70), 'reversed', (0,), True, '6529a12ab3d45455', 'c53db2dbfc87d2c1'),
+    (2, 'float64', (128, 300), 'every2', (0,), False, 'f031266f47c8e87e', '160d55ca50fdba0b'),
+    (2, 'float64', (128, 300), 'every2', (1,), False, '22ff19092b18d74e', '920a566a8ec85e6a'),
+    (2, 'float64', (128, 300), 'every2', None, False, 'f2d2a144c043e360', '4fb3efbac6244bee'),
+    (2, 'float64', (3, 50, 300), 'every2', (0, 2), False, 'edb76def39eef3a3', '62264a7da1191ad0'),
+    (2, 'float64', (40, 50), 't', (0, 1), False, 'eb648eb05d146f98', 'd0b489a7fad9e8e2'),
+    (2, 'float64', (1000, 70), 't', None, False, '8c2bf98eca959fe0', '5b36443734cb5bca'),
+]
+
+
+def view(x, how):
+    if how == "t":
+        return x.transpose(0, 1)
+    if how == "reversed":
+        return x.permute(*reversed(range(x.dim())))
+    if how == "every2":
+        return x[..., ::2]
+    return x
+
+
+@pytest.mark.parametrize("threads, dtype, shape, how, dims, keep, sum_hash, mean_hash", RECORDED_VIEWS)
+def test_sums_over_any_dims_of_any_layout_match_pytorch(
+    threads, dtype, shape, how, dims, keep, sum_hash, mean_hash
+):
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        n = 1
+        for s in shape:
+            n *= s
+        x = view(data(n, getattr(torch, dtype)).reshape(shape), how)
+        r = x.sum() if dims is None else x.sum(dims, keepdim=keep)
+        m = x.mean() if dims is None else x.mean(dims, keepdim=keep)
+        assert (digest(r), digest(m)) == (sum_hash, mean_hash)
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_broadcast_gradients_sum_like_pytorch():
+    # a per-channel weight's gradient sums over (0, 2, 3), as batch norm written by hand does
+    x = data(8 * 16 * 9 * 9, torch.float32).reshape(8, 16, 9, 9)
+    w = torch.ones(1, 16, 1, 1, requires_grad=True)
+    (x * w).backward(x.flip(0))
+    assert w.grad.shape == (1, 16, 1, 1)
+    assert digest(w.grad) == "8453a62c40e005e5"  # PyTorch 2.15's bytes
 
 
 def data(n, dtype):

@@ -4,23 +4,30 @@
 //! 2.15's x86 build sums with), four vectors side by side ("ilp"), each in a four-level
 //! cascade of partial sums (chunks of 16 or more elements, then chunks of those, ...), then
 //! the tail elements and the lanes in order. Columns (a reduced dim that is not the last)
-//! cascade four vectors of columns at a time. A full reduction on several threads sums
-//! `at::parallel_for`'s chunks apart and adds the per-thread results in thread order, as
-//! PyTorch's two-pass reduction does; every other result does not depend on the thread count.
-//! Each result is stored as `0 + sum`, as PyTorch accumulates into a zeroed output (so a sum
-//! of -0.0 is +0.0).
-use super::parallel;
+//! cascade four vectors of columns at a time. Which rows and columns, in which order and on
+//! which threads, is `reduce_iter.rs`'s walk; each result is added into a zeroed output, as
+//! PyTorch's (so a sum of -0.0 is +0.0).
 use std::ops::Add;
 
 /// The float types PyTorch cascades, with its vector width for each.
 pub trait Cascade: Copy + Default + Add<Output = Self> + Send + Sync {
+    /// The lanes of PyTorch's vector of this type (`Vectorized<T>::size()`).
+    const LANES: usize;
     /// The sum of a contiguous row (before the final `0 +`).
     fn row(x: &[Self]) -> Self;
-    /// `out[j] = 0 + Σ_i x[i * stride + j]` for the `out.len()` columns of `rows` rows
-    /// `stride` elements apart that start `x`: a run of the `width` columns of the whole
-    /// reduction that starts at a multiple of 32 (the grouping of the last columns depends
-    /// on the whole width).
-    fn columns(x: &[Self], rows: usize, stride: usize, width: usize, out: &mut [Self]);
+    /// `store(j, Σ_i x[i * stride + j * col_stride])` for the `cols` columns of `rows` rows
+    /// that start `x`: ATen's `vectorized_outer_sum` when `wide` (contiguous columns, at least
+    /// one vector of them: four vectors of columns at a time, then single vectors, then single
+    /// columns), else `scalar_outer_sum` (four columns at a time, then single ones).
+    fn columns(
+        x: &[Self],
+        rows: usize,
+        stride: usize,
+        cols: usize,
+        col_stride: usize,
+        wide: bool,
+        store: &mut dyn FnMut(usize, Self),
+    );
 }
 
 // Each runs compiled for AVX2 (or AVX-512) where the CPU has it (`maps::vectorised`): a
@@ -29,6 +36,7 @@ pub trait Cascade: Copy + Default + Add<Output = Self> + Send + Sync {
 macro_rules! impl_cascade {
     ($T:ty, $lanes:literal) => {
         impl Cascade for $T {
+            const LANES: usize = $lanes;
             fn row(x: &[$T]) -> $T {
                 super::maps::vectorised_len(
                     x.len(),
@@ -36,11 +44,19 @@ macro_rules! impl_cascade {
                     || inner::<$T, $lanes>(x),
                 )
             }
-            fn columns(x: &[$T], rows: usize, stride: usize, width: usize, out: &mut [$T]) {
+            fn columns(
+                x: &[$T],
+                rows: usize,
+                stride: usize,
+                cols: usize,
+                col_stride: usize,
+                wide: bool,
+                store: &mut dyn FnMut(usize, $T),
+            ) {
                 super::maps::vectorised_len(
-                    rows * out.len(),
+                    rows * cols,
                     #[inline(always)]
-                    || outer::<$T, $lanes>(x, rows, stride, width >= $lanes, out),
+                    || outer::<$T, $lanes>(x, rows, stride, cols, col_stride, wide, store),
                 )
             }
         }
@@ -151,26 +167,23 @@ fn inner<T: Cascade, const L: usize>(x: &[T]) -> T {
     acc
 }
 
-/// Sums of the `out.len()` columns of `rows` rows (`stride` apart) that start `x`
-/// (`vectorized_outer_sum` when the whole reduction is `wide`, at least `L` columns: four
-/// vectors of columns at a time, then single vectors, then single columns; else
-/// `scalar_outer_sum`: four columns at a time, then single ones).
+/// The column sums of [`Cascade::columns`]; `wide` needs `col_stride == 1`.
 fn outer<T: Cascade, const L: usize>(
     x: &[T],
     rows: usize,
     stride: usize,
+    cols: usize,
+    cs: usize,
     wide: bool,
-    out: &mut [T],
+    store: &mut dyn FnMut(usize, T),
 ) {
-    let zero = T::default();
-    let cols = out.len();
     let mut j = 0;
     if wide {
         while j + 4 * L <= cols {
             let s = multi_row::<T, L>(rows, |i, k| lanes::<T, L>(x, i * stride + j + k * L));
             for (k, v) in s.iter().enumerate() {
                 for (l, &e) in v.iter().enumerate() {
-                    out[j + k * L + l] = zero + e;
+                    store(j + k * L + l, e);
                 }
             }
             j += 4 * L;
@@ -178,46 +191,28 @@ fn outer<T: Cascade, const L: usize>(
         while j + L <= cols {
             let s = row_sum::<T, L>(rows, |i| lanes::<T, L>(x, i * stride + j));
             for (l, &e) in s.iter().enumerate() {
-                out[j + l] = zero + e;
+                store(j + l, e);
             }
             j += L;
         }
     } else {
         while j + 3 < cols {
-            let s = multi_row::<T, 1>(rows, |i, k| [x[i * stride + j + k]]);
-            for k in 0..4 {
-                out[j + k] = zero + s[k][0];
+            let s = multi_row::<T, 1>(rows, |i, k| [x[i * stride + (j + k) * cs]]);
+            for (k, v) in s.iter().enumerate() {
+                store(j + k, v[0]);
             }
             j += 4;
         }
     }
     while j < cols {
-        out[j] = zero + row_sum::<T, 1>(rows, |i| [x[i * stride + j]])[0];
+        store(j, row_sum::<T, 1>(rows, |i| [x[i * stride + j * cs]])[0]);
         j += 1;
     }
 }
 
-/// The sum of all of the contiguous `x`, as PyTorch computes `x.sum()`: one cascade on one
-/// thread (or below 32768 elements); on n threads, `at::parallel_for`'s chunks summed apart
-/// and the per-thread sums (n of them, unused threads' zero) summed as a row.
-pub fn full<T: Cascade>(x: &[T]) -> T {
-    let n = x.len();
-    let threads = parallel::num_threads();
-    if n < parallel::GRAIN || threads <= 1 {
-        return T::default() + T::row(x);
-    }
-    let tasks = threads.min(n.div_ceil(parallel::GRAIN));
-    let chunk = n.div_ceil(tasks);
-    let mut buffer: Vec<T> = parallel::map_reduce(tasks, 1, |a, b| {
-        (a..b)
-            .map(|t| T::default() + T::row(&x[(t * chunk).min(n)..((t + 1) * chunk).min(n)]))
-            .collect::<Vec<T>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    buffer.resize(threads, T::default());
-    T::default() + T::row(&buffer)
+/// The sum of `n` values `stride` apart from the start of `x`, by ATen's scalar `row_sum`.
+pub fn strided_row<T: Cascade>(x: &[T], n: usize, stride: usize) -> T {
+    row_sum::<T, 1>(n, |i| [x[i * stride]])[0]
 }
 
 #[cfg(test)]
@@ -255,7 +250,7 @@ mod tests {
         let (rows, cols) = (37, 45);
         let x: Vec<f64> = (0..rows * cols).map(|i| (i % 7) as f64 - 3.0).collect();
         let mut out = vec![0.0; cols];
-        f64::columns(&x, rows, cols, cols, &mut out);
+        f64::columns(&x, rows, cols, cols, 1, true, &mut |j, v| out[j] = v);
         for (j, &o) in out.iter().enumerate() {
             let exact: f64 = (0..rows).map(|i| x[i * cols + j]).sum();
             assert_eq!(o, exact);
@@ -268,7 +263,8 @@ mod tests {
         for n in [0usize, 1, 7, 8, 63, 64, 65, 1000, 70_000] {
             let x: Vec<f32> = (0..n).map(|i| (i % 5) as f32).collect();
             let exact: f64 = x.iter().map(|&v| v as f64).sum();
-            assert_eq!(full(&x) as f64, exact, "n = {n}");
+            let got = crate::backend::cpu::reduce_iter::sum(&x, 0, &[n], &[1], &[true], false);
+            assert_eq!(got[0] as f64, exact, "n = {n}");
         }
         assert_eq!(ceil_log2(1), 1);
         assert_eq!(ceil_log2(3), 2);

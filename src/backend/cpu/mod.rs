@@ -13,6 +13,7 @@ pub mod matmul;
 mod memory;
 pub mod parallel;
 pub mod reduce;
+pub mod reduce_iter;
 pub mod rows;
 pub mod special;
 pub mod vmath;

@@ -1,6 +1,5 @@
 //! Reductions over any set of dims, and arg-reductions over one dim.
-use super::cascade::{self, Cascade};
-use super::parallel;
+use super::cascade::Cascade;
 use crate::backend::Strided;
 use crate::backend::{ArgReduceKernel, ReduceKernel, ScanKernel};
 use crate::dtype::{DType, Element};
@@ -106,13 +105,13 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
             sum(&wide, dims, keepdim)?.cast(x.dtype())?
         }
         DType::Float32 if x.storage.is_host() && x.numel() > 0 => {
-            match sum_float::<f32>(x, dims)? {
+            match sum_float::<f32>(x, dims, keepdim)? {
                 Some(v) => Strided::from_vec(v, &shape)?,
                 None => return sum_fold_f32(x, dims, &shape),
             }
         }
         DType::Float64 if x.storage.is_host() && x.numel() > 0 => {
-            match sum_float::<f64>(x, dims)? {
+            match sum_float::<f64>(x, dims, keepdim)? {
                 Some(v) => Strided::from_vec(v, &shape)?,
                 None => Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?,
             }
@@ -306,50 +305,22 @@ fn as_blocks(x: &Strided, dims: &[usize]) -> Result<Option<Blocks>> {
     }))
 }
 
-/// The float32/float64 sum over `dims` with PyTorch's cascade (`cascade.rs`): a full
-/// reduction, rows (reduced dims last) or columns (kept dims after the reduced ones), the work
-/// split over the worker pool where PyTorch's result does not depend on the split; None where
-/// [`as_blocks`] declines.
-fn sum_float<T: Cascade + Element>(x: &Strided, dims: &[usize]) -> Result<Option<Vec<T>>> {
-    let Some(blocks) = as_blocks(x, dims)? else {
+/// The float32/float64 sum over `dims` in PyTorch's order (`reduce_iter.rs`); None for an
+/// input with no elements or off the host.
+fn sum_float<T: Cascade + Element>(
+    x: &Strided,
+    dims: &[usize],
+    keepdim: bool,
+) -> Result<Option<Vec<T>>> {
+    if !x.storage.is_host() || x.numel() == 0 {
         return Ok(None);
-    };
-    let (outer, red, inner) = blocks.dims;
-    // SAFETY: T matches the dtype; `blocks.x` is contiguous.
-    let s = unsafe { blocks.x.contiguous_slice::<T>().expect("contiguous") };
-    let mut out: Vec<T> = super::alloc_vec(outer * inner)?;
-    out.resize(outer * inner, T::default());
-    if inner == 1 {
-        if outer == 1 {
-            out[0] = cascade::full(s);
-        } else {
-            let grain = parallel::GRAIN.div_ceil(red.max(1));
-            parallel::fill_chunks(&mut out, grain, |start, part| {
-                for (i, o) in part.iter_mut().enumerate() {
-                    let row = start + i;
-                    *o = T::default() + T::row(&s[row * red..(row + 1) * red]);
-                }
-            });
-        }
-    } else {
-        // column sums; the columns split over the pool in runs of 32 (PyTorch rounds its
-        // column chunks to 128 bytes, so every chunk starts a group of four vectors and the
-        // values do not depend on the split)
-        let grain = (parallel::GRAIN / red.max(1)).div_ceil(32).max(1);
-        for o in 0..outer {
-            let block = &s[o * red * inner..(o + 1) * red * inner];
-            // (the last part also holds the columns after the last whole run of 32)
-            parallel::fill_chunks_by(
-                &mut out[o * inner..(o + 1) * inner],
-                32,
-                grain,
-                |first, part| {
-                    T::columns(&block[first * 32..], red, inner, inner, part);
-                },
-            );
-        }
     }
-    Ok(Some(out))
+    let reduced: SmallVec<[bool; 6]> = (0..x.shape.len()).map(|d| dims.contains(&d)).collect();
+    // SAFETY: T matches the dtype; the view lies inside its storage.
+    let s = unsafe { x.storage.slice::<T>() };
+    Ok(Some(super::reduce_iter::sum(
+        s, x.offset, &x.shape, &x.strides, &reduced, keepdim,
+    )))
 }
 
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
