@@ -174,6 +174,49 @@ def test_broadcast_gradients_sum_like_pytorch():
     assert digest(w.grad) == "8453a62c40e005e5"  # PyTorch 2.15's bytes
 
 
+# (threads, dtype, shape, dims, sum hash, mean hash): complex sums cascade in the input's
+# precision (4 complex64 / 2 complex128 lanes)
+RECORDED_COMPLEX = [
+    (1, 'complex64', (1000,), None, '10b115cbf3cdd0b3', '20ae3c454bcc6d5c'),
+    (1, 'complex64', (40000,), None, '0f0faa56d89bb2fa', 'ff5271e6c7c7f316'),
+    (1, 'complex64', (17, 33), (1,), 'ef196db4695865fe', 'ecef079c31c73cb3'),
+    (1, 'complex64', (300, 70), (0,), '04a8a6edc81b442a', '2b7fad48c3b76c46'),
+    (1, 'complex64', (8, 6, 5), (0, 2), 'c4d29a35244a2fc9', '041dcde7af9ef58d'),
+    (1, 'complex128', (1000,), None, '39c2b717bdfe8434', '9a2625bd08fe4755'),
+    (1, 'complex128', (40000,), None, '4ab5d360751581d1', '2da8f7c1fbf737f0'),
+    (1, 'complex128', (17, 33), (1,), '528307f131c472ab', 'f73c32437ac04e8e'),
+    (1, 'complex128', (300, 70), (0,), '4df76c39aeb91553', '797e477e24193a31'),
+    (1, 'complex128', (8, 6, 5), (0, 2), '0d0a85260a84cb76', 'e7d77e2090ecf057'),
+    (2, 'complex64', (1000,), None, '10b115cbf3cdd0b3', '20ae3c454bcc6d5c'),
+    (2, 'complex64', (40000,), None, 'f47609ef48f0c58f', '77b826e8d0d159c1'),
+    (2, 'complex64', (17, 33), (1,), 'ef196db4695865fe', 'ecef079c31c73cb3'),
+    (2, 'complex64', (300, 70), (0,), '04a8a6edc81b442a', '2b7fad48c3b76c46'),
+    (2, 'complex64', (8, 6, 5), (0, 2), 'c4d29a35244a2fc9', '041dcde7af9ef58d'),
+    (2, 'complex128', (1000,), None, '39c2b717bdfe8434', '9a2625bd08fe4755'),
+    (2, 'complex128', (40000,), None, 'a306101892fa1ad2', 'ddd5f91bd41035cd'),
+    (2, 'complex128', (17, 33), (1,), '528307f131c472ab', 'f73c32437ac04e8e'),
+    (2, 'complex128', (300, 70), (0,), '4df76c39aeb91553', '797e477e24193a31'),
+    (2, 'complex128', (8, 6, 5), (0, 2), '0d0a85260a84cb76', 'e7d77e2090ecf057'),
+]
+
+
+@pytest.mark.parametrize("threads, dtype, shape, dims, sum_hash, mean_hash", RECORDED_COMPLEX)
+def test_complex_sums_match_pytorch(threads, dtype, shape, dims, sum_hash, mean_hash):
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        n = 1
+        for s in shape:
+            n *= s
+        re = data(n, torch.float64)
+        x = torch.complex(re, re.flip(0)).to(getattr(torch, dtype)).reshape(shape)
+        r = x.sum() if dims is None else x.sum(dims)
+        m = x.mean() if dims is None else x.mean(dims)
+        assert (digest(r), digest(m)) == (sum_hash, mean_hash)
+    finally:
+        torch.set_num_threads(before)
+
+
 def data(n, dtype):
     """Values spread over seven decades, from arithmetic alone (no RNG)."""
     i = torch.arange(n, dtype=torch.float64)

@@ -64,6 +64,9 @@ macro_rules! impl_cascade {
 }
 impl_cascade!(f32, 8);
 impl_cascade!(f64, 4);
+// a complex vector holds half as many values (its lanes add re and im apart)
+impl_cascade!(num_complex::Complex32, 4);
+impl_cascade!(num_complex::Complex64, 2);
 
 #[inline(always)]
 fn add<T: Cascade, const L: usize>(a: [T; L], b: [T; L]) -> [T; L] {

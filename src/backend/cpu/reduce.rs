@@ -105,20 +105,20 @@ pub fn sum(x: &Strided, dims: &[usize], keepdim: bool) -> Result<Strided> {
             sum(&wide, dims, keepdim)?.cast(x.dtype())?
         }
         DType::Float32 if x.storage.is_host() && x.numel() > 0 => {
-            match sum_float::<f32>(x, dims, keepdim)? {
-                Some(v) => Strided::from_vec(v, &shape)?,
-                None => return sum_fold_f32(x, dims, &shape),
-            }
+            Strided::from_vec(sum_float::<f32>(x, dims, keepdim), &shape)?
         }
         DType::Float64 if x.storage.is_host() && x.numel() > 0 => {
-            match sum_float::<f64>(x, dims, keepdim)? {
-                Some(v) => Strided::from_vec(v, &shape)?,
-                None => Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?,
-            }
+            Strided::from_vec(sum_float::<f64>(x, dims, keepdim), &shape)?
         }
         DType::Float32 => return sum_fold_f32(x, dims, &shape),
         DType::Float64 => {
             Strided::from_vec(fold::<f64, f64>(x, dims, 0.0, |a, v| a + v)?.0, &shape)?
+        }
+        DType::Complex64 if x.storage.is_host() && x.numel() > 0 => {
+            Strided::from_vec(sum_float::<Complex32>(x, dims, keepdim), &shape)?
+        }
+        DType::Complex128 if x.storage.is_host() && x.numel() > 0 => {
+            Strided::from_vec(sum_float::<Complex64>(x, dims, keepdim), &shape)?
         }
         DType::Complex64 => {
             let (v, _) = fold::<Complex32, Complex64>(x, dims, Complex64::default(), |a, v| {
@@ -305,22 +305,12 @@ fn as_blocks(x: &Strided, dims: &[usize]) -> Result<Option<Blocks>> {
     }))
 }
 
-/// The float32/float64 sum over `dims` in PyTorch's order (`reduce_iter.rs`); None for an
-/// input with no elements or off the host.
-fn sum_float<T: Cascade + Element>(
-    x: &Strided,
-    dims: &[usize],
-    keepdim: bool,
-) -> Result<Option<Vec<T>>> {
-    if !x.storage.is_host() || x.numel() == 0 {
-        return Ok(None);
-    }
+/// The float or complex sum over `dims` of a host tensor in PyTorch's order (`reduce_iter.rs`).
+fn sum_float<T: Cascade + Element>(x: &Strided, dims: &[usize], keepdim: bool) -> Vec<T> {
     let reduced: SmallVec<[bool; 6]> = (0..x.shape.len()).map(|d| dims.contains(&d)).collect();
     // SAFETY: T matches the dtype; the view lies inside its storage.
     let s = unsafe { x.storage.slice::<T>() };
-    Ok(Some(super::reduce_iter::sum(
-        s, x.offset, &x.shape, &x.strides, &reduced, keepdim,
-    )))
+    super::reduce_iter::sum(s, x.offset, &x.shape, &x.strides, &reduced, keepdim)
 }
 
 /// Index of the max (or min) along `dim` with its value; NaN wins, as in PyTorch.
