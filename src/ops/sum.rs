@@ -114,12 +114,20 @@ pub fn mean(x: &Tensor, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     let rd = reduce_dims(x.ndim(), dims)?;
     let shape = x.shape();
     let n: usize = rd.iter().map(|&d| shape[d]).product();
-    let s = sum_kernel(x, &rd, keepdim)?;
+    let on_cpu = !x.is_cuda();
+    // float16/bfloat16 on the CPU: summed and divided in float32, rounded once at the end
+    // (PyTorch's CPU mean, "for accuracy reasons")
+    let half = on_cpu && matches!(dt, DType::Float16 | DType::BFloat16);
+    let s = if half {
+        sum_kernel(&backend::cast_keep(x, DType::Float32)?, &rd, keepdim)?
+    } else {
+        sum_kernel(x, &rd, keepdim)?
+    };
     // float32/float64 on the CPU: the sum divided by n, as PyTorch's CPU mean
     // (`sum(...).div_(n)`), which rounds differently from a product with 1/n; elsewhere the sum
     // is scaled by 1/n, as PyTorch's other mean kernels
-    let on_cpu = !x.is_cuda();
-    let scaled = if on_cpu && matches!(dt, DType::Float32 | DType::Float64) && s.dtype() == dt {
+    let wide = if half { DType::Float32 } else { dt };
+    let scaled = if on_cpu && matches!(wide, DType::Float32 | DType::Float64) && s.dtype() == wide {
         super::arith::kernel_div_scalar(&s, n as f64)?
     } else {
         super::arith::kernel_mul_scalar(&s, 1.0 / n as f64)?

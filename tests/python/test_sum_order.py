@@ -251,3 +251,24 @@ def test_documented_examples():
     assert str(torch.tensor([-0.0, -0.0]).sum().item()) == "0.0"
     # the mean of nothing is 0/0 in every part
     assert str(torch.tensor([], dtype=torch.complex64).mean()) == "tensor(nan+nanj)"
+
+
+@pytest.mark.parametrize(
+    "dtype, whole, rows, cols",
+    [
+        ("float16", 0.00096893310546875,
+         [0.00948333740234375, 0.0175628662109375, 0.0174102783203125],
+         [-0.0004911422729492188, 0.03619384765625, 0.06793212890625]),
+        ("bfloat16", 0.00091552734375,
+         [0.009521484375, 0.017578125, 0.0174560546875],
+         [-0.00049591064453125, 0.0361328125, 0.06787109375]),
+    ],
+)
+def test_half_means_divide_in_float32_and_round_once(dtype, whole, rows, cols):
+    # PyTorch 2.15's values: the float32 sum divided in float32, then rounded to the dtype
+    # (rounding the sum first gives 0.0009694099426269531 for float16)
+    h = torch.arange(1000.0).mul(0.37).sin().to(getattr(torch, dtype))
+    assert h.mean().item() == whole
+    assert h.reshape(10, 100).mean(1).tolist()[:3] == rows
+    assert h.reshape(10, 100).t().mean(1).tolist()[:3] == cols
+    assert h.mean().dtype == getattr(torch, dtype)
