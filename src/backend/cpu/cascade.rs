@@ -153,6 +153,7 @@ fn lanes<T: Cascade, const L: usize>(x: &[T], at: usize) -> [T; L] {
 
 /// The sum of a contiguous row: `vectorized_inner_sum` for rows of at least `L` elements,
 /// the scalar `row_sum` for shorter ones.
+#[inline(always)]
 fn inner<T: Cascade, const L: usize>(x: &[T]) -> T {
     let n = x.len();
     if n < L {
@@ -171,6 +172,7 @@ fn inner<T: Cascade, const L: usize>(x: &[T]) -> T {
 }
 
 /// The column sums of [`Cascade::columns`]; `wide` needs `col_stride == 1`.
+#[inline(always)]
 fn outer<T: Cascade, const L: usize>(
     x: &[T],
     rows: usize,
