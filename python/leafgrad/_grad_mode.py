@@ -6,6 +6,11 @@ import sys
 
 from . import _core
 
+# bound once: entering and leaving a grad-mode block is on the per-op path of every
+# `with torch.no_grad():` loop
+_swap_grad = _core._swap_grad_enabled
+_set_grad = _core._set_grad_enabled
+
 
 def _wrap_generator(make_ctx, func):
     """Apply the mode only while the generator body runs, not between next() calls."""
@@ -86,17 +91,16 @@ class no_grad(_DecoratorContextManager):
     False
     """
 
-    def __new__(cls, orig_func=None):
-        if orig_func is None:
-            return super().__new__(cls)
-        return cls()(orig_func)
+    # (orig_func=None): a new instance, or a function decorated by one
+    __new__ = staticmethod(_core._grad_ctx_new)
+    # PyTorch's no_grad.__init__(self) takes no argument: `no_grad(None)` is its TypeError
+    _init_takes_no_args = True
 
     def __enter__(self):
-        self.prev = _core.is_grad_enabled()
-        _core._set_grad_enabled(False)
+        self.prev = _swap_grad(False)
 
-    def __exit__(self, *exc):
-        _core._set_grad_enabled(self.prev)
+    def __exit__(self, exc_type, exc_value, traceback):
+        _set_grad(self.prev)
 
 
 class enable_grad(_DecoratorContextManager):
@@ -110,17 +114,13 @@ class enable_grad(_DecoratorContextManager):
     True
     """
 
-    def __new__(cls, orig_func=None):
-        if orig_func is None:
-            return super().__new__(cls)
-        return cls()(orig_func)
+    __new__ = staticmethod(_core._grad_ctx_new)
 
     def __enter__(self):
-        self.prev = _core.is_grad_enabled()
-        _core._set_grad_enabled(True)
+        self.prev = _swap_grad(True)
 
-    def __exit__(self, *exc):
-        _core._set_grad_enabled(self.prev)
+    def __exit__(self, exc_type, exc_value, traceback):
+        _set_grad(self.prev)
 
 
 class set_grad_enabled(_DecoratorContextManager):

@@ -347,6 +347,79 @@ fn is_grad_enabled() -> bool {
 fn _set_grad_enabled(mode: bool) {
     grad_mode::set_grad_enabled(mode)
 }
+/// Sets grad mode and returns the mode it replaces (one call for a context manager's
+/// `__enter__`).
+#[pyfunction]
+fn _swap_grad_enabled(mode: bool) -> bool {
+    let prev = grad_mode::is_grad_enabled();
+    grad_mode::set_grad_enabled(mode);
+    prev
+}
+
+/// `__new__` of `no_grad` and `enable_grad`: a new instance, or given a function, that
+/// function decorated by a new instance (`@torch.no_grad` without parentheses). A builtin, so
+/// `with torch.no_grad():` runs no Python frame to make its object.
+#[pyfunction]
+#[pyo3(signature = (cls, *args, **kwargs))]
+fn _grad_ctx_new<'py>(
+    cls: &Bound<'py, pyo3::types::PyType>,
+    args: &Bound<'py, pyo3::types::PyTuple>,
+    kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = cls.py();
+    // PyTorch's signature and messages: `_NoParamDecoratorContextManager.__new__(cls, orig_func=None)`
+    let name = "_NoParamDecoratorContextManager.__new__()";
+    let mut orig_func = match args.len() {
+        0 => None,
+        1 => Some(args.get_item(0)?),
+        n => {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{name} takes from 1 to 2 positional arguments but {} were given",
+                n + 1
+            )))
+        }
+    };
+    for (k, v) in kwargs.into_iter().flatten() {
+        let k: String = k.extract()?;
+        if k != "orig_func" {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{name} got an unexpected keyword argument '{k}'"
+            )));
+        }
+        if orig_func.is_some() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{name} got multiple values for argument 'orig_func'"
+            )));
+        }
+        orig_func = Some(v);
+    }
+    let given_none = orig_func.as_ref().is_some_and(|f| f.is_none());
+    if given_none && cls.hasattr("_init_takes_no_args")? {
+        // PyTorch makes the instance, then no_grad's `__init__(self)` refuses the argument
+        // (enable_grad has none: object's ignores it)
+        return Err(pyo3::exceptions::PyTypeError::new_err(if args.is_empty() {
+            "no_grad.__init__() got an unexpected keyword argument 'orig_func'"
+        } else {
+            "no_grad.__init__() takes 1 positional argument but 2 were given"
+        }));
+    }
+    match orig_func.filter(|f| !f.is_none()) {
+        None => {
+            // object.__new__(cls), without the Python-level call
+            let empty = pyo3::types::PyTuple::empty(py);
+            // SAFETY: `object`'s tp_new with an empty tuple, for a heap type deriving from
+            // object (every Python class); it returns a new reference or NULL with an error.
+            unsafe {
+                let tp_new = (*std::ptr::addr_of!(pyo3::ffi::PyBaseObject_Type))
+                    .tp_new
+                    .expect("object has tp_new");
+                let obj = tp_new(cls.as_type_ptr(), empty.as_ptr(), std::ptr::null_mut());
+                Bound::from_owned_ptr_or_err(py, obj)
+            }
+        }
+        Some(f) => cls.call0()?.call1((f,)),
+    }
+}
 /// Whether `torch.inference_mode()` is on.
 ///
 /// >>> torch.is_inference_mode_enabled()
@@ -387,6 +460,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_grad, m)?)?;
     m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_swap_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_grad_ctx_new, m)?)?;
     m.add_function(wrap_pyfunction!(is_inference_mode_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_set_inference_mode, m)?)?;
     m.add_function(wrap_pyfunction!(_arena_stats, m)?)?;

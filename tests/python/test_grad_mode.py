@@ -289,3 +289,37 @@ def test_in_place_on_an_inference_tensor_that_requires_grad_error_order():
         t.mul_(u)
     with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
         t.exp_()
+
+
+@pytest.mark.parametrize("cls", ["no_grad", "enable_grad"])
+def test_bare_decorator_and_constructor_arguments_as_pytorch(cls):
+    # PyTorch 2.15's _NoParamDecoratorContextManager: a function argument (positional or
+    # orig_func=) gives the decorated function; anything else is its TypeError
+    ctx = getattr(torch, cls)
+    assert ctx(len)([1, 2]) == 2
+    assert ctx(orig_func=len)([1, 2, 3]) == 3
+    assert isinstance(ctx(), ctx) and type(ctx()) is ctx
+    with pytest.raises(TypeError, match=re.escape(
+            "_NoParamDecoratorContextManager.__new__() takes from 1 to 2 positional arguments but 3 were given")):
+        ctx(1, 2)
+    with pytest.raises(TypeError, match=re.escape(
+            "_NoParamDecoratorContextManager.__new__() got an unexpected keyword argument 'foo'")):
+        ctx(foo=1)
+    if cls == "no_grad":
+        # no_grad.__init__(self) refuses it; enable_grad has no __init__ of its own
+        with pytest.raises(TypeError, match=re.escape(
+                "no_grad.__init__() got an unexpected keyword argument 'orig_func'")):
+            ctx(orig_func=None)
+        with pytest.raises(TypeError, match=re.escape(
+                "no_grad.__init__() takes 1 positional argument but 2 were given")):
+            ctx(None)
+    else:
+        assert type(ctx(None)) is ctx and type(ctx(orig_func=None)) is ctx
+
+    class Sub(ctx):
+        pass
+
+    with torch.no_grad():
+        with Sub():
+            assert torch.is_grad_enabled() == (cls == "enable_grad")
+    assert torch.is_grad_enabled()
