@@ -124,7 +124,12 @@ pub fn meta_of(t: &Tensor) -> TensorMeta {
 
 /// The leaf's AccumulateGrad node, created on first use and shared while any graph holds it.
 pub fn grad_accumulator(t: &Tensor) -> NodeRef {
-    let mut m = t.meta();
+    let meta = meta_of(t);
+    accumulator_in(t, &mut t.meta(), meta)
+}
+
+/// [`grad_accumulator`] with `t`'s autograd metadata already locked and its shape known.
+fn accumulator_in(t: &Tensor, m: &mut crate::tensor::AutogradMeta, meta: TensorMeta) -> NodeRef {
     if let Some(w) = &m.grad_acc {
         if let Some(r) = NodeRef::upgrade_weak(w) {
             return r;
@@ -134,7 +139,7 @@ pub fn grad_accumulator(t: &Tensor) -> NodeRef {
         "torch::autograd::AccumulateGrad",
         SmallVec::new(),
         SmallVec::new(),
-        smallvec::smallvec![meta_of(t)],
+        smallvec::smallvec![meta],
         NodeKind::AccumulateGrad(t.clone()),
         Vec::new(),
     ));
@@ -142,35 +147,43 @@ pub fn grad_accumulator(t: &Tensor) -> NodeRef {
     node
 }
 
-/// The edge to `t` and the shape/dtype its gradient must have (one lock each).
+/// The edge to `t` and the shape/dtype its gradient must have: one read of its layout and
+/// one lock of its autograd metadata (this runs for every input of every recorded op).
 fn edge_and_meta(t: &Tensor) -> (Edge, TensorMeta) {
-    (gradient_edge(t), meta_of(t))
-}
-
-/// Where the gradient of `t` goes: its grad_fn, its AccumulateGrad, or nowhere.
-pub fn gradient_edge(t: &Tensor) -> Edge {
-    if t.is_view() {
+    let (view, meta) = {
+        let d = t.data();
+        let meta = TensorMeta {
+            shape: crate::shape::Shape::from_slice(&d.shape),
+            dtype: d.dtype,
+            device: d.storage.device(),
+        };
+        (d.base.is_some(), meta)
+    };
+    if view {
         // a view written through its base takes its new history now (an error for a view that
         // may not is raised before recording, by `needs_grad`)
         let _ = refresh_view(t);
     }
-    // (a view made under no_grad of a tensor that requires grad requires grad, but has no
-    // grad accumulator of its own: PyTorch's grad_accumulator() reads the flag only)
-    let (gf, nr, rg) = {
-        let m = t.meta();
-        (m.grad_fn.clone(), m.output_nr, m.requires_grad)
-    };
-    match gf {
+    let mut m = t.meta();
+    let edge = match &m.grad_fn {
         Some(node) => Edge {
-            node: Some(node),
-            input_nr: nr,
+            node: Some(node.clone()),
+            input_nr: m.output_nr,
         },
-        None if rg => Edge {
-            node: Some(grad_accumulator(t)),
+        None if m.requires_grad => Edge {
+            node: Some(accumulator_in(t, &mut m, meta.clone())),
             input_nr: 0,
         },
         None => Edge::none(),
-    }
+    };
+    (edge, meta)
+}
+
+/// Where the gradient of `t` goes: its grad_fn, its AccumulateGrad, or nowhere. (A view
+/// made under no_grad of a tensor that requires grad requires grad, but has no grad
+/// accumulator of its own: PyTorch's grad_accumulator() reads the flag only.)
+pub fn gradient_edge(t: &Tensor) -> Edge {
+    edge_and_meta(t).0
 }
 
 /// A tensor saved for backward (an input of the op); packed by the active saved-tensor hooks.
