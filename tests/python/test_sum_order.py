@@ -151,18 +151,10 @@ def view(x, how):
 def test_sums_over_any_dims_of_any_layout_match_pytorch(
     threads, dtype, shape, how, dims, keep, sum_hash, mean_hash
 ):
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        n = 1
-        for s in shape:
-            n *= s
-        x = view(data(n, getattr(torch, dtype)).reshape(shape), how)
-        r = x.sum() if dims is None else x.sum(dims, keepdim=keep)
-        m = x.mean() if dims is None else x.mean(dims, keepdim=keep)
-        assert (digest(r), digest(m)) == (sum_hash, mean_hash)
-    finally:
-        torch.set_num_threads(before)
+    def make():
+        return view(data(numel(shape), getattr(torch, dtype)).reshape(shape), how)
+
+    check(threads, make, dims, keep, sum_hash, mean_hash)
 
 
 def test_broadcast_gradients_sum_like_pytorch():
@@ -202,20 +194,11 @@ RECORDED_COMPLEX = [
 
 @pytest.mark.parametrize("threads, dtype, shape, dims, sum_hash, mean_hash", RECORDED_COMPLEX)
 def test_complex_sums_match_pytorch(threads, dtype, shape, dims, sum_hash, mean_hash):
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        n = 1
-        for s in shape:
-            n *= s
-        re = data(n, torch.float64)
-        x = torch.complex(re, re.flip(0)).to(getattr(torch, dtype)).reshape(shape)
-        r = x.sum() if dims is None else x.sum(dims)
-        m = x.mean() if dims is None else x.mean(dims)
-        assert (digest(r), digest(m)) == (sum_hash, mean_hash)
-    finally:
-        torch.set_num_threads(before)
+    def make():
+        re = data(numel(shape), torch.float64)
+        return torch.complex(re, re.flip(0)).to(getattr(torch, dtype)).reshape(shape)
 
+    check(threads, make, dims, False, sum_hash, mean_hash)
 
 def data(n, dtype):
     """Values spread over seven decades, from arithmetic alone (no RNG)."""
@@ -228,21 +211,32 @@ def digest(t):
     return hashlib.sha256(t.contiguous().numpy().tobytes()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("threads, dtype, shape, dim, sum_hash, mean_hash", RECORDED)
-def test_sum_and_mean_bits_match_pytorch(threads, dtype, shape, dim, sum_hash, mean_hash):
+def check(threads, make, dims, keep, sum_hash, mean_hash):
+    """`make()`'s sum and mean over `dims` on `threads` threads hash to the recorded bytes."""
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        n = 1
-        for s in shape:
-            n *= s
-        x = data(n, getattr(torch, dtype)).reshape(shape)
-        r = x.sum() if dim is None else x.sum(dim)
-        m = x.mean() if dim is None else x.mean(dim)
+        x = make()
+        r = x.sum() if dims is None else x.sum(dims, keepdim=keep)
+        m = x.mean() if dims is None else x.mean(dims, keepdim=keep)
         assert (digest(r), digest(m)) == (sum_hash, mean_hash)
     finally:
         torch.set_num_threads(before)
 
+
+def numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+@pytest.mark.parametrize("threads, dtype, shape, dim, sum_hash, mean_hash", RECORDED)
+def test_sum_and_mean_bits_match_pytorch(threads, dtype, shape, dim, sum_hash, mean_hash):
+    def make():
+        return data(numel(shape), getattr(torch, dtype)).reshape(shape)
+
+    check(threads, make, dim, False, sum_hash, mean_hash)
 
 def test_documented_examples():
     # PyTorch's float32 sum is not the exact one: its rounding is reproduced

@@ -76,6 +76,51 @@ fn is_channels_last(shape: &[usize], strides: &[isize]) -> bool {
     true
 }
 
+/// TensorIterator's `reorder_dimensions`: the dims of `shape`, innermost first, by the
+/// operands' `strides` (outputs first). With `reduction`, the first operand is a reduction's
+/// output and its reduced dims (stride 0) go innermost.
+pub fn reorder_dims(shape: &[usize], strides: &[&[isize]], reduction: bool) -> Vec<usize> {
+    let nd = shape.len();
+    // 1: d0 goes outside d1; -1: inside; 0: no operand decides
+    let should_swap = |d0: usize, d1: usize| -> i32 {
+        for (k, st) in strides.iter().enumerate() {
+            let (s0, s1) = (st[d0], st[d1]);
+            if reduction && k == 0 && (s0 == 0) != (s1 == 0) {
+                return if s1 == 0 { 1 } else { -1 };
+            }
+            if s0 == 0 || s1 == 0 {
+                continue;
+            }
+            if s0 < s1 {
+                return -1;
+            }
+            if s0 > s1 {
+                return 1;
+            }
+            if shape[d0] > shape[d1] {
+                return 1;
+            }
+        }
+        0
+    };
+    // insertion sort that tolerates ambiguous comparisons, as ATen's
+    let mut perm: Vec<usize> = (0..nd).rev().collect();
+    for i in 1..nd {
+        let mut d1 = i;
+        for d0 in (0..i).rev() {
+            match should_swap(perm[d0], perm[d1]) {
+                c if c > 0 => {
+                    perm.swap(d0, d1);
+                    d1 = d0;
+                }
+                c if c < 0 => break,
+                _ => {}
+            }
+        }
+    }
+    perm
+}
+
 /// The dims of `shape` ordered from outermost to innermost by the operands' strides (PyTorch's
 /// `reorder_dimensions`), or None when that order is the row-major one.
 fn order(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<usize>> {
@@ -102,39 +147,8 @@ fn order(shape: &[usize], operands: &[(&[usize], &[isize])]) -> Option<Vec<usize
                 .collect()
         })
         .collect();
-    // 1: d0 goes outside d1; -1: inside; 0: no operand decides
-    let should_swap = |d0: usize, d1: usize| -> i32 {
-        for st in &strides {
-            let (s0, s1) = (st[d0], st[d1]);
-            if s0 == 0 || s1 == 0 {
-                continue;
-            }
-            if s0 < s1 {
-                return -1;
-            }
-            if s0 > s1 {
-                return 1;
-            }
-            if shape[d0] > shape[d1] {
-                return 1;
-            }
-        }
-        0
-    };
-    let mut perm: Vec<usize> = (0..nd).rev().collect(); // innermost first
-    for i in 1..nd {
-        let mut d1 = i;
-        for d0 in (0..i).rev() {
-            match should_swap(perm[d0], perm[d1]) {
-                c if c > 0 => {
-                    perm.swap(d0, d1);
-                    d1 = d0;
-                }
-                c if c < 0 => break,
-                _ => {}
-            }
-        }
-    }
+    let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
+    let mut perm = reorder_dims(shape, &refs, false);
     perm.reverse(); // outermost first
     if perm.iter().enumerate().all(|(i, &p)| i == p) {
         None

@@ -49,49 +49,6 @@ impl<T: Cascade> Out<T> {
     }
 }
 
-/// `TensorIterator::reorder_dimensions` for a reduction: `perm[0]` the innermost dim.
-fn reorder(shape: &[usize], ins: &[isize], outs: &[isize]) -> Dims<usize> {
-    let nd = shape.len();
-    let mut perm: Dims<usize> = (0..nd).rev().collect();
-    // > 0: swap, < 0: keep, 0: ambiguous (the operands in order: output, then input)
-    let should_swap = |d0: usize, d1: usize| -> i32 {
-        for (k, st) in [outs, ins].into_iter().enumerate() {
-            let (s0, s1) = (st[d0], st[d1]);
-            if k == 0 && (s0 == 0) != (s1 == 0) {
-                // reduced dims (output stride 0) move to the front
-                return if s1 == 0 { 1 } else { -1 };
-            }
-            if s0 == 0 || s1 == 0 {
-                continue;
-            }
-            if s0 < s1 {
-                return -1;
-            }
-            if s0 > s1 {
-                return 1;
-            }
-            if shape[d0] > shape[d1] {
-                return 1;
-            }
-        }
-        0
-    };
-    // insertion sort that tolerates ambiguous comparisons, as ATen's
-    for i in 1..nd {
-        let mut dim1 = i;
-        for dim0 in (0..i).rev() {
-            let c = should_swap(perm[dim0], perm[dim1]);
-            if c > 0 {
-                perm.swap(dim0, dim1);
-                dim1 = dim0;
-            } else if c < 0 {
-                break;
-            }
-        }
-    }
-    perm
-}
-
 impl Geometry {
     /// The iteration of `x.sum(dims)` (`reduced[d]` for each dim), ordered and coalesced.
     fn new(shape: &[usize], strides: &[isize], reduced: &[bool], keepdim: bool) -> Geometry {
@@ -109,7 +66,7 @@ impl Geometry {
             outs[d] = if reduced[d] && shape[d] != 1 { 0 } else { run };
             run *= size.max(1) as isize;
         }
-        let perm = reorder(shape, strides, &outs);
+        let perm = super::layout::reorder_dims(shape, &[&outs, strides], true);
         let mut g = Geometry {
             shape: perm.iter().map(|&d| shape[d]).collect(),
             ins: perm.iter().map(|&d| strides[d]).collect(),
