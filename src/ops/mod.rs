@@ -125,11 +125,11 @@ pub fn meta_of(t: &Tensor) -> TensorMeta {
 /// The leaf's AccumulateGrad node, created on first use and shared while any graph holds it.
 pub fn grad_accumulator(t: &Tensor) -> NodeRef {
     let meta = meta_of(t);
-    accumulator_in(t, &mut t.meta(), meta)
+    accumulator_in(t, &mut t.meta(), &meta)
 }
 
 /// [`grad_accumulator`] with `t`'s autograd metadata already locked and its shape known.
-fn accumulator_in(t: &Tensor, m: &mut crate::tensor::AutogradMeta, meta: TensorMeta) -> NodeRef {
+fn accumulator_in(t: &Tensor, m: &mut crate::tensor::AutogradMeta, meta: &TensorMeta) -> NodeRef {
     if let Some(w) = &m.grad_acc {
         if let Some(r) = NodeRef::upgrade_weak(w) {
             return r;
@@ -139,7 +139,7 @@ fn accumulator_in(t: &Tensor, m: &mut crate::tensor::AutogradMeta, meta: TensorM
         "torch::autograd::AccumulateGrad",
         SmallVec::new(),
         SmallVec::new(),
-        smallvec::smallvec![meta],
+        smallvec::smallvec![meta.clone()],
         NodeKind::AccumulateGrad(t.clone()),
         Vec::new(),
     ));
@@ -171,7 +171,7 @@ fn edge_and_meta(t: &Tensor) -> (Edge, TensorMeta) {
             input_nr: m.output_nr,
         },
         None if m.requires_grad => Edge {
-            node: Some(accumulator_in(t, &mut m, meta.clone())),
+            node: Some(accumulator_in(t, &mut m, &meta)),
             input_nr: 0,
         },
         None => Edge::none(),
