@@ -300,10 +300,15 @@ macro_rules! float_unary_ops {
                 },
                 cuda_complex: "c_sigmoid(v)",
                 saves: result,
-                // d σ(x) = σ(x)(1 - σ(x)) dx
+                // d σ(x) = σ(x)(1 - σ(x)) dx, multiplied in PyTorch's order: (g (1 - y)) y,
+                // or g conj((1 - y) y) for complex
                 grad: |y, g| {
-                    let y = conj(y)?;
-                    mul(g, &mul(&y, &rsub(&y, &Tensor::wrapped_scalar(1.0f64))?)?)
+                    let one_minus = rsub(y, &Tensor::wrapped_scalar(1.0f64))?;
+                    if y.dtype().is_complex() {
+                        mul(g, &conj(&mul(&one_minus, y)?)?)
+                    } else {
+                        mul(&mul(g, &one_minus)?, y)
+                    }
                 },
             }
             /// Elementwise inverse sine (arcsine), in [-π/2, π/2]; NaN outside [-1, 1].

@@ -69,6 +69,9 @@ macro_rules! define_float_unary_kernels {
                 use crate::backend::cpu::vmath::VecMath;
                 use crate::dtype::DType;
                 use num_complex::{Complex32, Complex64};
+                if let Some(r) = crate::backend::cpu::torch_vec::float_unary(self, x)? {
+                    return Ok(r);
+                }
                 match (self, x.dtype()) {
                     $(
                         (FloatUnary::$Variant, DType::Float32) => map1::<f32, f32>(x, #[inline(always)] $real),

@@ -248,6 +248,26 @@ fn unreduce(g: &Tensor, shape: &[usize], r: Reduction) -> Result<Tensor> {
     }
 }
 
+/// A reduced loss's gradient `g` spread over the input's `shape`, not yet divided for the mean
+/// (the kernels that divide last).
+fn broadcast_grad(g: &Tensor, shape: &[usize], r: Reduction) -> Result<Tensor> {
+    match r {
+        Reduction::None => Ok(g.clone()),
+        _ => expand(g, shape),
+    }
+}
+
+/// `x / n` for the mean over n elements of `shape`, else `x`.
+fn mean_scale(x: Tensor, shape: &[usize], r: Reduction) -> Result<Tensor> {
+    match r {
+        Reduction::Mean => div(
+            &x,
+            &Tensor::wrapped_scalar(crate::shape::numel(shape) as f64),
+        ),
+        _ => Ok(x),
+    }
+}
+
 /// PyTorch's refusal of a weight that requires grad (its BCE losses do not differentiate it).
 fn weight_without_grad(w: Option<&Tensor>, f: &str) -> Result<()> {
     match w {
@@ -286,14 +306,11 @@ pub fn binary_cross_entropy(
     weight_without_grad(weight, "binary_cross_entropy")?;
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
+        // PyTorch's kernel: (y - 1) max(log1p(-p), -100) - y max(log p, -100)
         let lp = clamp(&log(p)?, Some(-100.0), None)?;
-        let lq = clamp(
-            &log(&rsub(p, &Tensor::wrapped_scalar(1.0))?)?,
-            Some(-100.0),
-            None,
-        )?;
-        let one_minus_y = rsub(y, &Tensor::wrapped_scalar(1.0))?;
-        let l = neg(&add(&mul(y, &lp)?, &mul(&one_minus_y, &lq)?)?)?;
+        let lq = clamp(&log1p(&neg(p)?)?, Some(-100.0), None)?;
+        let y_minus_one = sub(y, &Tensor::wrapped_scalar(1.0))?;
+        let l = sub(&mul(&y_minus_one, &lq)?, &mul(y, &lp)?)?;
         reduce(&weighted(l, weight)?, r)?.detached()
     };
     if needs_grad(&[p, y])? {
@@ -310,15 +327,18 @@ pub fn binary_cross_entropy(
             saved,
             Box::new(move |s, g| {
                 let (p, y, w) = (&s[0], &s[1], s.get(2));
-                let g = unreduce(&g[0], &shape, r)?;
                 let gp = if gp_needed {
                     let q = rsub(p, &Tensor::wrapped_scalar(1.0))?;
-                    // PyTorch's EPSILON, 1e-12 as a float32
-                    let denom = clamp(&mul(p, &q)?, Some(1e-12_f32 as f64), None)?;
-                    Some(mul(&g, &weighted(div(&sub(p, y)?, &denom)?, w)?)?)
+                    // PyTorch's EPSILON, 1e-12 as a float32; its order of operations:
+                    // g (p - y) / max(p (1 - p), eps), times the weight, over n for the mean
+                    let denom = clamp(&mul(&q, p)?, Some(1e-12_f32 as f64), None)?;
+                    let ge = broadcast_grad(&g[0], &shape, r)?;
+                    let gp = weighted(div(&mul(&ge, &sub(p, y)?)?, &denom)?, w)?;
+                    Some(mean_scale(gp, &shape, r)?)
                 } else {
                     None
                 };
+                let g = unreduce(&g[0], &shape, r)?;
                 let gy = if gy_needed {
                     let q = rsub(p, &Tensor::wrapped_scalar(1.0))?;
                     Some(mul(&g, &weighted(sub(&log(&q)?, &log(p)?)?, w)?)?)
@@ -392,14 +412,19 @@ pub fn binary_cross_entropy_with_logits(
                 let (x, y) = (&s[0], &s[1]);
                 let pw = if has_pw { Some(&s[2]) } else { None };
                 let w = s.get(if has_pw { 3 } else { 2 });
-                let g = unreduce(&g[0], &shape, r)?;
                 let mut grads = Vec::new();
                 if needs[0] {
-                    let d = match (pw, log_weight(y, pw)?) {
-                        (Some(pw), Some(lw)) => sub(&mul(&lw, &sigmoid(x)?)?, &mul(pw, y)?)?,
-                        _ => sub(&sigmoid(x)?, y)?,
+                    // PyTorch's order: ((pw y + 1 - y) σ(x) - pw y) or (σ(x) - y), times the
+                    // gradient, times the weight, over n for the mean
+                    let d = match pw {
+                        Some(pw) => {
+                            let t = mul(pw, y)?;
+                            sub(&mul(&sub(&add(&t, &one())?, y)?, &sigmoid(x)?)?, &t)?
+                        }
+                        None => sub(&sigmoid(x)?, y)?,
                     };
-                    grads.push(Some(mul(&g, &weighted(d, w)?)?));
+                    let gx = weighted(mul(&d, &broadcast_grad(&g[0], &shape, r)?)?, w)?;
+                    grads.push(Some(mean_scale(gx, &shape, r)?));
                 } else {
                     grads.push(None);
                 }
@@ -408,6 +433,7 @@ pub fn binary_cross_entropy_with_logits(
                         Some(pw) => sub(&mul(&sub(pw, &one())?, &softplus_neg(x)?)?, x)?,
                         None => neg(x)?,
                     };
+                    let g = unreduce(&g[0], &shape, r)?;
                     grads.push(Some(mul(&g, &weighted(d, w)?)?));
                 } else {
                     grads.push(None);
@@ -492,6 +518,15 @@ pub fn nll_loss(
         coef.push(w[t as usize]);
         total_w += w[t as usize];
     }
+    let ignored = if tv.contains(&ignore_index) {
+        let m: Vec<bool> = tv.iter().map(|&t| t == ignore_index).collect();
+        Some(backend::to_device(
+            &Tensor::from_vec(m, &ts)?,
+            input.device(),
+        )?)
+    } else {
+        None
+    };
     let plan: Plan = Arc::new(plan);
     let dt = input.dtype();
     let coef_t = backend::cast(&Tensor::from_vec(coef, &ts)?, dt)?;
@@ -503,11 +538,28 @@ pub fn nll_loss(
     let out = {
         let _g = GradModeGuard::new(false);
         let picked = take(input, &plan, &ts, "NllLossBackward0")?;
-        let l = neg(&mul(&picked, &coef_t)?)?;
-        match reduction {
-            Reduction::None => l,
-            Reduction::Sum => sum(&l, None, false)?,
-            Reduction::Mean => div(&sum(&l, None, false)?, &Tensor::wrapped_scalar(total_w))?,
+        let host_float = input.device() == crate::device::Device::Cpu
+            && matches!(dt, DType::Float32 | DType::Float64);
+        if host_float && reduction != Reduction::None {
+            // PyTorch's own summation, in the input's precision
+            let round = if dt == DType::Float32 {
+                |v: f64| v as f32 as f64
+            } else {
+                |v: f64| v
+            };
+            let data = picked.try_to_vec::<f64>()?;
+            let weights = weight.map(|_| &w[..]);
+            let (v, total) = nll_sum(&data, &tv, weights, ignore_index, reduction, round);
+            // the backward divides by the total weight as this kernel summed it
+            total_w = total;
+            backend::cast(&Tensor::from_vec(vec![v], &[])?, dt)?
+        } else {
+            let l = neg(&mul(&picked, &coef_t)?)?;
+            match reduction {
+                Reduction::None => l,
+                Reduction::Sum => sum(&l, None, false)?,
+                Reduction::Mean => div(&sum(&l, None, false)?, &Tensor::wrapped_scalar(total_w))?,
+            }
         }
     };
     let out = out.detached();
@@ -527,10 +579,75 @@ pub fn nll_loss(
                         expand(&div(&g[0], &Tensor::wrapped_scalar(total_w))?, &tsh)?
                     }
                 };
-                let vals = neg(&mul(&gg, &coef_t)?)?;
+                let mut vals = neg(&mul(&gg, &coef_t)?)?;
+                if let Some(m) = &ignored {
+                    // ignored targets get no gradient, not 0 times the scale (NaN when every
+                    // target is ignored and the mean divides by 0)
+                    vals = super::index::masked_fill(&vals, m, &Tensor::wrapped_scalar(0.0f64))?;
+                }
                 grads![put_add(&is, &plan, &reshape(&vals, &[-1])?)?]
             }),
         )?;
     }
     Ok(out)
+}
+
+/// nll_loss's sum (or mean) as PyTorch's CPU kernel adds it, each operation rounded by
+/// `round` to the input's precision: the picked values `data` (weighted by `weights` of the
+/// targets `target`, ignored ones skipped) go into a cascade of 8 partial sums, each level
+/// folded into the next every 2^p-th target (p = max(4, ⌈log2 n⌉ / 8)), then the partial sums
+/// added in order; the mean divides by the summed weights (or the count). Returns the result
+/// and that total weight.
+fn nll_sum(
+    data: &[f64],
+    target: &[i64],
+    weights: Option<&[f64]>,
+    ignore_index: i64,
+    reduction: Reduction,
+    round: impl Fn(f64) -> f64,
+) -> (f64, f64) {
+    const LEVELS: usize = 8;
+    let n = target.len();
+    let ceil_log2 = if n <= 1 {
+        0
+    } else {
+        (usize::BITS - (n - 1).leading_zeros()) as usize
+    };
+    let power = 4.max(ceil_log2 / LEVELS);
+    let mask = (1usize << power) - 1;
+    let (mut loss, mut wsum) = ([0f64; LEVELS], [0f64; LEVELS]);
+    let mut ignored = 0usize;
+    for (b, (&v, &t)) in data.iter().zip(target).enumerate() {
+        if t == ignore_index {
+            ignored += 1;
+            continue;
+        }
+        match weights {
+            Some(w) => {
+                let wv = w[t as usize];
+                loss[0] = round(loss[0] - round(v * wv));
+                wsum[0] = round(wsum[0] + wv);
+            }
+            None => loss[0] = round(loss[0] - v),
+        }
+        for j in 0..LEVELS - 1 {
+            if b & (mask << (j * power)) != 0 {
+                break;
+            }
+            loss[j + 1] = round(loss[j + 1] + loss[j]);
+            wsum[j + 1] = round(wsum[j + 1] + wsum[j]);
+            loss[j] = 0.0;
+            wsum[j] = 0.0;
+        }
+    }
+    let total = match weights {
+        Some(_) => wsum.iter().fold(0.0, |a, &v| round(a + v)),
+        None => round((n - ignored) as f64),
+    };
+    let out = loss.iter().fold(0.0, |a, &v| round(a + v));
+    if reduction == Reduction::Mean {
+        (round(out / total), total)
+    } else {
+        (out, total)
+    }
 }

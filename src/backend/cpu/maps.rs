@@ -70,6 +70,18 @@ pub(crate) fn vectorised_len<R>(n: usize, body: impl FnOnce() -> R) -> R {
     vectorised(body)
 }
 
+/// Does this CPU run the AVX-512 loops (PyTorch's AVX512 capability)?
+pub(crate) fn wide_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        simd_tier() == 2
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The largest loop (elements) that runs AVX-512 code (see [`vectorised_len`]).
 const WIDE_MAX_LEN: usize = 1 << 20;
 

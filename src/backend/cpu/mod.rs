@@ -15,7 +15,9 @@ pub mod parallel;
 pub mod reduce;
 pub mod reduce_iter;
 pub mod rows;
+pub mod sleef;
 pub mod special;
+pub mod torch_vec;
 pub mod vmath;
 
 pub(crate) use maps::vectorised;

@@ -150,6 +150,22 @@ fn fill_blocks<T: Element>(
     Ok(out)
 }
 
+/// `x` as a float32 slice when T is f32.
+#[inline(always)]
+fn f32s<T: Element>(x: &[T]) -> Option<&[f32]> {
+    // SAFETY: T is f32.
+    (T::DTYPE == crate::dtype::DType::Float32)
+        .then(|| unsafe { std::slice::from_raw_parts(x.as_ptr() as *const f32, x.len()) })
+}
+
+/// [`f32s`], mutable.
+#[inline(always)]
+fn f32s_mut<T: Element>(x: &mut [T]) -> Option<&mut [f32]> {
+    // SAFETY: T is f32.
+    (T::DTYPE == crate::dtype::DType::Float32)
+        .then(|| unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut f32, x.len()) })
+}
+
 /// The [outer, n, inner] view of `shape` around `dim`.
 fn around(shape: &[usize], dim: usize) -> (usize, usize, usize) {
     if shape.is_empty() {
@@ -178,6 +194,10 @@ pub fn softmax(x: &Strided, dim: usize, log: bool) -> Result<Option<Strided>> {
             |b0, part| {
                 let xs = &s[b0 * n * inner..b0 * n * inner + part.len()];
                 if inner == 1 {
+                    if let (Some(xs), Some(part)) = (f32s(xs), f32s_mut(part)) {
+                        // PyTorch's float32 kernel, bit for bit
+                        return super::torch_vec::softmax_lastdim(xs, part, n, log);
+                    }
                     softmax_rows(xs, part, n, log);
                     return;
                 }
@@ -359,6 +379,10 @@ pub fn softmax_backward(
                     let base = (b0 + k) * n * inner;
                     let (y, g) = (&ys[base..base + n * inner], &gs[base..base + n * inner]);
                     if inner == 1 {
+                        if let (Some(y), Some(g), Some(o)) = (f32s(y), f32s(g), f32s_mut(o)) {
+                            super::torch_vec::softmax_backward_lastdim(y, g, o, n, log);
+                            continue;
+                        }
                         // a contiguous row: the sum as `lane_sum` adds it, then one pass
                         let acc = if log {
                             zip_sum(g, g, |a, _| a.f64())

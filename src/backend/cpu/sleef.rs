@@ -1,0 +1,183 @@
+//! SLEEF's float32 `expf_u10` and `logf_u10`, the functions behind PyTorch's CPU vector code
+//! (`Vectorized<float>::exp()`/`log()` on AVX2 and AVX-512 builds), reproduced step for step
+//! so that the kernels that call them (softmax, log_softmax and their gradients, sigmoid)
+//! give PyTorch's bits. They are not correctly rounded (about 1 result in 10 is 1 ulp away
+//! from the nearest float32), so they serve only where PyTorch calls them; `exp` and `log` as
+//! ops go through Intel's MKL in PyTorch and stay on `vmath`.
+//!
+//! Every multiply-add is a fused `mul_add`, as SLEEF's FMA builds compute them; the functions
+//! run inside `maps::vectorised` (compiled for FMA), where those are single instructions.
+//! The algorithms and constants are SLEEF's (src/libm/sleefsimdsp.c, Boost licence); the code
+//! is written here from them.
+// the constants are written as SLEEF writes them, digits past float32's included
+#![allow(clippy::excessive_precision)]
+
+/// ln 2 split in a high part with trailing zero bits and the rest (SLEEF's L2Uf, L2Lf).
+const L2U: f32 = 0.693_145_751_953_125;
+const L2L: f32 = 1.428_606_765_330_187_045e-6;
+const R_LN2: f32 = std::f32::consts::LOG2_E;
+
+/// 2^q for q in the normal exponent range, from bits (SLEEF's `vpow2i_vf_vi2`).
+#[inline(always)]
+fn pow2i(q: i32) -> f32 {
+    f32::from_bits((q.wrapping_add(0x7f) as u32).wrapping_shl(23))
+}
+
+/// d · 2^e in two steps, so that e down to about -250 stays exact (SLEEF's `vldexp2`).
+#[inline(always)]
+fn ldexp2(d: f32, e: i32) -> f32 {
+    d * pow2i(e >> 1) * pow2i(e - (e >> 1))
+}
+
+/// e^d as SLEEF's `xexpf` (the u10 variant): d = q ln2 + s, a degree-7 polynomial in s,
+/// scaled by 2^q; 0 below -104, inf above 100.
+#[inline(always)]
+pub fn exp(d: f32) -> f32 {
+    // rounding to nearest even, as the vector conversion does; out-of-range q only feeds
+    // lanes that the two selects below overwrite
+    let q = (d * R_LN2).round_ties_even() as i32;
+    let qf = q as f32;
+    let s = qf.mul_add(-L2U, d);
+    let s = qf.mul_add(-L2L, s);
+    let mut u = 0.000_198_527_617_612_853_646_278_381_f32;
+    u = u.mul_add(s, 0.001_393_043_552_525_341_510_772_71);
+    u = u.mul_add(s, 0.008_333_360_776_305_198_669_433_59);
+    u = u.mul_add(s, 0.041_666_485_369_205_474_853_515_6);
+    u = u.mul_add(s, 0.166_666_671_633_720_397_949_219);
+    u = u.mul_add(s, 0.5);
+    let u = 1.0 + (s * s).mul_add(u, s);
+    let u = ldexp2(u, q);
+    let u = if d < -104.0 { 0.0 } else { u };
+    if 100.0 < d {
+        f32::INFINITY
+    } else {
+        u
+    }
+}
+
+/// A float32 pair (hi + lo) carrying about 48 bits (SLEEF's `vfloat2`).
+#[derive(Clone, Copy)]
+struct F2(f32, f32);
+
+/// x + y exactly as a pair, for any magnitudes (`dfadd2_vf2_vf_vf`).
+#[inline(always)]
+fn add2(x: f32, y: f32) -> F2 {
+    let s = x + y;
+    let v = s - x;
+    F2(s, (x - (s - v)) + (y - v))
+}
+
+/// x / y of pairs, with FMA (`dfdiv_vf2_vf2_vf2`).
+#[inline(always)]
+fn div2(n: F2, d: F2) -> F2 {
+    let t = 1.0 / d.0;
+    let s = n.0 * t;
+    let u = t.mul_add(n.0, -s);
+    let v = (-d.1).mul_add(t, (-d.0).mul_add(t, 1.0));
+    F2(s, s.mul_add(v, n.1.mul_add(t, u)))
+}
+
+/// x · y of a pair and a float, with FMA (`dfmul_vf2_vf2_vf`).
+#[inline(always)]
+fn mul2(x: F2, y: f32) -> F2 {
+    let s = x.0 * y;
+    F2(s, x.1.mul_add(y, x.0.mul_add(y, -s)))
+}
+
+/// x + y of pairs, |x| >= |y| (`dfadd_vf2_vf2_vf2`).
+#[inline(always)]
+fn add_pp(x: F2, y: F2) -> F2 {
+    let s = x.0 + y.0;
+    F2(s, (((x.0 - s) + y.0) + x.1) + y.1)
+}
+
+/// x + y of a pair and a float, |x| >= |y| (`dfadd_vf2_vf2_vf`).
+#[inline(always)]
+fn add_pf(x: F2, y: f32) -> F2 {
+    let s = x.0 + y;
+    F2(s, ((x.0 - s) + y) + x.1)
+}
+
+/// ln d as SLEEF's `xlogf_u1` (the u10 variant): d = m 2^e with m in [0.75, 1.5),
+/// ln m = 2 atanh((m-1)/(m+1)) by an odd polynomial, summed in pairs.
+#[inline(always)]
+pub fn log(d: f32) -> f32 {
+    // subnormals scaled up by 2^64 first
+    let tiny = d < f32::MIN_POSITIVE;
+    let d2 = if tiny {
+        d * 18_446_744_073_709_551_616.0
+    } else {
+        d
+    };
+    let e = (((d2 * (1.0 / 0.75)).to_bits() >> 23) & 0xff) as i32 - 0x7f;
+    let m = f32::from_bits(d2.to_bits().wrapping_add(((-e) as u32).wrapping_shl(23)));
+    let e = if tiny { e - 64 } else { e };
+    let s = mul2(
+        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9),
+        e as f32,
+    );
+    let x = div2(add2(-1.0, m), add2(1.0, m));
+    let x2 = x.0 * x.0;
+    let mut t = 0.302_729_487_4_f32;
+    t = t.mul_add(x2, 0.399_610_817_4);
+    t = t.mul_add(x2, 0.666_669_488_0);
+    let s = add_pp(s, F2(x.0 * 2.0, x.1 * 2.0));
+    let s = add_pf(s, x2 * x.0 * t);
+    let r = s.0 + s.1;
+    if d == f32::INFINITY {
+        f32::INFINITY
+    } else if d < 0.0 || d.is_nan() {
+        f32::NAN
+    } else if d == 0.0 {
+        f32::NEG_INFINITY
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inputs where SLEEF's result is 1 ulp from the correctly rounded one: (input bits,
+    /// SLEEF's result bits as its C code gives them, which PyTorch's softmax reproduces).
+    #[test]
+    fn exp_and_log_give_sleefs_bits_not_the_nearest_float() {
+        for (x, want) in [
+            (0x418f915c, 0x4c6d4cea),
+            (0xc1207e63, 0x3838a29a),
+            (0xc13dc9e6, 0x36ecb8ec),
+            (0xc17528e1, 0x346deb90),
+        ] {
+            assert_eq!(exp(f32::from_bits(x)).to_bits(), want, "exp({x:#x})");
+        }
+        for (x, want) in [
+            (0x422e557b, 0x40719453),
+            (0x3fbefb9a, 0x3ecce0e1),
+            (0x4296b588, 0x408a4f80),
+            (0x40bd6654, 0x3fe39990),
+        ] {
+            assert_eq!(log(f32::from_bits(x)).to_bits(), want, "log({x:#x})");
+        }
+    }
+
+    #[test]
+    fn specials() {
+        assert_eq!(exp(-105.0), 0.0);
+        assert_eq!(exp(101.0), f32::INFINITY);
+        assert_eq!(exp(0.0), 1.0);
+        assert!(exp(f32::NAN).is_nan());
+        assert_eq!(log(1.0), 0.0);
+        assert_eq!(log(0.0), f32::NEG_INFINITY);
+        assert_eq!(log(f32::INFINITY), f32::INFINITY);
+        assert!(log(-1.0).is_nan() && log(f32::NAN).is_nan());
+        // subnormal and largest inputs stay within an ulp
+        for x in [1e-40f32, f32::MAX] {
+            let (got, want) = (log(x) as f64, (x as f64).ln());
+            assert!(
+                (got - want).abs() <= f32::EPSILON as f64 * want.abs(),
+                "log({x})"
+            );
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! PyTorch's CPU vector code for float32, reproduced where its results depend on it:
+//! `at::vec`'s reductions (`reduce_all`, `map_reduce_all`: lane-wise accumulators of the
+//! vector width, then a shuffle tree), the split of an elementwise loop between its vector
+//! body and its scalar tail (`vectorized_loop`), and the kernels built on them: softmax and
+//! log_softmax along the last dim with their gradients (`SoftMaxKernel.cpp`), and sigmoid.
+//! With SLEEF's exp and log (`sleef.rs`) these give PyTorch's bits.
+//!
+//! The vector width is PyTorch's on the same CPU: 16 floats where it runs its AVX-512 kernels
+//! (AVX-512 F/VL/DQ/BW), else 8 (AVX2). Each function runs inside `maps::vectorised`.
+use super::{alloc_vec, layout, maps, parallel, sleef};
+use crate::backend::kernel::FloatUnary;
+use crate::backend::Strided;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::shape::MultiIndex;
+
+/// PyTorch's `Vectorized<float>::size()` on this CPU.
+fn lanes() -> usize {
+    if maps::wide_simd() {
+        16
+    } else {
+        8
+    }
+}
+
+/// Runs `f::<16>` or `f::<8>` by [`lanes`], compiled for the CPU's vector units.
+macro_rules! by_lanes {
+    ($f:ident ( $($a:expr),* )) => {
+        maps::vectorised(
+            #[inline(always)]
+            || if lanes() == 16 { $f::<16>($($a),*) } else { $f::<8>($($a),*) },
+        )
+    };
+}
+
+/// `vec_reduce_all`'s shuffle tree: lane i combined with lane i ^ k for k = W/2, ..., 1;
+/// lane 0 at the end.
+#[inline(always)]
+fn tree<const W: usize>(mut v: [f32; W], op: impl Fn(f32, f32) -> f32) -> f32 {
+    let mut k = W / 2;
+    while k >= 1 {
+        let c = v;
+        for i in 0..W {
+            v[i] = op(c[i], c[i ^ k]);
+        }
+        k /= 2;
+    }
+    v[0]
+}
+
+/// `map_reduce_all(map, op, x)` over a non-empty row: rows shorter than W fold in order;
+/// longer ones keep W accumulators (the tail into the first lanes), then [`tree`].
+#[inline(always)]
+fn map_reduce<const W: usize>(
+    n: usize,
+    map: impl Fn(usize) -> f32,
+    op: impl Fn(f32, f32) -> f32 + Copy,
+) -> f32 {
+    if n < W {
+        let mut a = map(0);
+        for i in 1..n {
+            a = op(a, map(i));
+        }
+        return a;
+    }
+    let mut acc = [0f32; W];
+    for (k, a) in acc.iter_mut().enumerate() {
+        *a = map(k);
+    }
+    let full = n - n % W;
+    let mut d = W;
+    while d < full {
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = op(*a, map(d + k));
+        }
+        d += W;
+    }
+    for (k, a) in acc.iter_mut().enumerate().take(n - d) {
+        *a = op(*a, map(d + k));
+    }
+    tree(acc, op)
+}
+
+/// `map2_reduce_all(x * y, +)`: [`map_reduce`] of the products, the tail's multiply and add
+/// fused when `fused_tail`.
+#[inline(always)]
+fn dot<const W: usize>(x: &[f32], y: &[f32], fused_tail: bool) -> f32 {
+    let n = x.len();
+    if n < W {
+        return map_reduce::<W>(n, |i| x[i] * y[i], |a, b| a + b);
+    }
+    let mut acc = [0f32; W];
+    for (k, a) in acc.iter_mut().enumerate() {
+        *a = x[k] * y[k];
+    }
+    let full = n - n % W;
+    let mut d = W;
+    while d < full {
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a += x[d + k] * y[d + k];
+        }
+        d += W;
+    }
+    for (k, a) in acc.iter_mut().enumerate().take(n - d) {
+        *a = if fused_tail {
+            x[d + k].mul_add(y[d + k], *a)
+        } else {
+            *a + x[d + k] * y[d + k]
+        };
+    }
+    tree(acc, |a, b| a + b)
+}
+
+/// `vec::maximum`: NaN if either is NaN, with all bits set as its mask makes it (a row's NaN
+/// max passes that pattern on to `x - max`).
+#[inline(always)]
+fn maximum(a: f32, b: f32) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::from_bits(u32::MAX)
+    } else if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// softmax (or log_softmax) of contiguous float32 rows of `n`, as `_vec_softmax_lastdim` and
+/// `_vec_log_softmax_lastdim`.
+pub fn softmax_lastdim(x: &[f32], out: &mut [f32], n: usize, log: bool) {
+    by_lanes!(softmax_rows(x, out, n, log))
+}
+
+#[inline(always)]
+fn softmax_rows<const W: usize>(x: &[f32], out: &mut [f32], n: usize, log: bool) {
+    if n == 0 {
+        return;
+    }
+    for (x, o) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        let m = map_reduce::<W>(n, |i| x[i], maximum);
+        if log {
+            // (x - max) - log Σ exp(x - max), the log in SLEEF's vector form
+            let s = map_reduce::<W>(n, |i| sleef::exp(x[i] - m), |a, b| a + b);
+            let ls = sleef::log(s);
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - m) - ls;
+            }
+        } else {
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = sleef::exp(v - m);
+            }
+            let r = 1.0 / map_reduce::<W>(n, |i| o[i], |a, b| a + b);
+            for o in o.iter_mut() {
+                *o *= r;
+            }
+        }
+    }
+}
+
+/// The gradient of softmax (or log_softmax) along contiguous rows of `n` from the result `y`
+/// and the incoming gradient `g`, as `_vec_host_softmax_backward_lastdim`: `(g - Σ g y) y`,
+/// or `g - exp(y) Σ g` (that multiply and subtract fused, as PyTorch's compiled kernel has them).
+pub fn softmax_backward_lastdim(y: &[f32], g: &[f32], out: &mut [f32], n: usize, log: bool) {
+    by_lanes!(softmax_backward_rows(y, g, out, n, log))
+}
+
+#[inline(always)]
+fn softmax_backward_rows<const W: usize>(
+    y: &[f32],
+    g: &[f32],
+    out: &mut [f32],
+    n: usize,
+    log: bool,
+) {
+    if n == 0 {
+        return;
+    }
+    // PyTorch's build fuses the multiply and add of the sum's tail into one FMA in the copy of
+    // this loop that runs when one thread is set, and not in the other (measured: rows of 17
+    // and 33 floats differ between 1 and 2 threads there, and match this)
+    let fused_tail = parallel::num_threads() == 1;
+    let rows = y.chunks_exact(n).zip(g.chunks_exact(n));
+    for ((y, g), o) in rows.zip(out.chunks_exact_mut(n)) {
+        if log {
+            let s = map_reduce::<W>(n, |i| g[i], |a, b| a + b);
+            for ((o, &yv), &gv) in o.iter_mut().zip(y).zip(g) {
+                *o = (-sleef::exp(yv)).mul_add(s, gv);
+            }
+        } else {
+            let s = dot::<W>(g, y, fused_tail);
+            for ((o, &yv), &gv) in o.iter_mut().zip(y).zip(g) {
+                *o = (gv - s) * yv;
+            }
+        }
+    }
+}
+
+/// The float32 kernel of a declared op whose PyTorch vector body computes differently from
+/// its scalar tail, or None for the others.
+pub fn float_unary(op: FloatUnary, x: &Strided) -> Result<Option<Strided>> {
+    if x.dtype() != DType::Float32 || !x.storage.is_host() {
+        return Ok(None);
+    }
+    Ok(match op {
+        // vector: SLEEF's exp and a reciprocal; scalar: the C library's expf
+        FloatUnary::Sigmoid => Some(map1_split(
+            x,
+            #[inline(always)]
+            |v| 1.0 / (sleef::exp(0.0 - v) + 1.0),
+            #[inline(always)]
+            |v| 1.0 / (1.0 + (-v).exp()),
+        )?),
+        _ => None,
+    })
+}
+
+/// The length of the parts a TensorIterator loop over `n` elements is split into: one per
+/// thread above a grain (`at::parallel_for`), else all of it.
+fn torch_chunk(n: usize) -> usize {
+    let threads = parallel::num_threads();
+    if n <= parallel::GRAIN || threads <= 1 {
+        return n.max(1);
+    }
+    n.div_ceil(threads.min(n.div_ceil(parallel::GRAIN)))
+}
+
+/// Elementwise `vec_f` or `scalar_f` of a float32 tensor, each element by the one PyTorch
+/// applies to it: `vectorized_loop` runs the vector body over whole blocks of two vectors
+/// from the start of each contiguous row segment of each thread's part, and the scalar
+/// function over the rest; rows that are not contiguous run the scalar function throughout.
+/// The result is laid out as `map1` lays it out.
+fn map1_split(
+    x: &Strided,
+    vec_f: impl Fn(f32) -> f32 + Sync,
+    scalar_f: impl Fn(f32) -> f32 + Sync,
+) -> Result<Strided> {
+    if x.is_contiguous() {
+        return split_rowmajor(x, &vec_f, &scalar_f);
+    }
+    match layout::result_strides(&x.shape, &[(&x.shape, &x.strides)]) {
+        None => split_rowmajor(x, &vec_f, &scalar_f),
+        Some(st) => layout::run_with_strides(&x.shape.clone(), &st, &[x], |ins, _| {
+            split_rowmajor(&ins[0], &vec_f, &scalar_f)
+        }),
+    }
+}
+
+/// [`map1_split`] with a row-major result.
+fn split_rowmajor(
+    x: &Strided,
+    vec_f: &(impl Fn(f32) -> f32 + Sync),
+    scalar_f: &(impl Fn(f32) -> f32 + Sync),
+) -> Result<Strided> {
+    let n = x.numel();
+    let block = 2 * lanes();
+    let chunk = torch_chunk(n);
+    // the length of the contiguous rows the loop walks (0: the inner stride is not 1)
+    let row = contiguous_row(&x.shape, &x.strides);
+    let mut out: Vec<f32> = alloc_vec(n)?;
+    // is the element at row-major position p in a vector block?
+    let in_block = |p: usize| {
+        let Some(rows_before) = p.checked_div(row) else {
+            return false;
+        };
+        let (c0, r0) = (p / chunk * chunk, rows_before * row);
+        let (s, e) = (c0.max(r0), (c0 + chunk).min(r0 + row).min(n));
+        p - s < (e - s) / block * block
+    };
+    // SAFETY: the dtype is float32.
+    unsafe {
+        if let Some(s) = x.contiguous_slice::<f32>() {
+            out.set_len(n);
+            let fill = |start: usize, part: &mut [f32]| {
+                maps::vectorised(
+                    #[inline(always)]
+                    || {
+                        // runs of elements on one side of a block boundary
+                        let mut p = start;
+                        let end = start + part.len();
+                        while p < end {
+                            let c0 = p / chunk * chunk;
+                            let c1 = (c0 + chunk).min(n);
+                            let body = c0 + (c1 - c0) / block * block;
+                            let (stop, f): (usize, &dyn Fn(f32) -> f32) = if p < body {
+                                (body.min(end), vec_f)
+                            } else {
+                                (c1.min(end), scalar_f)
+                            };
+                            for (o, &v) in part[p - start..stop - start].iter_mut().zip(&s[p..stop])
+                            {
+                                *o = f(v);
+                            }
+                            p = stop;
+                        }
+                    },
+                )
+            };
+            parallel::fill_chunks(&mut out, parallel::GRAIN, fill);
+        } else {
+            let src = x.storage.slice::<f32>();
+            let mut it = MultiIndex::new(&x.shape, [x.strides.clone()], [x.offset as isize]);
+            let mut p = 0;
+            while let Some([o]) = it.next_offsets() {
+                let v = src[o as usize];
+                out.push(if in_block(p) { vec_f(v) } else { scalar_f(v) });
+                p += 1;
+            }
+        }
+    }
+    Strided::from_vec(out, &x.shape)
+}
+
+/// The length of the innermost run of `shape` that TensorIterator coalesces into one row with
+/// a unit (or zero) stride, or 0 when the innermost stride is another.
+fn contiguous_row(shape: &[usize], strides: &[isize]) -> usize {
+    let dims: Vec<(usize, isize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(&s, _)| s != 1)
+        .map(|(&s, &st)| (s, st))
+        .collect();
+    let Some(&(len, st)) = dims.last() else {
+        return 1;
+    };
+    if st != 1 && st != 0 {
+        return 0;
+    }
+    let mut row = len;
+    let mut inner = (len, st);
+    for &(s, st) in dims.iter().rev().skip(1) {
+        if st != inner.1 * inner.0 as isize {
+            break;
+        }
+        row *= s;
+        inner = (s, st);
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_pairs_lanes_as_the_shuffles_do() {
+        // lane sums in a tree: ((0+8)+(4+12)) + ((2+10)+(6+14)) + ...
+        let v: [f32; 16] = std::array::from_fn(|i| i as f32);
+        assert_eq!(tree(v, |a, b| a + b), 120.0);
+        // rows shorter than the width fold in order; longer ones keep W lanes
+        assert_eq!(
+            map_reduce::<8>(3, |i| [1e8f32, 1.0, -1e8][i], |a, b| a + b),
+            0.0
+        );
+        let x: Vec<f32> = (0..20).map(|i| if i == 0 { 1e8 } else { 1.0 }).collect();
+        // lane 0 holds 1e8 + 1 + 1 (rounds to 1e8); the other lanes keep their ones
+        assert_eq!(map_reduce::<8>(20, |i| x[i], |a, b| a + b), 1e8 + 16.0);
+    }
+
+    #[test]
+    fn rows_coalesce_over_contiguous_dims_only() {
+        assert_eq!(contiguous_row(&[2, 6, 8], &[96, 8, 1]), 48);
+        assert_eq!(contiguous_row(&[4, 6], &[12, 1]), 6);
+        assert_eq!(contiguous_row(&[4, 6], &[1, 4]), 0);
+        assert_eq!(contiguous_row(&[], &[]), 1);
+    }
+}
