@@ -23,9 +23,13 @@ static POOL: RwLock<Pool> = RwLock::new(Pool {
 /// The default thread count: the cores this process may use (PyTorch's default, on machines
 /// without SMT siblings).
 fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|p| p.get())
-        .unwrap_or(1)
+    // asked once: the standard library reads the cgroup quota from files on every call
+    static DEFAULT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|p| p.get())
+            .unwrap_or(1)
+    })
 }
 
 /// The number of threads CPU kernels use (`torch.get_num_threads`).

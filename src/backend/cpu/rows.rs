@@ -375,14 +375,20 @@ pub fn softmax_backward(
             n * inner,
             #[inline(always)]
             |b0, part| {
+                if inner == 1 {
+                    let (y, g) = (
+                        &ys[b0 * n..b0 * n + part.len()],
+                        &gs[b0 * n..b0 * n + part.len()],
+                    );
+                    if let (Some(y), Some(g), Some(o)) = (f32s(y), f32s(g), f32s_mut(part)) {
+                        // PyTorch's float32 kernel, bit for bit, over all of this part's rows
+                        return super::torch_vec::softmax_backward_lastdim(y, g, o, n, log);
+                    }
+                }
                 for (k, o) in part.chunks_mut(n * inner).enumerate() {
                     let base = (b0 + k) * n * inner;
                     let (y, g) = (&ys[base..base + n * inner], &gs[base..base + n * inner]);
                     if inner == 1 {
-                        if let (Some(y), Some(g), Some(o)) = (f32s(y), f32s(g), f32s_mut(o)) {
-                            super::torch_vec::softmax_backward_lastdim(y, g, o, n, log);
-                            continue;
-                        }
                         // a contiguous row: the sum as `lane_sum` adds it, then one pass
                         let acc = if log {
                             zip_sum(g, g, |a, _| a.f64())

@@ -34,49 +34,57 @@ macro_rules! by_lanes {
 }
 
 /// `vec_reduce_all`'s shuffle tree: lane i combined with lane i ^ k for k = W/2, ..., 1;
-/// lane 0 at the end.
+/// lane 0 at the end. Only the lanes below k feed lane 0, and for them i ^ k = i + k.
 #[inline(always)]
 fn tree<const W: usize>(mut v: [f32; W], op: impl Fn(f32, f32) -> f32) -> f32 {
-    let mut k = W / 2;
-    while k >= 1 {
-        let c = v;
-        for i in 0..W {
-            v[i] = op(c[i], c[i ^ k]);
+    // constant bounds: the steps unroll and the lanes stay in registers
+    debug_assert!(W == 8 || W == 16);
+    if W == 16 {
+        for i in 0..8 {
+            v[i] = op(v[i], v[i + 8]);
         }
-        k /= 2;
     }
-    v[0]
+    for i in 0..4 {
+        v[i] = op(v[i], v[i + 4]);
+    }
+    for i in 0..2 {
+        v[i] = op(v[i], v[i + 2]);
+    }
+    op(v[0], v[1])
 }
 
 /// `map_reduce_all(map, op, x)` over a non-empty row: rows shorter than W fold in order;
 /// longer ones keep W accumulators (the tail into the first lanes), then [`tree`].
 #[inline(always)]
 fn map_reduce<const W: usize>(
-    n: usize,
-    map: impl Fn(usize) -> f32,
+    x: &[f32],
+    map: impl Fn(f32) -> f32,
     op: impl Fn(f32, f32) -> f32 + Copy,
 ) -> f32 {
-    if n < W {
-        let mut a = map(0);
-        for i in 1..n {
-            a = op(a, map(i));
+    // plain loops only: a helper the compiler does not inline (`array::from_fn`, `fold`)
+    // would compile `map` without the vector units, its multiply-adds as library calls
+    if x.len() < W {
+        let mut a = map(x[0]);
+        for &v in &x[1..] {
+            a = op(a, map(v));
         }
         return a;
     }
+    let (head, rest) = x.split_at(W);
+    let head: &[f32; W] = head.try_into().expect("W elements");
     let mut acc = [0f32; W];
-    for (k, a) in acc.iter_mut().enumerate() {
-        *a = map(k);
+    for k in 0..W {
+        acc[k] = map(head[k]);
     }
-    let full = n - n % W;
-    let mut d = W;
-    while d < full {
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = op(*a, map(d + k));
+    let mut chunks = rest.chunks_exact(W);
+    for c in &mut chunks {
+        let c: &[f32; W] = c.try_into().expect("W elements");
+        for k in 0..W {
+            acc[k] = op(acc[k], map(c[k]));
         }
-        d += W;
     }
-    for (k, a) in acc.iter_mut().enumerate().take(n - d) {
-        *a = op(*a, map(d + k));
+    for (a, &v) in acc.iter_mut().zip(chunks.remainder()) {
+        *a = op(*a, map(v));
     }
     tree(acc, op)
 }
@@ -85,27 +93,37 @@ fn map_reduce<const W: usize>(
 /// fused when `fused_tail`.
 #[inline(always)]
 fn dot<const W: usize>(x: &[f32], y: &[f32], fused_tail: bool) -> f32 {
-    let n = x.len();
+    let n = x.len().min(y.len());
+    let (x, y) = (&x[..n], &y[..n]);
     if n < W {
-        return map_reduce::<W>(n, |i| x[i] * y[i], |a, b| a + b);
-    }
-    let mut acc = [0f32; W];
-    for (k, a) in acc.iter_mut().enumerate() {
-        *a = x[k] * y[k];
-    }
-    let full = n - n % W;
-    let mut d = W;
-    while d < full {
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a += x[d + k] * y[d + k];
+        let mut a = x[0] * y[0];
+        for i in 1..n {
+            a += x[i] * y[i];
         }
-        d += W;
+        return a;
     }
-    for (k, a) in acc.iter_mut().enumerate().take(n - d) {
+    let (xh, xr) = x.split_at(W);
+    let (yh, yr) = y.split_at(W);
+    let (xh, yh): (&[f32; W], &[f32; W]) = (xh.try_into().expect("W"), yh.try_into().expect("W"));
+    let mut acc = [0f32; W];
+    for k in 0..W {
+        acc[k] = xh[k] * yh[k];
+    }
+    let (mut xc, mut yc) = (xr.chunks_exact(W), yr.chunks_exact(W));
+    for (a, b) in (&mut xc).zip(&mut yc) {
+        let (a, b): (&[f32; W], &[f32; W]) = (a.try_into().expect("W"), b.try_into().expect("W"));
+        for k in 0..W {
+            acc[k] += a[k] * b[k];
+        }
+    }
+    let tail = acc
+        .iter_mut()
+        .zip(xc.remainder().iter().zip(yc.remainder()));
+    for (a, (&u, &v)) in tail {
         *a = if fused_tail {
-            x[d + k].mul_add(y[d + k], *a)
+            u.mul_add(v, *a)
         } else {
-            *a + x[d + k] * y[d + k]
+            *a + u * v
         };
     }
     tree(acc, |a, b| a + b)
@@ -115,12 +133,12 @@ fn dot<const W: usize>(x: &[f32], y: &[f32], fused_tail: bool) -> f32 {
 /// max passes that pattern on to `x - max`).
 #[inline(always)]
 fn maximum(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
+    // selects without branches, so the lanes' loop vectorises
+    let m = if b > a { b } else { a };
+    if a.is_nan() | b.is_nan() {
         f32::from_bits(u32::MAX)
-    } else if b > a {
-        b
     } else {
-        a
+        m
     }
 }
 
@@ -135,23 +153,52 @@ fn softmax_rows<const W: usize>(x: &[f32], out: &mut [f32], n: usize, log: bool)
     if n == 0 {
         return;
     }
+    if n >= 128 {
+        // long rows: every pass over a row while it is in L1
+        for (x, o) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+            let m = map_reduce::<W>(x, |v| v, maximum);
+            if log {
+                let ls = sleef::log(map_reduce::<W>(x, |v| sleef::exp(v - m), |a, b| a + b));
+                for (o, &v) in o.iter_mut().zip(x) {
+                    *o = (v - m) - ls;
+                }
+            } else {
+                for (o, &v) in o.iter_mut().zip(x) {
+                    *o = sleef::exp(v - m);
+                }
+                let r = 1.0 / map_reduce::<W>(o, |v| v, |a, b| a + b);
+                for o in o.iter_mut() {
+                    *o *= r;
+                }
+            }
+        }
+        return;
+    }
+    // short rows: each row's x - max first, then one exp pass over all the rows (a loop long
+    // enough to vectorise well, where a row of 16 is not), then each row's sum and scale
     for (x, o) in x.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
-        let m = map_reduce::<W>(n, |i| x[i], maximum);
-        if log {
-            // (x - max) - log Σ exp(x - max), the log in SLEEF's vector form
-            let s = map_reduce::<W>(n, |i| sleef::exp(x[i] - m), |a, b| a + b);
-            let ls = sleef::log(s);
-            for (o, &v) in o.iter_mut().zip(x) {
-                *o = (v - m) - ls;
-            }
-        } else {
-            for (o, &v) in o.iter_mut().zip(x) {
-                *o = sleef::exp(v - m);
-            }
-            let r = 1.0 / map_reduce::<W>(n, |i| o[i], |a, b| a + b);
+        let m = map_reduce::<W>(x, |v| v, maximum);
+        for (o, &v) in o.iter_mut().zip(x) {
+            *o = v - m;
+        }
+    }
+    if log {
+        // (x - max) - log Σ exp(x - max), the log in SLEEF's vector form
+        for o in out.chunks_exact_mut(n) {
+            let ls = sleef::log(map_reduce::<W>(o, sleef::exp, |a, b| a + b));
             for o in o.iter_mut() {
-                *o *= r;
+                *o -= ls;
             }
+        }
+        return;
+    }
+    for o in out.iter_mut() {
+        *o = sleef::exp(*o);
+    }
+    for o in out.chunks_exact_mut(n) {
+        let r = 1.0 / map_reduce::<W>(o, |v| v, |a, b| a + b);
+        for o in o.iter_mut() {
+            *o *= r;
         }
     }
 }
@@ -181,7 +228,7 @@ fn softmax_backward_rows<const W: usize>(
     let rows = y.chunks_exact(n).zip(g.chunks_exact(n));
     for ((y, g), o) in rows.zip(out.chunks_exact_mut(n)) {
         if log {
-            let s = map_reduce::<W>(n, |i| g[i], |a, b| a + b);
+            let s = map_reduce::<W>(g, |v| v, |a, b| a + b);
             for ((o, &yv), &gv) in o.iter_mut().zip(y).zip(g) {
                 *o = (-sleef::exp(yv)).mul_add(s, gv);
             }
@@ -273,21 +320,24 @@ fn split_rowmajor(
                 maps::vectorised(
                     #[inline(always)]
                     || {
-                        // runs of elements on one side of a block boundary
+                        // runs of elements on one side of a block boundary, each a loop of
+                        // its own function (inlined, so the vector body vectorises)
                         let mut p = start;
                         let end = start + part.len();
                         while p < end {
                             let c0 = p / chunk * chunk;
                             let c1 = (c0 + chunk).min(n);
                             let body = c0 + (c1 - c0) / block * block;
-                            let (stop, f): (usize, &dyn Fn(f32) -> f32) = if p < body {
-                                (body.min(end), vec_f)
+                            let stop = if p < body { body.min(end) } else { c1.min(end) };
+                            let (o, x) = (&mut part[p - start..stop - start], &s[p..stop]);
+                            if p < body {
+                                for (o, &v) in o.iter_mut().zip(x) {
+                                    *o = vec_f(v);
+                                }
                             } else {
-                                (c1.min(end), scalar_f)
-                            };
-                            for (o, &v) in part[p - start..stop - start].iter_mut().zip(&s[p..stop])
-                            {
-                                *o = f(v);
+                                for (o, &v) in o.iter_mut().zip(x) {
+                                    *o = scalar_f(v);
+                                }
                             }
                             p = stop;
                         }
@@ -299,11 +349,16 @@ fn split_rowmajor(
             let src = x.storage.slice::<f32>();
             let mut it = MultiIndex::new(&x.shape, [x.strides.clone()], [x.offset as isize]);
             let mut p = 0;
-            while let Some([o]) = it.next_offsets() {
-                let v = src[o as usize];
-                out.push(if in_block(p) { vec_f(v) } else { scalar_f(v) });
-                p += 1;
-            }
+            maps::vectorised(
+                #[inline(always)]
+                || {
+                    while let Some([o]) = it.next_offsets() {
+                        let v = src[o as usize];
+                        out.push(if in_block(p) { vec_f(v) } else { scalar_f(v) });
+                        p += 1;
+                    }
+                },
+            );
         }
     }
     Strided::from_vec(out, &x.shape)
@@ -347,12 +402,12 @@ mod tests {
         assert_eq!(tree(v, |a, b| a + b), 120.0);
         // rows shorter than the width fold in order; longer ones keep W lanes
         assert_eq!(
-            map_reduce::<8>(3, |i| [1e8f32, 1.0, -1e8][i], |a, b| a + b),
+            map_reduce::<8>(&[1e8f32, 1.0, -1e8], |v| v, |a, b| a + b),
             0.0
         );
         let x: Vec<f32> = (0..20).map(|i| if i == 0 { 1e8 } else { 1.0 }).collect();
         // lane 0 holds 1e8 + 1 + 1 (rounds to 1e8); the other lanes keep their ones
-        assert_eq!(map_reduce::<8>(20, |i| x[i], |a, b| a + b), 1e8 + 16.0);
+        assert_eq!(map_reduce::<8>(&x, |v| v, |a, b| a + b), 1e8 + 16.0);
     }
 
     #[test]
