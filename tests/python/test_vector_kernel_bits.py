@@ -1,8 +1,9 @@
-"""float32 softmax, log_softmax, their gradients, sigmoid, cross_entropy and the binary
-cross-entropy losses give PyTorch 2.15's bits: its CPU vector code (SLEEF's expf/logf,
-`at::vec` reductions with lane accumulators and a shuffle tree, the vector body and scalar
-tail of an elementwise loop split per thread), nll_loss's cascade of partial sums, and the
-losses' gradient formulas in PyTorch's order of operations.
+"""float32 softmax and log_softmax (along any dim; their gradients along the last), sigmoid,
+cross_entropy and the binary cross-entropy losses give PyTorch 2.15's bits: its CPU vector
+code (SLEEF's expf/logf, `at::vec` reductions with lane accumulators and a shuffle tree, the
+vector body and scalar tail of an elementwise loop split per thread, columns reduced W at a
+time along other dims), nll_loss's cascade of partial sums, and the losses' gradient formulas
+in PyTorch's order of operations.
 
 PyTorch's bits depend on its vector width, so each case records two hashes of PyTorch's
 result bytes: on a CPU with AVX-512 (F/VL/DQ/BW) and with AVX2 only
@@ -115,6 +116,15 @@ RECORDED = {
     'softmax grad 200x1000, 1 threads': ('482659848747ede2', 'f584ee52a44c7ea0'),
     'log_softmax grad 200x1000, 1 threads': ('4ec4563ab0eee282', '9c511e28f92862eb'),
     'softmax of a transposed view, 1 threads': ('02cccd457a16b2b8', '02cccd457a16b2b8'),
+    'softmax dim 1 of (4, 5, 6, 7), 1 threads': ('736474e95ca9b590', '978d5bdcdfa1a8f2'),
+    'log_softmax dim 1 of (4, 5, 6, 7), 1 threads': ('28871cde70bd3473', '28871cde70bd3473'),
+    'softmax dim 0 of (30, 17), 1 threads': ('287f7692e2c43421', '287f7692e2c43421'),
+    'log_softmax dim 0 of (30, 17), 1 threads': ('4ad7ba9406238075', '4ad7ba9406238075'),
+    'softmax dim 1 of (3, 50, 40), 1 threads': ('9544df737517efb4', '0d3a1d9c3434dbdf'),
+    'log_softmax dim 1 of (3, 50, 40), 1 threads': ('9a84ecff2b77cd9a', '9a84ecff2b77cd9a'),
+    'softmax dim 0 of (7, 3000), 1 threads': ('0fa0f2376299a3d2', '0fa0f2376299a3d2'),
+    'log_softmax dim 0 of (7, 3000), 1 threads': ('693e18f6be4bf1ba', '693e18f6be4bf1ba'),
+    'cross_entropy of a 4-d input, 1 threads': ('e2e732c187701ba0', 'e2e732c187701ba0'),
     'softmax of large and infinite values, 1 threads': ('2f164f6178c83c9f', '2f164f6178c83c9f'),
     'log_softmax of large and infinite values, 1 threads': ('322f3d835db92210', '322f3d835db92210'),
     'sigmoid 31, 1 threads': ('b7b9a1dabdee252b', '4129022bb0206d9b'),
@@ -290,6 +300,15 @@ RECORDED = {
     'softmax grad 200x1000, 2 threads': ('482659848747ede2', 'f584ee52a44c7ea0'),
     'log_softmax grad 200x1000, 2 threads': ('4ec4563ab0eee282', '9c511e28f92862eb'),
     'softmax of a transposed view, 2 threads': ('02cccd457a16b2b8', '02cccd457a16b2b8'),
+    'softmax dim 1 of (4, 5, 6, 7), 2 threads': ('736474e95ca9b590', '978d5bdcdfa1a8f2'),
+    'log_softmax dim 1 of (4, 5, 6, 7), 2 threads': ('28871cde70bd3473', '28871cde70bd3473'),
+    'softmax dim 0 of (30, 17), 2 threads': ('7e169feed4071d06', '952004c8d771296c'),
+    'log_softmax dim 0 of (30, 17), 2 threads': ('4ad7ba9406238075', '4ad7ba9406238075'),
+    'softmax dim 1 of (3, 50, 40), 2 threads': ('dd264e8c1eb31edd', '626a3d2302a76711'),
+    'log_softmax dim 1 of (3, 50, 40), 2 threads': ('9a84ecff2b77cd9a', '9a84ecff2b77cd9a'),
+    'softmax dim 0 of (7, 3000), 2 threads': ('0fa0f2376299a3d2', '0fa0f2376299a3d2'),
+    'log_softmax dim 0 of (7, 3000), 2 threads': ('693e18f6be4bf1ba', '693e18f6be4bf1ba'),
+    'cross_entropy of a 4-d input, 2 threads': ('e2e732c187701ba0', 'e2e732c187701ba0'),
     'softmax of large and infinite values, 2 threads': ('2f164f6178c83c9f', '2f164f6178c83c9f'),
     'log_softmax of large and infinite values, 2 threads': ('322f3d835db92210', '322f3d835db92210'),
     'sigmoid 31, 2 threads': ('b7b9a1dabdee252b', '4129022bb0206d9b'),
@@ -405,6 +424,15 @@ def softmax_cases():
             yield f"log_softmax grad {rows}x{n}", torch.autograd.grad(ly, x, g)[0]
     x = data(4 * 5 * 33).reshape(4, 5, 33)
     yield "softmax of a transposed view", torch.softmax(x.transpose(1, 2), -1)
+    for shape, dim in [((4, 5, 6, 7), 1), ((30, 17), 0), ((3, 50, 40), 1), ((7, 3000), 0)]:
+        n = 1
+        for s in shape:
+            n *= s
+        x = data(n).reshape(shape)
+        yield f"softmax dim {dim} of {shape}", torch.softmax(x, dim)
+        yield f"log_softmax dim {dim} of {shape}", torch.log_softmax(x, dim)
+    x = data(4 * 5 * 6 * 7).reshape(4, 5, 6, 7)
+    yield "cross_entropy of a 4-d input", F.cross_entropy(x, (torch.arange(4 * 6 * 7) % 5).reshape(4, 6, 7))
     special = torch.tensor([[0.0, float("-inf"), 1.0], [1e30, -1e30, 0.0], [-50.0, 50.0, 0.0]])
     yield "softmax of large and infinite values", torch.softmax(special, -1)
     yield "log_softmax of large and infinite values", torch.log_softmax(special, -1)

@@ -186,13 +186,20 @@ pub fn softmax(x: &Strided, dim: usize, log: bool) -> Result<Option<Strided>> {
         let xd = dense(x)?;
         // SAFETY: T matches the dtype; xd is contiguous.
         let s = unsafe { xd.contiguous_slice::<T>().expect("contiguous") };
-        let (_, n, inner) = around(&x.shape, dim);
+        let (outer, n, inner) = around(&x.shape, dim);
         let out = fill_blocks::<T>(
             s.len(),
             n * inner,
             #[inline(always)]
             |b0, part| {
                 let xs = &s[b0 * n * inner..b0 * n * inner + part.len()];
+                if inner > 1 {
+                    if let (Some(xs), Some(part)) = (f32s(xs), f32s_mut(part)) {
+                        // PyTorch's float32 kernel along a dim that is not the last
+                        let (b, o) = (b0, outer);
+                        return super::torch_vec::softmax_inner(xs, part, b, o, n, inner, log);
+                    }
+                }
                 if inner == 1 {
                     if let (Some(xs), Some(part)) = (f32s(xs), f32s_mut(part)) {
                         // PyTorch's float32 kernel, bit for bit

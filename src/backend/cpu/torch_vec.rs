@@ -203,6 +203,114 @@ fn softmax_rows<const W: usize>(x: &[f32], out: &mut [f32], n: usize, log: bool)
     }
 }
 
+/// softmax (or log_softmax) of float32 blocks `[n, inner]` (a dim with `inner` > 1 elements
+/// after it), block `b0` first of `outer`, as `_vec_softmax` and `_vec_logsoftmax`: each
+/// column reduced in order down the dim, W columns at a time with SLEEF's exp, the others
+/// (which columns: as those kernels split them) with the C library's expf; softmax divides by
+/// the sum, log_softmax subtracts SLEEF's log of it.
+pub fn softmax_inner(
+    x: &[f32],
+    out: &mut [f32],
+    b0: usize,
+    outer: usize,
+    n: usize,
+    inner: usize,
+    log: bool,
+) {
+    let w = lanes();
+    let total = outer * inner;
+    // softmax: TensorIterator-like split of the outer * inner columns over threads, then runs
+    // of W columns within a row and a thread's part; log_softmax: chunks of each row's columns
+    // (PyTorch 2.15 splits softmax's columns over every thread however few there are: its
+    // results for 17 columns differ between 1 and 2 threads; a grain of 1 reproduces them)
+    let chunk = {
+        let threads = parallel::num_threads();
+        if total > 1 && threads > 1 {
+            total.div_ceil(threads.min(total))
+        } else {
+            total.max(1)
+        }
+    };
+    let log_chunk = ((128 * 1024 / n.max(1) / 4).max(w) / w * w).max(1);
+    let vector_column = |b: usize, j: usize| {
+        if log {
+            let start = j / log_chunk * log_chunk;
+            let size = log_chunk.min(inner - start);
+            return j - start < size - size % w;
+        }
+        let p = b * inner + j;
+        let (c0, r0) = (p / chunk * chunk, b * inner);
+        let (s, e) = (c0.max(r0), (c0 + chunk).min(r0 + inner).min(total));
+        p - s < (e - s) / w * w
+    };
+    maps::vectorised(
+        #[inline(always)]
+        || {
+            let mut m = vec![0f32; inner];
+            let mut sum = vec![0f32; inner];
+            let mut vecs = vec![false; inner];
+            let blocks = x
+                .chunks_exact(n * inner)
+                .zip(out.chunks_exact_mut(n * inner));
+            for (k, (x, o)) in blocks.enumerate() {
+                for (j, v) in vecs.iter_mut().enumerate() {
+                    *v = vector_column(b0 + k, j);
+                }
+                // the max down each column: log_softmax's skips NaN (a `>` blend from -inf),
+                // softmax's vector lanes propagate it, its scalar columns keep a leading NaN
+                if log {
+                    m.fill(f32::NEG_INFINITY);
+                    for row in x.chunks_exact(inner) {
+                        for (m, &v) in m.iter_mut().zip(row) {
+                            *m = if v > *m { v } else { *m };
+                        }
+                    }
+                } else {
+                    m.copy_from_slice(&x[..inner]);
+                    for row in x.chunks_exact(inner).skip(1) {
+                        for ((m, &v), &vec) in m.iter_mut().zip(row).zip(&vecs) {
+                            *m = if vec {
+                                maximum(*m, v)
+                            } else if *m < v {
+                                v
+                            } else {
+                                *m
+                            };
+                        }
+                    }
+                }
+                sum.fill(0.0);
+                for (xr, or) in x.chunks_exact(inner).zip(o.chunks_exact_mut(inner)) {
+                    for j in 0..inner {
+                        let d = xr[j] - m[j];
+                        let e = if vecs[j] { sleef::exp(d) } else { d.exp() };
+                        sum[j] += e;
+                        if !log {
+                            or[j] = e;
+                        }
+                    }
+                }
+                if log {
+                    for s in sum.iter_mut() {
+                        *s = sleef::log(*s);
+                    }
+                    for (xr, or) in x.chunks_exact(inner).zip(o.chunks_exact_mut(inner)) {
+                        for j in 0..inner {
+                            or[j] = (xr[j] - m[j]) - sum[j];
+                        }
+                    }
+                } else {
+                    for or in o.chunks_exact_mut(inner) {
+                        for (o, &s) in or.iter_mut().zip(&sum) {
+                            *o /= s;
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
+
 /// The gradient of softmax (or log_softmax) along contiguous rows of `n` from the result `y`
 /// and the incoming gradient `g`, as `_vec_host_softmax_backward_lastdim`: `(g - Σ g y) y`,
 /// or `g - exp(y) Σ g` (that multiply and subtract fused, as PyTorch's compiled kernel has them).
