@@ -740,6 +740,30 @@ pub fn composite(
     Ok(out)
 }
 
+/// `f(x)` for an op whose gradient is the incoming gradient unchanged (adding or subtracting a
+/// number: ATen's Scalar overloads `AddBackward1`/`SubBackward1`), recorded as ONE node named
+/// `name` that saves nothing, as PyTorch's does.
+pub fn passthrough(
+    name: impl Into<std::borrow::Cow<'static, str>>,
+    x: &Tensor,
+    f: &dyn Fn(&Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let out = {
+        let _g = crate::grad_mode::GradModeGuard::new(false);
+        f(x)?.detached()
+    };
+    if ops::needs_grad(&[x])? && out.dtype().is_differentiable() && x.dtype().is_differentiable() {
+        ops::record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(|_, g| Ok(vec![Some(g[0].clone())])),
+        )?;
+    }
+    Ok(out)
+}
+
 /// An input for differentiating a pipeline inside a backward formula: the saved tensor itself
 /// when recording a graph (so second derivatives reach its history), else a detached leaf.
 ///

@@ -13,7 +13,7 @@ __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
     "bilinear", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "max_pool1d", "max_pool2d",
-    "max_pool3d", "layer_norm", "group_norm", "batch_norm", "instance_norm", "embedding", "dropout",
+    "max_pool3d", "layer_norm", "rms_norm", "group_norm", "batch_norm", "instance_norm", "embedding", "dropout",
     "dropout_", "alpha_dropout", "alpha_dropout_", "feature_dropout", "feature_dropout_",
     "feature_alpha_dropout", "feature_alpha_dropout_", "rrelu", "rrelu_", "constant_pad_nd", "pdist",
     "binary_cross_entropy_with_logits", "kl_div", "hinge_embedding_loss", "margin_ranking_loss",
@@ -121,9 +121,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def _scalar_node(name, t, fn):
-    """`fn(t)` (an op with a Python number) recorded as ATen's Scalar overload (`AddBackward1`,
-    `SubBackward1`), which PyTorch's C++ code calls and Python cannot."""
-    return _core._composite(name, fn, [t])
+    """`fn(t)` (adding or subtracting a Python number) recorded as ATen's Scalar overload
+    (`AddBackward1`, `SubBackward1`: the gradient passes unchanged, nothing saved), which
+    PyTorch's C++ code calls and Python cannot."""
+    return _core._passthrough(name, fn, t)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -240,6 +241,15 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn
     tensor([[-1.0000,  1.0000]])
     """
     return _F().layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """`torch.nn.functional.rms_norm` (the same function).
+
+    >>> torch.rms_norm(torch.tensor([[3., 4.]]), [2])
+    tensor([[0.8485, 1.1314]])
+    """
+    return _F().rms_norm(input, normalized_shape, weight, eps)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):

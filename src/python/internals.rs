@@ -36,6 +36,28 @@ fn _composite<'py>(
     out(py, crate::engine::composite(name, &ins, func))
 }
 
+/// `f(x)` (written with leafgrad ops) whose gradient is the incoming one unchanged, recorded
+/// as one node named `name` that saves nothing (`x + 1e-6` as ATen's `AddBackward1`).
+#[pyfunction]
+fn _passthrough<'py>(
+    py: Python<'py>,
+    name: String,
+    f: Py<PyAny>,
+    x: PyRef<'py, PyTensor>,
+) -> R<'py> {
+    let call = |t: &Tensor| -> crate::error::Result<Tensor> {
+        (|| -> PyResult<Tensor> {
+            let r = f.call1(py, (wrap(py, t.clone())?,))?;
+            let r = r.bind(py);
+            r.cast::<PyTensor>()
+                .map(|t| t.get().t.clone())
+                .map_err(|_| PyTypeError::new_err("a passthrough op must return a Tensor"))
+        })()
+        .map_err(super::stash)
+    };
+    out(py, crate::engine::passthrough(name, &x.t, &call))
+}
+
 /// A view of `x` recorded as UnsafeViewBackward0 (`at::_unsafe_view`, which PyTorch's
 /// composite ops such as `kron` end with).
 #[pyfunction]
@@ -177,6 +199,7 @@ fn _storage_view<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_layout_order, m)?)?;
     m.add_function(wrap_pyfunction!(_composite, m)?)?;
+    m.add_function(wrap_pyfunction!(_passthrough, m)?)?;
     m.add_function(wrap_pyfunction!(view_recorded_as_unsafe, m)?)?;
     m.add_function(wrap_pyfunction!(_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(_binary_out, m)?)?;

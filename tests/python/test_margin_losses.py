@@ -166,3 +166,48 @@ def test_modules():
         nn.TripletMarginWithDistanceLoss(margin=0)
     with pytest.raises(TypeError):
         nn.TripletMarginWithDistanceLoss(None)
+
+
+def _node_names(fn):
+    """grad_fn names, depth first."""
+    if fn is None:
+        return []
+    return [fn.name()] + [n for nxt, _ in fn.next_functions for n in _node_names(nxt)]
+
+
+# nn.functional's distance losses call ATen's (torch.*) functions in PyTorch, so their graphs are
+# ATen's composites: NormBackward1 over AddBackward1 (x1 - x2 + eps), the Scalar overloads for
+# the margins, CloneBackward0 of the norms in cosine_similarity
+ATEN_GRAPHS = {
+    "F.pairwise_distance(a, b)": ["NormBackward1", "AddBackward1", "SubBackward0", "AccumulateGrad"],
+    "F.cosine_similarity(a, b)": ["SumBackward1", "MulBackward0", "DivBackward0", "AccumulateGrad", "CloneBackward0",
+                                  "LinalgVectorNormBackward0", "AccumulateGrad"],
+    "F.triplet_margin_loss(a, b, b * 2)": ["MeanBackward0", "ClampMinBackward0", "SubBackward0", "AddBackward1",
+                                           "NormBackward1", "AddBackward1", "SubBackward0", "AccumulateGrad",
+                                           "NormBackward1", "AddBackward1", "SubBackward0", "AccumulateGrad"],
+    "F.margin_ranking_loss(a[0], b[0], torch.tensor([1., -1., 1.]))": [
+        "MeanBackward0", "ClampMinBackward0", "AddBackward1", "MulBackward0", "SubBackward0", "SelectBackward0",
+        "AccumulateGrad"],
+    "F.cosine_embedding_loss(a, b, torch.tensor([1, -1]), margin=0.1, reduction='sum')": [
+        "SumBackward0", "AddBackward0", "WhereBackward0", "SubBackward0", "DivBackward0", "SumBackward1",
+        "MulBackward0", "AccumulateGrad", "SqrtBackward0", "MulBackward0", "AddBackward1", "SumBackward1",
+        "MulBackward0", "AccumulateGrad", "AccumulateGrad", "WhereBackward0", "ClampMinBackward0", "SubBackward1",
+        "DivBackward0", "SumBackward1", "MulBackward0", "AccumulateGrad", "SqrtBackward0", "MulBackward0",
+        "AddBackward1", "SumBackward1", "MulBackward0", "AccumulateGrad", "AccumulateGrad"],
+}
+
+
+@pytest.mark.parametrize("expr", list(ATEN_GRAPHS))
+def test_functional_distance_losses_record_atens_graph(expr):
+    a = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+    b = torch.tensor([[1.0, 0.0, -1.0], [0.5, 0.5, 0.5]])
+    names = [n.replace("torch::autograd::", "") for n in _node_names(eval(expr).grad_fn)]
+    assert names == ATEN_GRAPHS[expr]
+    added = [fn for fn in _walk(eval(expr).grad_fn) if fn.name() in ("AddBackward1", "SubBackward1")]
+    assert all(not [x for x in dir(fn) if x.startswith("_saved")] for fn in added)
+
+
+def _walk(fn):
+    if fn is None:
+        return []
+    return [fn] + [m for nxt, _ in fn.next_functions for m in _walk(nxt)]

@@ -6,6 +6,7 @@ from .. import _core
 from .._factories import arange as _arange, ones_like as _ones_like, tensor as _tensor, zeros_like as _zeros_like
 from .._grad_mode import no_grad as _no_grad
 from .._op_helpers import _reduce
+from .. import _aten_functional as _aten
 
 
 def _reduction(size_average, reduce, reduction):
@@ -121,62 +122,52 @@ def _check_loss_reduction(reduction):
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+_ENUM = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction_enum(size_average, reduce, reduction):
+    """PyTorch's `_Reduction.get_enum` (or `legacy_get_enum`): the int its ATen losses take."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if reduction == "elementwise_mean":
+        import warnings
+
+        warnings.warn("reduction='elementwise_mean' is deprecated, please use reduction='mean' instead.",
+                      stacklevel=3)
+        reduction = "mean"
+    _check_loss_reduction(reduction)
+    return _ENUM[reduction]
+
+
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin), reduced: target 1 asks input1 to rank
-    higher, -1 lower.
+    higher, -1 lower (ATen's `margin_ranking_loss`, as PyTorch's calls it).
 
     >>> a, b = torch.tensor([1., 2.]), torch.tensor([2., 0.])
     >>> torch.nn.functional.margin_ranking_loss(a, b, torch.tensor([1., 1.]), margin=0.5)
     tensor(0.7500)
     """
-    reduction = _reduction(size_average, reduce, reduction)
-    _check_loss_reduction(reduction)
+    enum = _reduction_enum(size_average, reduce, reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return _aten.margin_ranking_loss(input1, input2, target, margin, enum)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
-    """input where target is 1, max(0, margin - input) where target is -1, reduced.
+    """input where target is 1, max(0, margin - input) where target is -1, reduced (ATen's
+    `hinge_embedding_loss`, as PyTorch's calls it).
 
     >>> torch.nn.functional.hinge_embedding_loss(torch.tensor([0.3, 2.]), torch.tensor([1., -1.]))
     tensor(0.1500)
     """
-    reduction = _reduction(size_average, reduce, reduction)
-    _check_loss_reduction(reduction)
-    zeros = _zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
-    output = _core.where(target != 1, margin_clamp, zeros) + _core.where(target != -1, input, zeros)
-    return _reduce(output, reduction)
+    return _aten.hinge_embedding_loss(input, target, margin, _reduction_enum(size_average, reduce, reduction))
 
 
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """The cosine of the angle between x1 and x2 along `dim`, each norm at least `eps`
-    (SumBackward1, as PyTorch computes it).
-
-    >>> torch.nn.functional.cosine_similarity(torch.tensor([[1., 0.]]), torch.tensor([[1., 1.]]))
-    tensor([0.7071])
-    """
-    def norm(x):
-        # at least eps, with the unclamped norm's gradient (PyTorch clamps under no_grad)
-        n = x.norm(2, dim, True)
-        with _no_grad():
-            lift = n.clamp_min(eps) - n
-        return n + lift
-
-    return ((x1 / norm(x1)) * (x2 / norm(x2))).sum(dim)
+cosine_similarity = _aten.cosine_similarity  # PyTorch's F names are its torch.* functions
 
 
-def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
-    """The p-norm of x1 - x2 + eps along the last dim.
-
-    >>> torch.nn.functional.pairwise_distance(torch.tensor([[0., 0.]]), torch.tensor([[3., 4.]]))
-    tensor([5.0000])
-    """
-    d = x1 - x2 + eps
-    return d.norm(p, -1 if d.dim() > 0 else 0, keepdim)
+pairwise_distance = _aten.pairwise_distance
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -192,78 +183,44 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
-    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1, reduced.
+    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1, reduced
+    (ATen's `cosine_embedding_loss`, as PyTorch's calls it).
 
     >>> a, b = torch.tensor([[1., 0.], [0., 1.]]), torch.tensor([[1., 1.], [0., 1.]])
     >>> torch.nn.functional.cosine_embedding_loss(a, b, torch.tensor([1., -1.]))
     tensor(0.6464)
     """
-    reduction = _reduction(size_average, reduce, reduction)
-    _check_loss_reduction(reduction)
-    d = target.dim()
-    if d not in (0, 1):
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if d == 1 and input1.dim() != 2:
-        raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with sizes "
-                           f"{list(input1.shape)} and {list(input2.shape)}.")
-    if d == 0 and input1.dim() != 1:
-        raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with sizes "
-                           f"{list(input1.shape)} and {list(input2.shape)}.")
-    prod_sum = (input1 * input2).sum(d)
-    mag1 = (input1 * input1).sum(d) + 1e-12
-    mag2 = (input2 * input2).sum(d) + 1e-12
-    cos = prod_sum / (mag1 * mag2).sqrt()
-    zeros = _zeros_like(cos)
-    pos = 1 - cos
-    neg = (cos - margin).clamp_min(0)
-    output = _core.where(target == 1, pos, zeros) + _core.where(target == -1, neg, zeros)
-    return _reduce(output, reduction)
+    return _aten.cosine_embedding_loss(input1, input2, target, margin, _reduction_enum(size_average, reduce, reduction))
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
                         reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-distance
-    (`swap`: the smaller of d(anchor, negative) and d(positive, negative)), reduced.
+    (`swap`: the smaller of d(anchor, negative) and d(positive, negative)), reduced (ATen's
+    `triplet_margin_loss`, as PyTorch's calls it).
 
     >>> a, pos, neg = torch.tensor([[0., 0.]]), torch.tensor([[0., 1.]]), torch.tensor([[0., 1.5]])
     >>> torch.nn.functional.triplet_margin_loss(a, pos, neg)
     tensor(0.5000)
     """
-    reduction = _reduction(size_average, reduce, reduction)
-    _check_loss_reduction(reduction)
+    enum = _reduction_enum(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    if not (anchor.dim() == positive.dim() == negative.dim()):
-        raise RuntimeError(
-            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
-            f"got: anchor {anchor.dim()}D, positive {positive.dim()}D, and negative {negative.dim()}D inputs")
-    dist_pos = pairwise_distance(anchor, positive, p, eps)
-    dist_neg = pairwise_distance(anchor, negative, p, eps)
-    if swap:
-        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+    return _aten.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, enum)
 
 
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
                      reduction="mean"):
     """The negative log likelihood of `target` under a Poisson distribution of rate exp(input)
-    (`log_input`) or input, with Stirling's term for targets above 1 when `full`, reduced.
+    (`log_input`) or input, with Stirling's term for targets above 1 when `full`, reduced
+    (ATen's `poisson_nll_loss`, as PyTorch's calls it).
 
     >>> torch.nn.functional.poisson_nll_loss(torch.tensor([0., 1.]), torch.tensor([1., 2.]))
     tensor(0.8591)
     """
     reduction = _reduction(size_average, reduce, reduction)
     _check_loss_reduction(reduction)
-    if log_input:
-        loss = input.exp() - target * input
-    else:
-        loss = input - target * (input + eps).log()
-    if full:
-        import math
-
-        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
-        loss = loss + stirling.masked_fill(target <= 1, 0)
-    return _reduce(loss, reduction)
+    return _aten.poisson_nll_loss(input, target, log_input, full, eps, _ENUM[reduction])
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
