@@ -98,7 +98,7 @@ from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top 
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
 from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
-from . import accelerator, amp, backends, cpu, distributed, testing  # noqa: E402
+from . import accelerator, amp, backends, cpu, distributed, mps, testing  # noqa: E402
 from . import distributions  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)
@@ -126,6 +126,18 @@ from .random import (  # noqa: E402
 from .explain import explain  # noqa: E402
 from ._runner import run  # noqa: E402  (python -m leafgrad run script.py)
 from ._warn import is_warn_always_enabled, set_warn_always  # noqa: E402
+from ._global_flags import (  # noqa: E402
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    get_float32_matmul_precision,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    set_float32_matmul_precision,
+    use_deterministic_algorithms,
+)
+from .func import vmap  # noqa: E402  (torch.vmap is torch.func.vmap)
+from ._compile import compile  # noqa: E402
+from . import _dynamo, compiler  # noqa: E402
 from ._layout import (  # noqa: E402
     channels_last,
     channels_last_3d,

@@ -12,7 +12,7 @@ def _torch():
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
            "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma",
-           "multigammaln", "gammainc", "gammaincc"]
+           "multigammaln", "gammainc", "gammaincc", "logit", "i0", "sinc"]
 
 
 def erf(input, *, out=None):
@@ -190,3 +190,30 @@ def gammaincc(input, other, *, out=None):
     from ._special_gamma import _special_gammaincc
 
     return _special_gammaincc(input, other, out)
+
+
+def logit(input, eps=None, *, out=None):
+    """log(p / (1 - p)), p clamped to [eps, 1 - eps] when `eps` is given (`torch.logit`).
+
+    >>> torch.special.logit(torch.tensor([0.25]))
+    tensor([-1.0986])
+    """
+    return _torch().logit(input, eps, out=out)
+
+
+def i0(input, *, out=None):
+    """The modified Bessel function of the first kind, order 0 (`torch.i0`).
+
+    >>> torch.special.i0(torch.tensor([1.0]))
+    tensor([1.2661])
+    """
+    return _torch().i0(input, out=out)
+
+
+def sinc(input, *, out=None):
+    """sin(pi x) / (pi x), 1 at 0 (`torch.sinc`).
+
+    >>> torch.special.sinc(torch.tensor([0.5]))
+    tensor([0.6366])
+    """
+    return _torch().sinc(input, out=out)

@@ -745,3 +745,18 @@ def test_module_share_memory_moves_parameters_buffers_and_grads():
     assert m.weight.grad.tolist() == [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]
     bn = torch.nn.BatchNorm1d(2).share_memory()
     assert bn.running_mean.is_shared() and bn.num_batches_tracked.is_shared()
+
+
+def test_special_aliases_are_the_torch_ops():
+    # torch.special.logit/i0/sinc are torch.logit/i0/sinc: values and nodes from PyTorch 2.15
+    x = torch.tensor([0.25, 0.5, 2.0], requires_grad=True)
+    for y, node, values, grads in [
+        (torch.special.logit(x, eps=0.3), "LogitBackward0", [-0.8473, 0.0, 0.8473], [0.0, 4.0, 0.0]),
+        (torch.special.i0(x), "I0Backward0", [1.0157, 1.0635, 2.2796], [0.1260, 0.2579, 1.5906]),
+        (torch.special.sinc(x), "SincBackward0", [0.9003, 0.6366, 0.0], [-0.7728, -1.2732, 0.5]),
+    ]:
+        assert grad_fn_name(y) == node
+        assert y.tolist() == pytest.approx(values, abs=1e-4)
+        assert torch.autograd.grad(y.sum(), x)[0].tolist() == pytest.approx(grads, abs=1e-4)
+    out = torch.empty(3)
+    assert torch.special.i0(x.detach(), out=out) is out

@@ -5,6 +5,8 @@ False
 >>> torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction
 True
 """
+from .. import _global_flags
+
 __all__ = ["matmul", "is_built", "flash_sdp_enabled", "mem_efficient_sdp_enabled",
            "math_sdp_enabled", "enable_flash_sdp", "enable_mem_efficient_sdp", "enable_math_sdp"]
 
@@ -30,6 +32,8 @@ class cuBLASModule:
 
     def __getattr__(self, name):
         flags = object.__getattribute__(self, "_flags")
+        if name == "allow_tf32":  # PyTorch maps it onto the float32 matmul precision
+            return _global_flags.get_float32_matmul_precision() != "highest"
         if name in flags:
             return flags[name]
         raise AttributeError("Unknown attribute " + name)
@@ -37,6 +41,8 @@ class cuBLASModule:
     def __setattr__(self, name, value):
         if name not in self._flags:
             raise AttributeError("Unknown attribute " + name)
+        if name == "allow_tf32":
+            _global_flags._set_allow_tf32(value)
         self._flags[name] = value
 
 

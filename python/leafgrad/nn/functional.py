@@ -770,6 +770,7 @@ from ._functional_attention import (  # noqa: E402,F401  (torch.nn.functional's 
 from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, pixel_shuffle, ...)
 from ._functional_misc import *  # noqa: E402,F401,F403  (bilinear, rrelu, dropout2d, fold, ...)
 from ._embedding_bag import embedding_bag  # noqa: E402,F401
+from ._functional_extra import gumbel_softmax, local_response_norm, rms_norm  # noqa: E402,F401
 
 
 def pdist(input, p=2):

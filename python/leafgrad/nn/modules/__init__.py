@@ -54,6 +54,7 @@ from .pooling import (
     AvgPool1d, AvgPool3d, FractionalMaxPool2d, FractionalMaxPool3d, LPPool1d, LPPool2d, MaxPool1d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d,
 )
 from .sparse import EmbeddingBag
+from .norm_extra import LocalResponseNorm, RMSNorm
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer,
@@ -63,7 +64,7 @@ __all__ = [
     "Module", "Sequential", "ModuleList", "ModuleDict",
     "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
     "LogSoftmax", "SiLU", "ELU", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "GLU",
-    "PReLU", "Hardshrink", "Softshrink", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Unflatten", "Flatten", "Dropout", "Embedding", "EmbeddingBag", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "PReLU", "Hardshrink", "Softshrink", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Unflatten", "Flatten", "Dropout", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "LocalResponseNorm", "MaxPool2d", "AvgPool2d",
     "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "GroupNorm",
     "DataParallel",
     "Conv1d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool3d", "AvgPool1d",

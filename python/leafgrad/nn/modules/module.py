@@ -631,6 +631,17 @@ class Module(_ModuleHooks):
         (`Tensor.share_memory_`), as Hogwild-style training does before starting its workers."""
         return self._apply(lambda t: t.share_memory_())
 
+    def compile(self, *args, **kwargs):
+        """`torch.compile` this module in place (PyTorch compiles its calls and keeps the class and
+        state_dict keys): leafgrad checks the arguments as `torch.compile` does and goes on
+        calling the module eagerly. Returns None.
+
+        >>> torch.nn.Linear(2, 1).compile()
+        """
+        from ..._compile import compile as _compile
+
+        _compile(lambda: None, *args, **kwargs)
+
     # ------------------------------------------------------------------ state dict
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, param in self._parameters.items():
