@@ -13,7 +13,7 @@ __all__ = [
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
     "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle",
     "bilinear", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "max_pool1d", "max_pool2d",
-    "max_pool3d", "layer_norm", "rms_norm", "group_norm", "batch_norm", "instance_norm", "embedding", "dropout",
+    "max_pool3d", "layer_norm", "rms_norm", "group_norm", "affine_grid_generator", "grid_sampler", "batch_norm", "instance_norm", "embedding", "dropout",
     "dropout_", "alpha_dropout", "alpha_dropout_", "feature_dropout", "feature_dropout_",
     "feature_alpha_dropout", "feature_alpha_dropout_", "rrelu", "rrelu_", "constant_pad_nd", "pdist",
     "binary_cross_entropy_with_logits", "kl_div", "hinge_embedding_loss", "margin_ranking_loss",
@@ -250,6 +250,32 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     tensor([[0.8485, 1.1314]])
     """
     return _F().rms_norm(input, normalized_shape, weight, eps)
+
+
+def affine_grid_generator(theta, size, align_corners):
+    """ATen's `affine_grid_generator` (AffineGridGeneratorBackward0): `F.affine_grid` without its
+    Python checks and warnings.
+
+    >>> torch.affine_grid_generator(torch.tensor([[[1., 0, 0], [0, 1, 0]]]), [1, 1, 1, 2], False)
+    tensor([[[[-0.5000,  0.0000],
+              [ 0.5000,  0.0000]]]])
+    """
+    from .nn import _functional_grid as g
+
+    return _core._composite("AffineGridGeneratorBackward0", lambda t: g._affine_grid(t, list(size), align_corners),
+                            [theta])
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """ATen's `grid_sampler`: `F.grid_sample` with the modes as ints (interpolation 0 bilinear,
+    1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection).
+
+    >>> torch.grid_sampler(torch.arange(4.).reshape(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), 0, 0, True)
+    tensor([[[[1.5000]]]])
+    """
+    from .nn import _functional_grid as g
+
+    return g.grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):

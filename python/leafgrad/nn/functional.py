@@ -771,6 +771,7 @@ from ._functional_resample import *  # noqa: E402,F401,F403  (pad, interpolate, 
 from ._functional_misc import *  # noqa: E402,F401,F403  (bilinear, rrelu, dropout2d, fold, ...)
 from ._embedding_bag import embedding_bag  # noqa: E402,F401
 from ._functional_extra import gumbel_softmax, local_response_norm, rms_norm  # noqa: E402,F401
+from ._functional_grid import affine_grid, grid_sample  # noqa: E402,F401
 
 
 def pdist(input, p=2):
