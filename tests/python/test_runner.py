@@ -89,12 +89,12 @@ def test_exit_status_is_the_scripts(tmp_path, code, status, stderr):
 def test_missing_attribute_is_named(tmp_path):
     import leafgrad
 
-    assert not hasattr(leafgrad, "fft")
+    assert not hasattr(leafgrad, "nested")
     done = run_script(tmp_path, """
         import torch
         x = torch.ones(4)
         print("before")
-        torch.fft.fft(x)
+        torch.nested.nested_tensor([x])
     """)
     assert done.returncode == 1
     assert done.stdout == "before\n"
@@ -102,9 +102,9 @@ def test_missing_attribute_is_named(tmp_path):
     assert err.startswith("Traceback (most recent call last):\n")
     assert 'script.py", line 5, in <module>' in err
     assert "runpy" not in err and "_runner" not in err  # the script's frames only
-    assert "AttributeError: module 'leafgrad' has no attribute 'fft'" in err
+    assert "AttributeError: module 'leafgrad' has no attribute 'nested'" in err
     message = err[err.index("AttributeError"):]
-    assert "`torch.fft`" in message and DOCS in message
+    assert "`torch.nested`" in message and DOCS in message
 
 
 def test_missing_submodule_is_named(tmp_path):
@@ -187,11 +187,11 @@ def test_run_in_process_restores_the_interpreter(tmp_path):
     torch_after = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
     assert torch_after == torch_before
 
-    missing = script(tmp_path, "import torch\ntorch.fft\n", name="missing.py")
+    missing = script(tmp_path, "import torch\ntorch.nested\n", name="missing.py")
     with pytest.raises(AttributeError) as info:
         leafgrad.run(missing)
     if sys.version_info >= (3, 11):
-        assert any("`torch.fft`" in note and DOCS in note for note in info.value.__notes__)
+        assert any("`torch.nested`" in note and DOCS in note for note in info.value.__notes__)
     with pytest.raises(SystemExit) as info:
         leafgrad.run(script(tmp_path, "import sys; sys.exit(4)\n", name="exits.py"))
     assert info.value.code == 4

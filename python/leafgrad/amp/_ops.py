@@ -15,7 +15,7 @@ again); ops on no list run as they are, and those composed of listed ops are cas
 (torch.einsum on the CPU runs its bmm in bfloat16, as PyTorch's does).
 
 Each op is named by its spellings: `torch.<name>`, `Tensor.<name>`, `F.<name>`
-(torch.nn.functional) and `linalg.<name>`; a spelling leafgrad does not have (yet) is skipped.
+(torch.nn.functional), `linalg.<name>` and `fft.<name>`; a spelling leafgrad does not have (yet) is skipped.
 Ops with an `out=` tensor are not cast (PyTorch's `out` overloads have no autocast kernel).
 """
 LOWER, FP32, OPT, PROMOTE, BANNED = "lower", "fp32", "fp32_set_opt_dtype", "promote", "banned"
@@ -110,6 +110,9 @@ OPS = [
     # (cross_entropy_loss is CPU's; under CUDA its log_softmax and nll_loss run in float32)
     _both("cross_entropy_loss", "F.cross_entropy", FP32),
     _both("cdist", "torch.cdist", FP32),
+    *(_both(f"fft_{n}", f"fft.{n}", FP32) for n in (
+        "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+        "hfft", "ihfft")),
     # ---- float32 on CPU only
     Op("binary_cross_entropy", "F.binary_cross_entropy", cpu=FP32, cuda=BANNED),
     Op("ctc_loss", "torch.ctc_loss F.ctc_loss", cpu=FP32),

@@ -99,10 +99,10 @@ def _plain(fn):
 
 def _owners():
     import leafgrad
-    from .. import linalg
+    from .. import fft, linalg
     from ..nn import functional
 
-    return {"torch": leafgrad, "Tensor": _core.Tensor, "F": functional, "linalg": linalg}
+    return {"torch": leafgrad, "Tensor": _core.Tensor, "F": functional, "linalg": linalg, "fft": fft}
 
 
 def _global_names(namespace, seen=None):
