@@ -91,7 +91,7 @@ from ._grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ._size import Size
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from . import autograd, cuda, func, nn, optim, utils, viz  # noqa: E402
-from . import linalg, random, serialization, special, storage  # noqa: E402
+from . import fft, jit, linalg, random, serialization, special, storage  # noqa: E402
 from . import profiler  # noqa: E402
 from .linalg import inverse, logdet, pinverse  # noqa: E402
 from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top as matrix_exp  # noqa: E402

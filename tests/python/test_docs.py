@@ -108,6 +108,10 @@ def test_api_reference_names_the_public_surface():
     import leafgrad.optim.lr_scheduler
     import leafgrad.utils.checkpoint
     import leafgrad.utils.data
+    import leafgrad.fft
+    import leafgrad.compiler
+    import leafgrad.mps
+    import leafgrad.jit
 
     text = API.read_text(encoding="utf-8")
     mentioned = set(re.findall(r"`(?:[\w.]+\.)?(\w+)[^`]*`", text))
@@ -118,7 +122,8 @@ def test_api_reference_names_the_public_surface():
               leafgrad.autograd.graph, leafgrad.autograd.function, leafgrad.autograd.functional,
               leafgrad.autograd.gradcheck, leafgrad.utils, leafgrad.utils.checkpoint,
               leafgrad.autograd.forward_ad, leafgrad.func, leafgrad.utils.data, leafgrad.nn.utils,
-              leafgrad.optim.lr_scheduler, leafgrad.serialization, leafgrad.special]
+              leafgrad.optim.lr_scheduler, leafgrad.serialization, leafgrad.special, leafgrad.fft,
+              leafgrad.compiler, leafgrad.mps, leafgrad.jit]
     missing = sorted(
         f"{getattr(space, '__name__', space)}.{name}"
         for space in spaces

@@ -57,7 +57,7 @@ class LocalResponseNorm(Module):
     LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
     >>> m(torch.ones(1, 2, 1))
     tensor([[[1.0000],
-             [1.0000]]])
+             [0.9999]]])
     """
 
     __constants__ = ["size", "alpha", "beta", "k"]
