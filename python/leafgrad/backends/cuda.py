@@ -8,7 +8,8 @@ True
 from .. import _global_flags
 
 __all__ = ["matmul", "is_built", "flash_sdp_enabled", "mem_efficient_sdp_enabled",
-           "math_sdp_enabled", "enable_flash_sdp", "enable_mem_efficient_sdp", "enable_math_sdp"]
+           "math_sdp_enabled", "enable_flash_sdp", "enable_mem_efficient_sdp", "enable_math_sdp", "cudnn_sdp_enabled",
+           "enable_cudnn_sdp"]
 
 
 class cuBLASModule:
@@ -47,7 +48,7 @@ class cuBLASModule:
 
 
 matmul = cuBLASModule()
-_SDP = {"flash": True, "mem_efficient": True, "math": True}
+_SDP = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True, "overrideable": True}
 
 
 def is_built():
@@ -108,3 +109,20 @@ def enable_math_sdp(enabled):
     >>> torch.backends.cuda.enable_math_sdp(True)
     """
     _SDP["math"] = bool(enabled)
+
+
+def cudnn_sdp_enabled():
+    """Flag only.
+
+    >>> torch.backends.cuda.cudnn_sdp_enabled()
+    True
+    """
+    return _SDP["cudnn"]
+
+
+def enable_cudnn_sdp(enabled):
+    """Set the flag read by `cudnn_sdp_enabled()`.
+
+    >>> torch.backends.cuda.enable_cudnn_sdp(True)
+    """
+    _SDP["cudnn"] = bool(enabled)

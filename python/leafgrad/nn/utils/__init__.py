@@ -5,6 +5,7 @@ from .convert_parameters import parameters_to_vector, vector_to_parameters
 from . import rnn
 from . import parametrize
 from . import parametrizations
+from . import stateless
 from .weight_norm import remove_weight_norm, weight_norm
 from .spectral_norm import remove_spectral_norm, spectral_norm
 

@@ -8,6 +8,7 @@ tensor([0., 1., 2., 3.]) tensor([0, 1, 0, 1])
 tensor([4., 5.]) tensor([0, 1])
 """
 from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
+from . import distributed  # noqa: F401  (torch.utils.data.distributed)
 from .dataset import (
     ChainDataset,
     ConcatDataset,
