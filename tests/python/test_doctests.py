@@ -78,6 +78,7 @@ MODULES = [
     "leafgrad.fft",
     "leafgrad.jit",
     "leafgrad.multiprocessing",
+    "leafgrad.optim.swa_utils",
     "leafgrad.utils.data.distributed",
     "leafgrad.nn.attention",
     "leafgrad.nn.utils.stateless",

@@ -1,8 +1,8 @@
 """`torch.optim`: the Optimizer base, SGD, Adam, AdamW, RMSprop, Adagrad, Adamax, Adadelta, NAdam,
-RAdam, ASGD, Rprop and LBFGS, and `lr_scheduler`. Steps run under no_grad and update
+RAdam, ASGD, Rprop and LBFGS, `lr_scheduler` and `swa_utils`. Steps run under no_grad and update
 parameters in place, so they stay the same leaf objects (their `_version` goes up)."""
 from . import (adadelta, adagrad, adam, adamax, asgd, lbfgs, lr_scheduler, nadam, optimizer,  # noqa: F401
-               radam, rmsprop, rprop, sgd)  # (torch.optim.sgd etc.)
+               radam, rmsprop, rprop, sgd, swa_utils)  # (torch.optim.sgd etc.)
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
@@ -17,4 +17,4 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "Adadelta", "NAdam", "RAdam",
-           "ASGD", "Rprop", "LBFGS", "lr_scheduler"]
+           "ASGD", "Rprop", "LBFGS", "lr_scheduler", "swa_utils"]
