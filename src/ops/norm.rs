@@ -149,6 +149,97 @@ pub fn layer_norm(
     Ok(out)
 }
 
+/// What PyTorch's CPU kernels give for a contiguous float32/float64 batch norm (see
+/// `backend::cpu::batch_norm`): the output, the saved mean and inverse standard deviation,
+/// and the new running statistics in training.
+struct BatchNormKernel {
+    out: Tensor,
+    mean: Tensor,
+    invstd: Tensor,
+    running: Option<(Tensor, Tensor)>,
+}
+
+fn batch_norm_kernel(
+    x: &Tensor,
+    weight: Option<&Tensor>,
+    bias: Option<&Tensor>,
+    running: Option<&RunningStats<'_>>,
+    training: bool,
+    momentum: f64,
+    eps: f64,
+) -> Result<Option<BatchNormKernel>> {
+    use crate::backend::cpu::batch_norm as bn;
+    let xs = x.shape();
+    let dt = x.dtype();
+    let params = [
+        weight,
+        bias,
+        running.map(|r| r.mean),
+        running.map(|r| r.var),
+    ];
+    let host = |t: &Tensor| t.strided().storage.is_host();
+    if !matches!(dt, DType::Float32 | DType::Float64)
+        || x.numel() == 0
+        || !host(x)
+        || !x.strided().is_contiguous()
+        || params.iter().flatten().any(|t| t.dtype() != dt || !host(t))
+    {
+        return Ok(None);
+    }
+    let (nb, c) = (xs[0], xs[1]);
+    let img = x.numel() / (nb * c);
+    let threads = crate::backend::cpu::parallel::num_threads();
+    macro_rules! run {
+        ($T:ty) => {{
+            let dense = |t: &Tensor| -> Result<Vec<$T>> {
+                let s = t.strided();
+                let s = if s.is_contiguous() {
+                    s
+                } else {
+                    s.contiguous()?
+                };
+                // SAFETY: the dtype is $T (checked above) and `s` is contiguous on the host.
+                Ok(unsafe { s.contiguous_slice::<$T>() }
+                    .expect("contiguous")
+                    .to_vec())
+            };
+            let xv = x.strided();
+            // SAFETY: as above.
+            let xd = unsafe { xv.contiguous_slice::<$T>() }.expect("contiguous");
+            let w = weight.map(dense).transpose()?;
+            let b = bias.map(dense).transpose()?;
+            let rm = running.map(|r| dense(r.mean)).transpose()?;
+            let rv = running.map(|r| dense(r.var)).transpose()?;
+            let (mean, invstd, new_running) = if training {
+                let (mean, var_sum) = bn::collect_stats(xd, nb, c, img, threads);
+                let old = rm.as_deref().zip(rv.as_deref());
+                let (invstd, new_running) =
+                    bn::update_stats(&mean, &var_sum, nb * img, eps, momentum, old);
+                (mean, invstd, new_running)
+            } else {
+                let rm = rm.expect("running statistics in evaluation mode");
+                let invstd = bn::eval_invstd(rv.as_deref().expect("running variance"), eps);
+                (rm, invstd, None)
+            };
+            let out = bn::transform(xd, c, img, &mean, &invstd, w.as_deref(), b.as_deref());
+            let running = match new_running {
+                Some((m, v)) => Some((Tensor::from_vec(m, &[c])?, Tensor::from_vec(v, &[c])?)),
+                None => None,
+            };
+            BatchNormKernel {
+                out: Tensor::from_vec(out, &xs)?,
+                mean: Tensor::from_vec(mean, &[c])?,
+                invstd: Tensor::from_vec(invstd, &[c])?,
+                running,
+            }
+        }};
+    }
+    Ok(Some(match dt {
+        DType::Float32 => run!(f32),
+        _ => run!(f64),
+    }))
+}
+
 /// The running statistics and momentum of a batch norm in training (`running_mean`,
 /// `running_var`, updated in place as `(1 - momentum) · running + momentum · batch`, the
 /// variance unbiased).
@@ -241,7 +332,26 @@ pub fn batch_norm(
             Ok((mul(&dev, &invstd)?, invstd, mu))
         })
     };
-    let (out, save_mean, save_invstd, eval_stats) = {
+    let fast = batch_norm_kernel(x, weight, bias, running.as_ref(), training, momentum, eps)?;
+    let (out, save_mean, save_invstd, eval_stats) = if let Some(k) = fast {
+        if let (Some(r), Some((m, v))) = (&running, k.running) {
+            let _g = GradModeGuard::new(false);
+            copy_(r.mean, &m)?;
+            copy_(r.var, &v)?;
+        }
+        let eval_stats = if training {
+            None
+        } else {
+            let _g = GradModeGuard::new(false);
+            let r = running.as_ref().expect("checked above");
+            let invstd = reciprocal(&sqrt(&add(
+                &per_channel(r.var)?,
+                &Tensor::wrapped_scalar(eps),
+            )?)?)?;
+            Some((per_channel(r.mean)?, invstd))
+        };
+        (k.out, k.mean, k.invstd, eval_stats)
+    } else {
         let _g = GradModeGuard::new(false);
         let (xhat, invstd, mu, eval_stats) = if training {
             let (xhat, invstd, mu) = batch_parts(x)?;

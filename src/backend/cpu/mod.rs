@@ -1,5 +1,6 @@
 //! CPU kernels: strided element loops, casts and copies, reductions and matrix products.
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
+pub mod batch_norm;
 pub mod cascade;
 pub mod conv;
 pub mod elementwise;
