@@ -73,6 +73,15 @@ pub fn collect_stats<T: BnFloat>(
     img: usize,
     threads: usize,
 ) -> (Vec<T>, Vec<T>) {
+    // compiled with FMA where the CPU has it (`mul_add` is then one instruction)
+    super::vectorised(
+        #[inline(always)]
+        || stats(x, nb, c, img, threads),
+    )
+}
+
+#[inline(always)]
+fn stats<T: BnFloat>(x: &[T], nb: usize, c: usize, img: usize, threads: usize) -> (Vec<T>, Vec<T>) {
     let n = nb * img;
     let mut mean = vec![T::ZERO; c];
     let mut var_sum = vec![T::ZERO; c];
@@ -82,7 +91,13 @@ pub fn collect_stats<T: BnFloat>(
         let threads = if n > threads { threads.max(1) } else { 1 };
         let chunk = n.div_ceil(threads);
         let mut buf = vec![T::ZERO; threads * c];
-        let parts = |buf: &mut [T], f: &dyn Fn(T, T, usize) -> T| {
+        #[inline(always)]
+        fn parts<T: BnFloat>(
+            x: &[T],
+            buf: &mut [T],
+            (n, c, threads, chunk): (usize, usize, usize, usize),
+            f: impl Fn(T, T, usize) -> T,
+        ) {
             for t in 0..threads {
                 let r0 = (t * chunk).min(n);
                 let r1 = (r0 + chunk).min(n);
@@ -93,16 +108,17 @@ pub fn collect_stats<T: BnFloat>(
                     }
                 }
             }
-        };
+        }
+        let dims = (n, c, threads, chunk);
         let across =
             |buf: &[T], ch: usize| (0..threads).fold(0.0f64, |s, t| s + buf[t * c + ch].to_f64());
-        parts(&mut buf, &|a, v, _| v + a);
+        parts(x, &mut buf, dims, |a, v, _| v + a);
         for (ch, m) in mean.iter_mut().enumerate() {
             *m = T::of_f64(across(&buf, ch) / n as f64);
         }
         buf.iter_mut().for_each(|v| *v = T::ZERO);
         let mean_ref = &mean;
-        parts(&mut buf, &|a, v, ch| {
+        parts(x, &mut buf, dims, |a, v, ch| {
             let d = v - mean_ref[ch];
             d.fma(d, a)
         });
@@ -194,14 +210,28 @@ pub fn transform<T: BnFloat>(
     let beta: Vec<T> = (0..c)
         .map(|ch| (-mean[ch]).fma(alpha[ch], bias.map_or(T::ZERO, |b| b[ch])))
         .collect();
-    let mut out = Vec::with_capacity(x.len());
+    let mut out = vec![T::ZERO; x.len()];
     super::vectorised(
         #[inline(always)]
         || {
-            for (k, plane) in x.chunks(img.max(1)).enumerate() {
-                let ch = k % c;
-                let (a, b) = (alpha[ch], beta[ch]);
-                out.extend(plane.iter().map(|&v| v.fma(a, b)));
+            if img == 1 {
+                // (N, C): one row of channels at a time
+                for (o, row) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)) {
+                    for (((o, &v), &a), &b) in o.iter_mut().zip(row).zip(&alpha).zip(&beta) {
+                        *o = v.fma(a, b);
+                    }
+                }
+            } else {
+                for (k, (o, plane)) in out
+                    .chunks_exact_mut(img)
+                    .zip(x.chunks_exact(img))
+                    .enumerate()
+                {
+                    let (a, b) = (alpha[k % c], beta[k % c]);
+                    for (o, &v) in o.iter_mut().zip(plane) {
+                        *o = v.fma(a, b);
+                    }
+                }
             }
         },
     );
