@@ -9,18 +9,12 @@ import warnings
 from .. import _core
 from .._core import Tensor
 from .._factories import empty, zeros
+from .._gather import _scalar_name
+from ._functional_misc import _CPP_TYPE_NAMES
 from .._warn import warn_once
 
 __all__ = ["rms_norm", "local_response_norm", "gumbel_softmax"]
 
-# the C++ type names PyTorch's kernels print for dtypes
-_CPP = {
-    "torch.float32": "float", "torch.float64": "double", "torch.float16": "c10::Half",
-    "torch.bfloat16": "c10::BFloat16", "torch.int64": "long int", "torch.int32": "int",
-    "torch.int16": "short int", "torch.int8": "signed char", "torch.uint8": "unsigned char",
-    "torch.bool": "bool", "torch.complex64": "c10::complex<float>",
-    "torch.complex128": "c10::complex<double>",
-}
 _REAL_FLOATS = ("torch.float16", "torch.bfloat16", "torch.float32", "torch.float64")
 
 
@@ -72,13 +66,11 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                            f"[*{', '.join(str(s) for s in shape)}], but got input of size{_fmt(input.shape)}")
     dt = str(input.dtype)
     if not (input.is_floating_point() or input.is_complex()):
-        name = dt[len("torch."):].capitalize() if dt != "torch.int64" else "Long"
-        name = {"torch.int32": "Int", "torch.int16": "Short", "torch.int8": "Char", "torch.uint8": "Byte"}.get(dt, name)
-        raise NotImplementedError(f'"rms_norm" not implemented for \'{name}\'')
+        raise NotImplementedError(f'"rms_norm" not implemented for \'{_scalar_name(input.dtype)}\'')
     if weight is not None and dt in _REAL_FLOATS and weight.dtype != input.dtype:
         warn_once("rms_norm dtype mismatch",
-                  f"Mismatch dtype between input and weight: input dtype = {_CPP[dt]}, weight dtype = "
-                  f"{_CPP.get(str(weight.dtype), str(weight.dtype))}, Cannot dispatch to fused implementation. "
+                  f"Mismatch dtype between input and weight: input dtype = {_CPP_TYPE_NAMES[dt]}, weight dtype = "
+                  f"{_CPP_TYPE_NAMES.get(str(weight.dtype), str(weight.dtype))}, Cannot dispatch to fused implementation. "
                   "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/layer_norm.cpp:350.)",
                   stacklevel=1)
     low = input.dtype in (_core.float16, _core.bfloat16)

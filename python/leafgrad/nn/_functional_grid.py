@@ -9,6 +9,7 @@ import warnings
 
 from .. import _core
 from .._core import Tensor
+from .._gather import _scalar_name
 from .._factories import empty as _empty, full_like as _full_like, linspace as _linspace, zeros as _zeros
 from .._factories import zeros_like as _zeros_like
 
@@ -342,9 +343,3 @@ def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     node = "GridSampler2DBackward0" if k == 2 else "GridSampler3DBackward0"
     return _core._composite(
         node, lambda x, g: _grid_sample(x, g, interpolation_mode, padding_mode, align_corners), [input, grid])
-
-
-def _scalar_name(dtype):
-    from .._gather import _scalar_name as name
-
-    return name(dtype)
