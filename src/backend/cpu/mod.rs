@@ -8,6 +8,7 @@ pub mod factor;
 pub mod gelu_erf;
 pub mod host_cache;
 pub mod index;
+pub mod layer_norm;
 pub mod layout;
 mod maps;
 pub mod matmul;

@@ -3,7 +3,8 @@
 //! backward in one pass over the data with no temporaries (the op path builds the same values
 //! from a chain of small ops, each allocating a tensor: that chain stays for other devices and
 //! for gradients that must themselves be differentiable). float32 computes in float32 as
-//! PyTorch's kernels do, with sums and moments accumulated in float64.
+//! PyTorch's kernels do, with sums accumulated in float64; layer norm follows PyTorch's own
+//! kernel (`layer_norm.rs`).
 use super::{alloc_vec, parallel};
 use crate::backend::Strided;
 use crate::dtype::Element;
@@ -26,6 +27,25 @@ pub trait Real:
     /// vectorises; `lane_max` tracks NaN apart).
     fn pick_max(self, o: Self) -> Self;
     fn isnan(self) -> bool;
+    /// Layer norm of rows of `n` elements, PyTorch's kernel (see `layer_norm::forward`).
+    fn ln_forward(
+        x: &[Self],
+        out: &mut [Self],
+        n: usize,
+        w: Option<&[Self]>,
+        b: Option<&[Self]>,
+        eps: f64,
+    );
+    /// Layer norm's gradients (see `layer_norm::backward`).
+    #[allow(clippy::type_complexity)]
+    fn ln_backward(
+        x: &[Self],
+        dy: &[Self],
+        w: Option<&[Self]>,
+        n: usize,
+        eps: f64,
+        want_wb: bool,
+    ) -> Result<(Vec<Self>, Option<(Vec<Self>, Vec<Self>)>)>;
 }
 
 macro_rules! impl_real {
@@ -70,6 +90,26 @@ macro_rules! impl_real {
             #[inline]
             fn isnan(self) -> bool {
                 self.is_nan()
+            }
+            fn ln_forward(
+                x: &[$T],
+                out: &mut [$T],
+                n: usize,
+                w: Option<&[$T]>,
+                b: Option<&[$T]>,
+                eps: f64,
+            ) {
+                super::layer_norm::forward(x, out, n, w, b, eps)
+            }
+            fn ln_backward(
+                x: &[$T],
+                dy: &[$T],
+                w: Option<&[$T]>,
+                n: usize,
+                eps: f64,
+                want_wb: bool,
+            ) -> Result<(Vec<$T>, Option<(Vec<$T>, Vec<$T>)>)> {
+                super::layer_norm::backward(x, dy, w, n, eps, want_wb)
             }
             /// NaN propagates, as in PyTorch's max reduction.
             #[inline]
@@ -435,21 +475,9 @@ pub fn softmax_backward(
     }))
 }
 
-/// A row's mean and 1/sqrt(var + eps) (biased variance), in float64.
-#[inline(always)]
-fn moments<T: Real>(row: &[T], eps: f64) -> (f64, f64) {
-    let n = row.len();
-    let mean = zip_sum(row, row, |v, _| v.f64()) / n as f64;
-    let var = zip_sum(row, row, |v, _| {
-        let d = v.f64() - mean;
-        d * d
-    }) / n as f64;
-    (mean, 1.0 / (var + eps).sqrt())
-}
-
 /// Layer norm of a host float tensor over rows of its last `n` elements, with the optional
-/// weight and bias (n elements each, of x's dtype): `(x rstd - mean rstd) w + b` as PyTorch's
-/// kernel computes it. None for other dtypes and devices.
+/// weight and bias (n elements each, of x's dtype), as PyTorch's kernel computes it
+/// (`layer_norm.rs`). None for other dtypes and devices.
 pub fn layer_norm(
     x: &Strided,
     n: usize,
@@ -482,24 +510,8 @@ pub fn layer_norm(
             n,
             #[inline(always)]
             |r0, part| {
-                for (k, o) in part.chunks_mut(n).enumerate() {
-                    let row = &s[(r0 + k) * n..(r0 + k + 1) * n];
-                    let (mean, rstd) = moments(row, eps);
-                    let (scale, shift) = (T::of(rstd), T::of(-rstd * mean));
-                    for (o, &v) in o.iter_mut().zip(row) {
-                        *o = v.mul(scale) + shift;
-                    }
-                    if let Some(w) = ws {
-                        for (o, &wv) in o.iter_mut().zip(w) {
-                            *o = o.mul(wv);
-                        }
-                    }
-                    if let Some(b) = bs {
-                        for (o, &bv) in o.iter_mut().zip(b) {
-                            *o += bv;
-                        }
-                    }
-                }
+                let rows = &s[r0 * n..r0 * n + part.len()];
+                T::ln_forward(rows, part, n, ws, bs, eps);
             },
         )?;
         Strided::from_vec(out, &x.shape)?
@@ -535,90 +547,10 @@ pub fn layer_norm_backward(
                     .map(|t| t.contiguous_slice::<T>().expect("contiguous")),
             )
         };
-        // each row's mean and 1/std, once
-        let rows = s.len() / n;
-        let grain = (parallel::GRAIN / n).max(1);
-        let stats: Vec<(f64, f64)> = parallel::map_reduce(rows, grain, |r0, r1| {
-            super::vectorised(
-                #[inline(always)]
-                || {
-                    (r0..r1)
-                        .map(|r| moments(&s[r * n..(r + 1) * n], eps))
-                        .collect::<Vec<_>>()
-                },
-            )
-        })
-        .concat();
-        let dx = fill_blocks::<T>(
-            s.len(),
-            n,
-            #[inline(always)]
-            |r0, part| {
-                let mut dxhat = vec![0f64; n];
-                for (k, o) in part.chunks_mut(n).enumerate() {
-                    let at = (r0 + k) * n;
-                    let (row, grow) = (&s[at..at + n], &gs[at..at + n]);
-                    let (mean, rstd) = stats[r0 + k];
-                    // dx = rstd (dx̂ - mean(dx̂) - x̂ mean(dx̂ x̂))
-                    match ws {
-                        Some(w) => {
-                            for ((d, &gv), &wv) in dxhat.iter_mut().zip(grow).zip(w) {
-                                *d = gv.f64() * wv.f64();
-                            }
-                        }
-                        None => {
-                            for (d, &gv) in dxhat.iter_mut().zip(grow) {
-                                *d = gv.f64();
-                            }
-                        }
-                    }
-                    let m1 = zip_sum(&dxhat, &dxhat, |d, _| d) / n as f64;
-                    let m2 = zip_sum(&dxhat, row, |d, v| d * (v.f64() - mean)) * rstd / n as f64;
-                    for ((o, &d), &v) in o.iter_mut().zip(&dxhat).zip(row) {
-                        let xhat = (v.f64() - mean) * rstd;
-                        *o = T::of(rstd * (d - m1 - xhat * m2));
-                    }
-                }
-            },
-        )?;
-        let wb = if want_wb {
-            // dw = Σ_rows g x̂, db = Σ_rows g: each part of the rows into its own sums
-            let parts = parallel::map_reduce(rows, grain, |r0, r1| {
-                super::vectorised(
-                    #[inline(always)]
-                    || {
-                        let (mut dw, mut db) = (vec![0f64; n], vec![0f64; n]);
-                        for r in r0..r1 {
-                            let (row, grow) = (&s[r * n..(r + 1) * n], &gs[r * n..(r + 1) * n]);
-                            let (mean, rstd) = stats[r];
-                            for (((a, b), &gv), &v) in
-                                dw.iter_mut().zip(db.iter_mut()).zip(grow).zip(row)
-                            {
-                                let gv = gv.f64();
-                                *a += gv * ((v.f64() - mean) * rstd);
-                                *b += gv;
-                            }
-                        }
-                        (dw, db)
-                    },
-                )
-            });
-            let (mut dw, mut db) = (vec![0f64; n], vec![0f64; n]);
-            for (pw, pb) in parts {
-                for (a, v) in dw.iter_mut().zip(pw) {
-                    *a += v;
-                }
-                for (a, v) in db.iter_mut().zip(pb) {
-                    *a += v;
-                }
-            }
-            let narrow = |v: Vec<f64>| v.into_iter().map(T::of).collect::<Vec<T>>();
-            Some((
-                Strided::from_vec(narrow(dw), &[n])?,
-                Strided::from_vec(narrow(db), &[n])?,
-            ))
-        } else {
-            None
+        let (dx, wb) = T::ln_backward(s, gs, ws, n, eps, want_wb)?;
+        let wb = match wb {
+            Some((dw, db)) => Some((Strided::from_vec(dw, &[n])?, Strided::from_vec(db, &[n])?)),
+            None => None,
         };
         (Strided::from_vec(dx, &x.shape)?, wb)
     }))
