@@ -127,26 +127,47 @@ fn stats<T: BnFloat>(x: &[T], nb: usize, c: usize, img: usize, threads: usize) -
         }
         return (mean, var_sum);
     }
-    for ch in 0..c {
-        let plane = |b: usize| &x[(b * c + ch) * img..(b * c + ch + 1) * img];
-        let mut s = 0.0f64;
-        for b in 0..nb {
-            for &v in plane(b) {
-                s += v.to_f64();
-            }
-        }
-        let m = T::of_f64(s / n as f64);
-        let mut vs = 0.0f64;
-        for b in 0..nb {
-            for &v in plane(b) {
-                let d = v - m;
-                vs += (d * d).to_f64();
-            }
-        }
+    // channels are independent: split them over the threads (as PyTorch does), each
+    // channel's sums in memory order
+    // waking the pool costs tens of microseconds: only inputs of a few hundred thousand
+    // elements are split (measured)
+    let grain = (4 * super::parallel::GRAIN / n.max(1)).max(1);
+    let parts = super::parallel::map_reduce(c, grain, |c0, c1| {
+        super::vectorised(
+            #[inline(always)]
+            || {
+                (c0..c1)
+                    .map(|ch| channel_stats(x, nb, c, img, ch))
+                    .collect::<Vec<_>>()
+            },
+        )
+    });
+    for (ch, (m, v)) in parts.into_iter().flatten().enumerate() {
         mean[ch] = m;
-        var_sum[ch] = T::of_f64(vs);
+        var_sum[ch] = v;
     }
     (mean, var_sum)
+}
+
+/// One channel's mean and sum of squared deviations: double sums in memory order.
+#[inline(always)]
+fn channel_stats<T: BnFloat>(x: &[T], nb: usize, c: usize, img: usize, ch: usize) -> (T, T) {
+    let plane = |b: usize| &x[(b * c + ch) * img..(b * c + ch + 1) * img];
+    let mut s = 0.0f64;
+    for b in 0..nb {
+        for &v in plane(b) {
+            s += v.to_f64();
+        }
+    }
+    let m = T::of_f64(s / (nb * img) as f64);
+    let mut vs = 0.0f64;
+    for b in 0..nb {
+        for &v in plane(b) {
+            let d = v - m;
+            vs += (d * d).to_f64();
+        }
+    }
+    (m, T::of_f64(vs))
 }
 
 /// Per-channel (mean, variance) running statistics.
@@ -211,30 +232,37 @@ pub fn transform<T: BnFloat>(
         .map(|ch| (-mean[ch]).fma(alpha[ch], bias.map_or(T::ZERO, |b| b[ch])))
         .collect();
     let mut out = vec![T::ZERO; x.len()];
-    super::vectorised(
-        #[inline(always)]
-        || {
-            if img == 1 {
-                // (N, C): one row of channels at a time
-                for (o, row) in out.chunks_exact_mut(c).zip(x.chunks_exact(c)) {
-                    for (((o, &v), &a), &b) in o.iter_mut().zip(row).zip(&alpha).zip(&beta) {
-                        *o = v.fma(a, b);
+    // (N, C): rows of channels; else planes of one channel; parts of either over the threads
+    let unit = if img == 1 { c } else { img };
+    let grain = (4 * super::parallel::GRAIN / unit.max(1)).max(1);
+    let (alpha, beta) = (&alpha, &beta);
+    super::parallel::fill_chunks_by(&mut out, unit, grain, |u0, part| {
+        super::vectorised(
+            #[inline(always)]
+            || {
+                let src = &x[u0 * unit..u0 * unit + part.len()];
+                if img == 1 {
+                    for (o, row) in part.chunks_exact_mut(c).zip(src.chunks_exact(c)) {
+                        for (((o, &v), &a), &b) in o.iter_mut().zip(row).zip(alpha).zip(beta) {
+                            *o = v.fma(a, b);
+                        }
+                    }
+                } else {
+                    for (k, (o, plane)) in part
+                        .chunks_exact_mut(img)
+                        .zip(src.chunks_exact(img))
+                        .enumerate()
+                    {
+                        let ch = (u0 + k) % c;
+                        let (a, b) = (alpha[ch], beta[ch]);
+                        for (o, &v) in o.iter_mut().zip(plane) {
+                            *o = v.fma(a, b);
+                        }
                     }
                 }
-            } else {
-                for (k, (o, plane)) in out
-                    .chunks_exact_mut(img)
-                    .zip(x.chunks_exact(img))
-                    .enumerate()
-                {
-                    let (a, b) = (alpha[k % c], beta[k % c]);
-                    for (o, &v) in o.iter_mut().zip(plane) {
-                        *o = v.fma(a, b);
-                    }
-                }
-            }
-        },
-    );
+            },
+        )
+    });
     out
 }
 
