@@ -322,10 +322,37 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     return zeros(extent, dtype=dtype, device=device).as_strided(size, stride).detach().requires_grad_(requires_grad)
 
 
+def _options(dt, device):
+    from .nn._functional_misc import _CPP_TYPE_NAMES
+
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES.get(str(dt), str(dt))}, device={device}, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
+
+
+def _legacy_new(dt, args):
+    """`torch.<Type>Tensor(*args)`: a tensor's alias (same dtype only), data from a sequence or
+    an array (sharing an array's memory when its dtype is `dt`), or zeros of the given sizes."""
+    import builtins
+
+    if len(args) == 1 and not isinstance(args[0], builtins.int):
+        data = args[0]
+        if isinstance(data, Tensor):
+            if data.dtype is not dt:
+                raise TypeError(f"expected {_options(dt, 'cpu')} (got {_options(data.dtype, data.device)})")
+            return data[...]
+        if type(data).__module__ == "numpy" and type(data).__name__ == "ndarray":
+            return as_tensor(data, dtype=dt)
+        if isinstance(data, (builtins.list, builtins.tuple, builtins.range)):
+            return tensor(builtins.list(data), dtype=dt)
+        kind = type(data)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"new(): data must be a sequence (got {name})")
+    return zeros(*args, dtype=dt)
+
+
 def _make_legacy(name, dt, example):
     def new(cls, *args):
-        return tensor(list(args[0]) if args and isinstance(args[0], (list, tuple)) else [], dtype=dt) \
-            if args and isinstance(args[0], (list, tuple)) else zeros(*args, dtype=dt)
+        return _legacy_new(dt, args)
 
     doc = (f"The legacy constructor of {dt} tensors: `torch.{name}(data)` is "
            f"`torch.tensor(data, dtype={dt})`. leafgrad zero-fills `torch.{name}(*sizes)`, which "

@@ -423,6 +423,9 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     device = _with_default(device)
     if size is None:
         low, high, size = 0, low, high
+    elif high is None and low is not None:
+        # randint(high, size=...): the one bound given is the high one
+        low, high = 0, low
     elif low is None:
         low = 0
     if high is None:

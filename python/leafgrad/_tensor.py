@@ -331,6 +331,22 @@ def _options(t):
             "requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))")
 
 
+def _is_set_to(self, tensor):
+    """Whether both tensors view the same memory with the same sizes and strides.
+
+    >>> x = torch.zeros(2)
+    >>> x.is_set_to(x[:]), x.is_set_to(torch.zeros(2))
+    (True, False)
+    """
+    return (self.data_ptr() == tensor.data_ptr() and self.device == tensor.device
+            and tuple(self.shape) == tuple(tensor.shape) and self.stride() == tensor.stride())
+
+
+def _is_coalesced(self):
+    """A sparse COO tensor's coalesced flag; leafgrad's tensors are strided, so PyTorch's error."""
+    raise RuntimeError("is_coalesced expected sparse coordinate tensor layout but got Strided")
+
+
 def _to_dense(self, dtype=None, *, masked_grad=None):
     """The tensor in the strided (dense) layout: itself, as every leafgrad tensor is strided (in
     `dtype` if given, a differentiable copy).
@@ -579,6 +595,12 @@ def _install():
     T.to_dense = _to_dense
     T.is_sparse = property(lambda self: False, doc="Whether the tensor is sparse: False, leafgrad's tensors are strided.")
     T.is_sparse_csr = property(lambda self: False, doc="Whether the tensor is in a compressed sparse layout: False.")
+    for kind in ("xpu", "ipu", "maia", "mtia", "mps", "xla", "vulkan", "mkldnn", "nested", "quantized"):
+        setattr(T, f"is_{kind}", property(lambda self: False,
+                                          doc=f"Whether the tensor is {kind}: False, leafgrad has no such tensors."))
+    T.is_distributed = lambda self: False
+    T.is_set_to = _is_set_to
+    T.is_coalesced = _is_coalesced
     T.is_neg = lambda self: False
     T.resolve_neg = lambda self: self
     T.half = lambda self: self._to_dtype(_core.float16)

@@ -16,7 +16,8 @@ import zipfile
 from . import _core
 from ._tensor import Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals", "safe_globals",
+           "get_unsafe_globals_in_checkpoint"]
 
 # PyTorch's legacy storage class per dtype, the name its pickles use
 _STORAGE_NAMES = {
@@ -225,14 +226,126 @@ def _torch_names():
 
 
 def _weights_only_error(module, name):
+    g = f"{module}.{name}"
     return pickle.UnpicklingError(
-        "Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only` "
-        "argument in `torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` "
-        "set to `False` will likely succeed, but it can result in arbitrary code execution. Do it only "
-        "if you got the file from a trusted source.\n"
-        f"Please file an issue with the following so that we can make `weights_only=True` compatible "
-        f"with your use case: WeightsUnpickler error: Unsupported global: GLOBAL {module}.{name} was not "
-        "an allowed global by default.")
+        "Weights only load failed. This file can still be loaded, to do so you have two options, "
+        "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we "
+        "changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. "
+        "Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in "
+        "arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) Alternatively, "
+        "to load with `weights_only=True` please check the recommended steps in the following error message.\n"
+        f"\tWeightsUnpickler error: Unsupported global: GLOBAL {g} was not an allowed global by default. Please "
+        f"use `torch.serialization.add_safe_globals([{g}])` or the `torch.serialization.safe_globals([{g}])` "
+        "context manager to allowlist this global if you trust this class/function.\n\nCheck the documentation "
+        "of torch.load to learn more about types accepted by default with weights_only "
+        "https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+_SAFE_GLOBALS = []  # what add_safe_globals allowed: objects, or (object, "module.name")
+
+
+def add_safe_globals(safe_globals):
+    """Allow `torch.load(weights_only=True)` to build these classes and functions (or
+    `(obj, "module.name")` pairs, for a name other than the object's own).
+
+    >>> torch.serialization.add_safe_globals([torch.nn.Linear])
+    >>> torch.nn.Linear in torch.serialization.get_safe_globals()
+    True
+    >>> torch.serialization.clear_safe_globals()
+    """
+    _SAFE_GLOBALS.extend(safe_globals)
+
+
+def get_safe_globals():
+    """The globals `add_safe_globals` allowed (a list).
+
+    >>> type(torch.serialization.get_safe_globals())
+    <class 'list'>
+    """
+    return list(_SAFE_GLOBALS)
+
+
+def clear_safe_globals():
+    """Forget every global `add_safe_globals` allowed.
+
+    >>> torch.serialization.clear_safe_globals()
+    """
+    _SAFE_GLOBALS.clear()
+
+
+class safe_globals:
+    """A context manager allowing the given globals for weights-only loads inside it.
+
+    >>> with torch.serialization.safe_globals([torch.nn.Linear]):
+    ...     len(torch.serialization.get_safe_globals())
+    1
+    """
+
+    def __init__(self, safe_globals):
+        self.safe_globals = safe_globals
+
+    def __enter__(self):
+        self._before = list(_SAFE_GLOBALS)
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc):
+        _SAFE_GLOBALS[:] = self._before
+
+
+def _user_globals():
+    """The allowed globals by (module, name); a leafgrad class answers to PyTorch's path too."""
+    out = {}
+    for g in _SAFE_GLOBALS:
+        obj, full = g if isinstance(g, tuple) else (g, f"{g.__module__}.{g.__qualname__}")
+        module, _, name = full.rpartition(".")
+        out[(module, name)] = obj
+        if module == "leafgrad" or module.startswith("leafgrad."):
+            out[("torch" + module[len("leafgrad"):], name)] = obj
+    return out
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals (as "module.name") in a checkpoint that a weights-only load would refuse.
+
+    >>> import io
+    >>> buf = io.BytesIO()
+    >>> torch.save({"w": torch.zeros(2)}, buf)
+    >>> _ = buf.seek(0)
+    >>> torch.serialization.get_unsafe_globals_in_checkpoint(buf)
+    []
+    """
+    import pickletools
+
+    own = isinstance(f, (str, os.PathLike))
+    fh = open(f, "rb") if own else f
+    try:
+        fh.seek(0)
+        with zipfile.ZipFile(fh) as z:
+            pkl = next(n for n in z.namelist() if n.endswith("/data.pkl") and n.count("/") == 1)
+            data = z.read(pkl)
+    finally:
+        if own:
+            fh.close()
+    allowed = set(_torch_names()) | set(_user_globals())
+    found = []
+    for op, arg, _ in pickletools.genops(data):
+        if op.name == "GLOBAL":
+            module, name = _py3_name(*arg.split(" ", 1))
+            if (module, name) not in allowed and not (module == "builtins" and name in _PLAIN_BUILTINS):
+                found.append(f"{module}.{name}")
+    return sorted(set(found))
+
+
+def _py3_name(module, name):
+    """A protocol-2 pickle's Python 2 name (`__builtin__.set`) as Python 3 spells it."""
+    import _compat_pickle
+
+    if (module, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+_PLAIN_BUILTINS = ("list", "dict", "tuple", "int", "float", "str", "bytes", "bytearray", "bool")
 
 
 def _map_location(data, location, map_location):
@@ -291,16 +404,19 @@ def _unpickle(z, prefix, map_location, weights_only, pickle_load_args):
     import importlib
 
     allowed = _torch_names()
+    user = _user_globals()
     loaded = {}
 
     class Unpickler(pickle.Unpickler):
         def find_class(self, module, name):
+            module, name = _py3_name(module, name)
             if (module, name) in allowed:
                 return allowed[(module, name)]
             if weights_only:
-                if module == "builtins" and name in ("list", "dict", "tuple", "int", "float", "str",
-                                                      "bytes", "bytearray", "bool"):
+                if module == "builtins" and name in _PLAIN_BUILTINS:
                     return super().find_class(module, name)
+                if (module, name) in user:
+                    return user[(module, name)]
                 raise _weights_only_error(module, name)
             if module == "torch" or module.startswith("torch."):
                 # a pickled module or optimizer of PyTorch's: leafgrad's class of that name

@@ -141,7 +141,32 @@ impl PyTensor {
         } else if let Ok(src) = args.get_item(0)?.cast::<PyTensor>() {
             src.get().t.detached()
         } else if args.len() == 1 && !args.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() {
-            let t = super::factory::from_data(&args.get_item(0)?, None)?;
+            let data = args.get_item(0)?;
+            let kind = data.get_type();
+            let module: String = kind.getattr("__module__")?.extract()?;
+            let name: String = kind.getattr("__name__")?.extract()?;
+            let t = if module == "numpy" && name == "ndarray" {
+                // an array's data, as `torch.as_tensor` reads it
+                let t = data
+                    .py()
+                    .import("leafgrad")?
+                    .call_method1("as_tensor", (&data,))?;
+                t.cast::<PyTensor>()?.get().t.detached()
+            } else if data.is_instance_of::<pyo3::types::PyList>()
+                || data.is_instance_of::<PyTuple>()
+                || data.is_instance_of::<pyo3::types::PyRange>()
+            {
+                super::factory::from_data(&data, None)?
+            } else {
+                let shown = if module == "builtins" {
+                    name
+                } else {
+                    format!("{module}.{name}")
+                };
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "new(): data must be a sequence (got {shown})"
+                )));
+            };
             if t.dtype() == default {
                 t
             } else {

@@ -177,8 +177,20 @@ LEAFGRAD_ONLY = (
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
+class _SourceFinder(doctest.DocTestFinder):
+    """doctest's finder, with a class counted in the module whose file defines it (nn's classes
+    report PyTorch's submodule as their `__module__`, not the file their code is in)."""
+
+    def _from_module(self, module, object):
+        if inspect.isclass(object) and getattr(module, "__file__", None):
+            files = {f.__code__.co_filename for f in vars(object).values() if inspect.isfunction(f)}
+            if files:
+                return module.__file__ in files
+        return super()._from_module(module, object)
+
+
 def _find_examples(modules):
-    finder = doctest.DocTestFinder(exclude_empty=True)
+    finder = _SourceFinder(exclude_empty=True)
     return {name: finder.find(module, name, globs={}) for name, module in modules.items()}
 
 

@@ -87,3 +87,45 @@ __all__ = [
     "LazyConvTranspose3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
     "LazyInstanceNorm2d", "LazyInstanceNorm3d",
 ]
+
+# PyTorch's module paths: `torch.nn.modules.<file>.<Class>` for every class (scripts name them
+# so, e.g. in `torch.serialization.safe_globals`, and pickles record them). Each class is placed
+# in PyTorch's submodule and reports it as its `__module__`.
+from . import batchnorm, channelshuffle, distance, dropout, flatten, fold, instancenorm, linear, pixelshuffle  # noqa: E402
+from . import activation, container, conv, loss, module, normalization, padding, pooling, rnn, sparse  # noqa: E402
+from . import transformer, upsampling  # noqa: E402
+
+_PYTORCH_PATHS = {
+    activation: ["CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU",
+                 "LogSigmoid", "LogSoftmax", "Mish", "MultiheadAttention", "PReLU", "RReLU", "ReLU", "ReLU6", "SELU",
+                 "SiLU", "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+                 "Tanhshrink", "Threshold"],
+    batchnorm: batchnorm.__all__, channelshuffle: channelshuffle.__all__, distance: distance.__all__,
+    dropout: dropout.__all__, flatten: flatten.__all__, fold: fold.__all__, instancenorm: instancenorm.__all__,
+    linear: linear.__all__, pixelshuffle: pixelshuffle.__all__,
+    container: ["ModuleDict", "ModuleList", "Sequential"],
+    conv: ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"],
+    loss: ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "GaussianNLLLoss",
+           "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss", "MarginRankingLoss",
+           "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss", "PoissonNLLLoss",
+           "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss"],
+    module: ["Module"],
+    normalization: ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"],
+    padding: [n for n in __all__ if n.endswith(("Pad1d", "Pad2d", "Pad3d"))],
+    pooling: ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+              "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
+              "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d",
+              "MaxUnpool3d"],
+    rnn: ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"],
+    sparse: ["Embedding", "EmbeddingBag"],
+    transformer: ["Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+                  "TransformerEncoderLayer"],
+    upsampling: ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"],
+}
+for _home, _names in _PYTORCH_PATHS.items():
+    for _name in _names:
+        _cls = globals()[_name] if _name in globals() else getattr(_home, _name)
+        setattr(_home, _name, _cls)
+        _cls.__module__ = _home.__name__
+del _home, _names, _name, _cls

@@ -307,6 +307,8 @@ class DataLoader:
     def __iter__(self):
         from ... import empty, int64
 
+        if self.num_workers == 0:
+            _check_pin_memory(self, 2)
         if self.num_workers > 0:
             # persistent workers live in one iterator for the loader's lifetime (PyTorch)
             if self.persistent_workers:
@@ -393,6 +395,16 @@ _WORKER_CHECK_INTERVAL = 1.0
 _index_queues_of = {}
 
 
+def _check_pin_memory(loader, stacklevel):
+    """PyTorch's warning when an iterator starts with `pin_memory=True` and no accelerator
+    (once per place it starts: the single-process and the worker-process iterator)."""
+    from ... import cuda
+
+    if loader.pin_memory and not cuda.is_available():
+        warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                      "memory won't be used.", stacklevel=stacklevel)
+
+
 class _MultiProcessingDataLoaderIter:
     """One pass (or, with persistent workers, every pass) over a DataLoader with worker
     processes: PyTorch's `_MultiProcessingDataLoaderIter`.
@@ -405,6 +417,7 @@ class _MultiProcessingDataLoaderIter:
     def __init__(self, loader):
         from ... import empty, int64
 
+        _check_pin_memory(loader, 3)
         # everything _shutdown_workers looks at, first: __del__ runs even if a start fails
         self._shutdown = False
         self._owner_pid = os.getpid()
