@@ -98,7 +98,7 @@ from .linalg import _cholesky_top as cholesky, _det_top as det, _matrix_exp_top 
 from .linalg import _matrix_power_top as matrix_power, _qr_top as qr, _slogdet_top as slogdet, _svd_top as svd  # noqa: E402
 from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top as lu, lu_unpack  # noqa: E402
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
-from . import accelerator, amp, backends, cpu, distributed, mps, multiprocessing, testing  # noqa: E402
+from . import accelerator, amp, backends, cpu, distributed, mps, multiprocessing, onnx, testing  # noqa: E402
 from . import distributions  # noqa: E402
 from .amp import autocast  # noqa: E402
 from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)

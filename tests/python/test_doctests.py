@@ -75,6 +75,8 @@ MODULES = [
     "leafgrad.nn._functional_extra",
     "leafgrad.nn._functional_grid",
     "leafgrad.nn.modules.norm_extra",
+    "leafgrad.utils.benchmark",
+    "leafgrad.onnx",
     "leafgrad.fft",
     "leafgrad.jit",
     "leafgrad.multiprocessing",

@@ -121,3 +121,39 @@ def test_weights_only_load_of_a_whole_model_with_allowed_globals():
         loaded = torch.load(buf)
     assert torch.serialization.get_safe_globals() == before
     assert type(loaded[0]) is torch.nn.Linear and torch.equal(loaded[0].weight, model[0].weight)
+
+
+def test_benchmark_timer_measures_and_prints_pytorchs_summary():
+    import importlib
+
+    benchmark = importlib.import_module(torch.__name__ + ".utils.benchmark")
+    t = benchmark.Timer("y = x * 2", setup="x = torch.ones(3)", label="double", sub_label="3",
+                        description="ones")
+    m = t.timeit(50)
+    assert m.number_per_run == 50 and len(m.times) == 1 and m.times[0] > 0
+    lines = repr(m).splitlines()
+    assert lines[1:4] == ["double: 3", "ones", "setup: x = torch.ones(3)"]
+    assert lines[-1] == "  1 measurement, 50 runs , 1 thread"
+    assert lines[-2].startswith("  ") and lines[-2].split()[1] in ("ns", "us", "ms", "s")
+    before = torch.get_num_threads()
+    seen = []
+    b = benchmark.Timer("seen.append(torch.get_num_threads())", globals={"seen": seen}, num_threads=2)
+    m = b.blocked_autorange(min_run_time=0.01)
+    assert set(seen) == {2} and torch.get_num_threads() == before
+    assert len(m.times) >= 1 and m.median > 0 and m.title == "seen.append(torch.get_num_threads())"
+    multi = repr(m).splitlines()[-1] if len(m.times) > 1 else ""
+    assert multi == "" or multi.endswith("runs per measurement, 2 threads") or "WARNING" in repr(m)
+    assert benchmark.select_unit(0.0025) == ("ms", 0.001) and benchmark.select_unit(3e-8) == ("ns", 1e-9)
+    m = benchmark.Measurement(2, [2.0, 4.0, 6.0, 8.0, 10.0], benchmark.TaskSpec("f()", "pass"))
+    assert (m.median, m.mean, m.iqr) == (3.0, 3.0, 2.0)
+    assert repr(m).splitlines()[1:] == [
+        "f()", "  Median: 3.00 s", "  IQR:    2.00 s (2.00 to 4.00)", "  5 measurements, 2 runs per measurement, 1 thread",
+        "  WARNING: Interquartile range is 66.7% of the median measurement.",
+        "           This suggests significant environmental influence."]
+
+
+def test_onnx_imports_and_reports_no_export_in_progress():
+    import importlib
+
+    onnx = importlib.import_module(torch.__name__ + ".onnx")
+    assert onnx.is_in_onnx_export() is False
