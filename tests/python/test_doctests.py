@@ -77,6 +77,7 @@ MODULES = [
     "leafgrad.nn.modules.norm_extra",
     "leafgrad.utils.benchmark",
     "leafgrad.onnx",
+    "leafgrad.utils.tensorboard.writer",
     "leafgrad.fft",
     "leafgrad.jit",
     "leafgrad.multiprocessing",
