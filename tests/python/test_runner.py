@@ -108,11 +108,11 @@ def test_missing_attribute_is_named(tmp_path):
 
 
 def test_missing_submodule_is_named(tmp_path):
-    assert importlib.util.find_spec("leafgrad.onnx") is None
-    done = run_script(tmp_path, "import torch.onnx\n")
+    assert importlib.util.find_spec("leafgrad.ao") is None
+    done = run_script(tmp_path, "import torch.ao\n")
     assert done.returncode == 1
-    assert "ModuleNotFoundError: No module named 'torch.onnx'" in done.stderr
-    assert "`torch.onnx`" in done.stderr and DOCS in done.stderr
+    assert "ModuleNotFoundError: No module named 'torch.ao'" in done.stderr
+    assert "`torch.ao`" in done.stderr and DOCS in done.stderr
 
 
 def test_missing_imported_name_and_method_are_named(tmp_path):
@@ -129,12 +129,12 @@ def test_missing_imported_name_and_method_are_named(tmp_path):
 def test_a_script_may_catch_the_missing_name(tmp_path):
     done = run_script(tmp_path, """
         try:
-            import torch.onnx
+            import torch.ao
         except ImportError as e:
-            print("no onnx:", e)
+            print("no ao:", e)
     """)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "no onnx: No module named 'torch.onnx'\n"
+    assert done.stdout == "no ao: No module named 'torch.ao'\n"
 
 
 @pytest.mark.parametrize("code, error", [
