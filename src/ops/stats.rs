@@ -307,6 +307,33 @@ fn vector_norm_backward(
     grads![d]
 }
 
+/// The 2-norm over trailing dims of a contiguous float tensor by PyTorch's kernel (its bits),
+/// shaped as the reduction's result; None for other norms, dims and tensors.
+fn norm2_trailing(x: &Tensor, p: f64, rd: &[usize], keepdim: bool) -> Result<Option<Tensor>> {
+    let shape = x.shape();
+    let k = rd.len();
+    let mut sorted = rd.to_vec();
+    sorted.sort_unstable();
+    if p != 2.0
+        || k == 0
+        || sorted
+            .iter()
+            .enumerate()
+            .any(|(i, &d)| d != shape.len() - k + i)
+    {
+        return Ok(None);
+    }
+    let n: usize = shape[shape.len() - k..].iter().product();
+    let Some(r) = backend::cpu::norm::norm2_rows(&x.strided(), n)? else {
+        return Ok(None);
+    };
+    let mut out: Vec<i64> = shape[..shape.len() - k].iter().map(|&d| d as i64).collect();
+    if keepdim {
+        out.extend(std::iter::repeat_n(1, k));
+    }
+    Ok(Some(reshape(&Tensor::from_strided(r), &out)?))
+}
+
 /// The p-norm over dims (LinalgVectorNormBackward0).
 pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<Tensor> {
     if !x.dtype().is_differentiable() {
@@ -336,10 +363,13 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
     let dims_v: Vec<i64> = rd.iter().map(|&d| d as i64).collect();
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
-        let a = abs(x)?;
-        if p.is_infinite() {
-            amax(&a, Some(&dims_v), keepdim, p > 0.0)?
+        let a = || abs(x);
+        if let Some(r) = norm2_trailing(x, p, &rd, keepdim)? {
+            r
+        } else if p.is_infinite() {
+            amax(&a()?, Some(&dims_v), keepdim, p > 0.0)?
         } else if p == 0.0 {
+            let a = a()?;
             let nz = backend::cast(
                 &compare(CmpOp::Ne, &a, &Tensor::wrapped_scalar(0.0))?,
                 a.dtype(),
@@ -347,7 +377,7 @@ pub fn norm(x: &Tensor, p: f64, dims: Option<&[i64]>, keepdim: bool) -> Result<T
             sum(&nz, Some(&dims_v), keepdim)?
         } else {
             let s = sum(
-                &pow_scalar(&a, &Tensor::wrapped_scalar(p))?,
+                &pow_scalar(&a()?, &Tensor::wrapped_scalar(p))?,
                 Some(&dims_v),
                 keepdim,
             )?;

@@ -13,6 +13,7 @@ pub mod layout;
 mod maps;
 pub mod matmul;
 mod memory;
+pub mod norm;
 pub mod parallel;
 pub mod reduce;
 pub mod reduce_iter;
