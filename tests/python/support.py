@@ -186,3 +186,32 @@ def run_isolated(code, timeout=120):
     )
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     return proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+# ---- the bit-for-bit tests: deterministic inputs and digests of result bytes ----------------
+
+def spread(n, scale=1.0, shift=0, dtype=None):
+    """n deterministic values in [-scale, scale) (a multiplicative hash of the index, shifted by
+    `shift`), float32 by default: inputs whose results the bits tests record from PyTorch."""
+    import leafgrad as torch  # PyTorch under LEAFGRAD_TEST_TORCH=1
+
+    i = torch.arange(n, dtype=torch.float64) + shift
+    return ((((i * 7919) % 1000) - 500) / 500 * scale).to(dtype or torch.float32)
+
+
+def digest(t):
+    """The first 16 hex digits of the sha256 of a tensor's bytes (row-major)."""
+    import hashlib
+
+    return hashlib.sha256(t.detach().contiguous().numpy().tobytes()).hexdigest()[:16]
+
+
+def mismatched(cases, recorded):
+    """The names of the (name, tensor) cases whose digest is not the recorded one."""
+    return [name for name, value in cases if digest(value) != recorded[name]]
+
+
+def print_recorded(cases):
+    """Prints the cases' digests as the lines of a RECORDED table."""
+    for name, value in cases:
+        print(f"    {name!r}: {digest(value)!r},")

@@ -5,23 +5,15 @@ thread part of the rows, so its bits depend on the thread count; each case sets 
 PyTorch's bytes, the same with AVX-512 and AVX2; LEAFGRAD_TEST_TORCH=1 runs them against
 PyTorch, `python test_batchnorm_bits.py` prints the table. The backward is leafgrad's own
 formula (its last bits can differ, see differences.md)."""
-import hashlib
-
 import pytest
 import support  # noqa: F401  (with LEAFGRAD_TEST_TORCH=1, `leafgrad` below is PyTorch)
+from support import mismatched, print_recorded
+from support import spread as data
 
 import leafgrad as torch
 
 nn = torch.nn
 
-
-def data(n, scale=1.0, shift=0, dtype=None):
-    i = torch.arange(n, dtype=torch.float64) + shift
-    return ((((i * 7919) % 1000) - 500) / 500 * scale).to(dtype or torch.float32)
-
-
-def digest(t):
-    return hashlib.sha256(t.detach().contiguous().numpy().tobytes()).hexdigest()[:16]
 
 
 SHAPES = [(8, 5), (3, 5), (2, 5), (64, 16), (5, 7, 1), (1, 3, 10), (16, 4, 33), (4, 3, 7, 6), (33, 6, 2, 2)]
@@ -500,8 +492,7 @@ RECORDED = {
 
 
 def test_pytorchs_bytes():
-    wrong = [name for name, value in cases() if digest(value) != RECORDED[name]]
-    assert wrong == []
+    assert mismatched(cases(), RECORDED) == []
 
 
 def test_noncontiguous_input_and_gradients_still_work():
@@ -515,5 +506,4 @@ def test_noncontiguous_input_and_gradients_still_work():
 
 
 if __name__ == "__main__":
-    for name, value in cases():
-        print(f"    {name!r}: {digest(value)!r},")
+    print_recorded(cases())

@@ -3,11 +3,12 @@ PyTorch 2.15's float32 bytes for the 2-D bilinear and nearest kernels and the 3-
 padding mode (hashes, the same with AVX-512 and AVX2), bicubic and the gradients to float
 rounding, nodes, errors and warnings; gradients by gradcheck in float64. LEAFGRAD_TEST_TORCH=1
 runs it against PyTorch; `python test_grid_sample.py` prints the table."""
-import hashlib
 import warnings
 
 import pytest
 import support  # noqa: F401  (with LEAFGRAD_TEST_TORCH=1, `leafgrad` below is PyTorch)
+from support import digest, print_recorded
+from support import spread as data
 
 import leafgrad as torch
 
@@ -44,14 +45,6 @@ RECORDED = {
     'affine_grid 3-d 5x6x7': '030b8ecc2a3d34e0',
 }
 
-
-def data(n, scale=1.0, dtype=None):
-    i = torch.arange(n, dtype=torch.float64)
-    return ((((i * 7919) % 1000) - 500) / 500 * scale).to(dtype or torch.float32)
-
-
-def digest(t):
-    return hashlib.sha256(t.detach().contiguous().numpy().tobytes()).hexdigest()[:16]
 
 
 def cases():
@@ -119,17 +112,17 @@ def test_nodes_and_gradients():
 @pytest.mark.parametrize("pad", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("ac", [False, True])
 def test_gradcheck(mode, pad, ac):
-    x = data(1 * 2 * 4 * 5, 1.0, torch.float64).reshape(1, 2, 4, 5).requires_grad_()
+    x = data(1 * 2 * 4 * 5, 1.0, dtype=torch.float64).reshape(1, 2, 4, 5).requires_grad_()
     # points off the pixel lattice and off the borders, where the sample is differentiable
-    g = (data(1 * 3 * 3 * 2, 1.13, torch.float64) + 0.0137).reshape(1, 3, 3, 2).requires_grad_()
+    g = (data(1 * 3 * 3 * 2, 1.13, dtype=torch.float64) + 0.0137).reshape(1, 3, 3, 2).requires_grad_()
     assert torch.autograd.gradcheck(lambda a, b: F.grid_sample(a, b, mode, pad, ac), (x, g))
 
 
 def test_gradcheck_3d_and_affine_grid():
-    x = data(1 * 1 * 3 * 3 * 4, 1.0, torch.float64).reshape(1, 1, 3, 3, 4).requires_grad_()
-    g = (data(1 * 2 * 2 * 2 * 3, 1.1, torch.float64) + 0.0137).reshape(1, 2, 2, 2, 3).requires_grad_()
+    x = data(1 * 1 * 3 * 3 * 4, 1.0, dtype=torch.float64).reshape(1, 1, 3, 3, 4).requires_grad_()
+    g = (data(1 * 2 * 2 * 2 * 3, 1.1, dtype=torch.float64) + 0.0137).reshape(1, 2, 2, 2, 3).requires_grad_()
     assert torch.autograd.gradcheck(lambda a, b: F.grid_sample(a, b, "bilinear", "zeros", False), (x, g))
-    theta = data(6, 0.7, torch.float64).reshape(1, 2, 3).requires_grad_()
+    theta = data(6, 0.7, dtype=torch.float64).reshape(1, 2, 3).requires_grad_()
     assert torch.autograd.gradcheck(lambda t: F.affine_grid(t, (1, 1, 3, 4), align_corners=False), (theta,))
     assert torch.autograd.gradgradcheck(lambda t: F.affine_grid(t, (1, 1, 2, 2), align_corners=True), (theta,))
 
@@ -177,5 +170,4 @@ def test_errors_and_warnings():
 
 
 if __name__ == "__main__":
-    for name, value in cases():
-        print(f"    {name!r}: {digest(value)!r},")
+    print_recorded(cases())

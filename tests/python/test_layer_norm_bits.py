@@ -6,22 +6,14 @@ rows, so those depend on the thread count; each case sets one. Hashes of PyTorch
 LEAFGRAD_TEST_TORCH=1 runs them against PyTorch, `python test_layer_norm_bits.py` prints the
 table. float64's input gradient differs in its last bits (see differences.md); its weight and
 bias gradients are PyTorch's."""
-import hashlib
-
 import support  # noqa: F401  (with LEAFGRAD_TEST_TORCH=1, `leafgrad` below is PyTorch)
+from support import mismatched, print_recorded
+from support import spread as data
 
 import leafgrad as torch
 
 F = torch.nn.functional
 
-
-def data(n, scale=1.0, shift=0, dtype=None):
-    i = torch.arange(n, dtype=torch.float64) + shift
-    return ((((i * 7919) % 1000) - 500) / 500 * scale).to(dtype or torch.float32)
-
-
-def digest(t):
-    return hashlib.sha256(t.detach().contiguous().numpy().tobytes()).hexdigest()[:16]
 
 
 # (input shape, normalized shape): row lengths below, at and past the 8-float vectors, past a
@@ -606,8 +598,7 @@ RECORDED = {
 
 
 def test_pytorchs_bytes():
-    wrong = [name for name, value in cases() if digest(value) != RECORDED[name]]
-    assert wrong == []
+    assert mismatched(cases(), RECORDED) == []
 
 
 def test_gradients_are_differentiable_and_finite_difference_correct():
@@ -619,5 +610,4 @@ def test_gradients_are_differentiable_and_finite_difference_correct():
 
 
 if __name__ == "__main__":
-    for name, value in cases():
-        print(f"    {name!r}: {digest(value)!r},")
+    print_recorded(cases())

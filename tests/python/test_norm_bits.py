@@ -4,22 +4,14 @@ rows of whole vectors: `linalg.vector_norm`, `Tensor.norm`, `F.normalize` over t
 `clip_grad_norm_`, whose clipping factor follows from those norms. Hashes of PyTorch's bytes;
 LEAFGRAD_TEST_TORCH=1 runs them against PyTorch, `python test_norm_bits.py` prints the table.
 Other orders and other dims (not trailing) agree to rounding only (see differences.md)."""
-import hashlib
-
 import support  # noqa: F401  (with LEAFGRAD_TEST_TORCH=1, `leafgrad` below is PyTorch)
+from support import mismatched, print_recorded
+from support import spread as data
 
 import leafgrad as torch
 
 F = torch.nn.functional
 
-
-def data(n, scale=1.0, shift=0, dtype=None):
-    i = torch.arange(n, dtype=torch.float64) + shift
-    return ((((i * 7919) % 1000) - 500) / 500 * scale).to(dtype or torch.float32)
-
-
-def digest(t):
-    return hashlib.sha256(t.detach().contiguous().numpy().tobytes()).hexdigest()[:16]
 
 
 # rows of whole 8-float vectors: how PyTorch adds a last partial vector was not found, and
@@ -134,8 +126,7 @@ RECORDED = {
 
 
 def test_pytorchs_bytes():
-    wrong = [name for name, value in cases() if digest(value) != RECORDED[name]]
-    assert wrong == []
+    assert mismatched(cases(), RECORDED) == []
 
 
 def test_gradient_still_flows():
@@ -146,5 +137,4 @@ def test_gradient_still_flows():
 
 
 if __name__ == "__main__":
-    for name, value in cases():
-        print(f"    {name!r}: {digest(value)!r},")
+    print_recorded(cases())
