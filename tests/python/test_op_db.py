@@ -161,8 +161,12 @@ def test_recorded_values_are_pytorchs(op):
     y.sum().backward()
     node, expected, expected_grad = RECORDED[op.name]
     assert type(y.grad_fn).__name__ == node
-    same_floats(y.detach().numpy(), expected, 0, op.name)
-    same_floats(x.grad.numpy(), expected_grad, 0, op.name)
+    # Bit for bit under the version the values were recorded from; another version (or its
+    # build on another processor) may differ in the last bit of a few functions (an H200
+    # machine's PyTorch 2.11 did for sqrt, tanh and log10).
+    exact = pt.__version__.startswith("2.15")
+    same_floats(y.detach().numpy(), expected, 0 if exact else 1e-15, op.name)
+    same_floats(x.grad.numpy(), expected_grad, 0 if exact else 1e-15, op.name)
     for dtype in ("float32", "float64", "complex64", "complex128"):
         if dtype.startswith("complex") and not op.complex:
             continue
