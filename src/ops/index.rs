@@ -56,6 +56,46 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
     Ok(out)
 }
 
+/// [`take`] with the plan an int64 tensor on x's device (plans built by device kernels: im2col
+/// and max pooling on CUDA).
+pub fn take_idx(
+    x: &Tensor,
+    idx: &backend::Strided,
+    shape: &[usize],
+    name: &'static str,
+) -> Result<Tensor> {
+    let out = Tensor::from_strided(backend::cuda::take_idx(&x.strided(), idx, shape)?);
+    if needs_grad(&[x])? {
+        let (xs, p) = (x.shape(), idx.clone());
+        record(
+            name,
+            &[x],
+            &[&out],
+            vec![],
+            Box::new(move |_, g| grads![put_add_idx(&xs, &p, &g[0])?]),
+        )?;
+    }
+    Ok(out)
+}
+
+/// [`put_add`] with the plan an int64 tensor on the values' device.
+pub fn put_add_idx(shape: &[usize], idx: &backend::Strided, values: &Tensor) -> Result<Tensor> {
+    let src = backend::contiguous(values)?;
+    let out = Tensor::zeros_on(shape, src.dtype(), src.device())?;
+    backend::cuda::put_idx(&out.strided(), idx, &src.strided(), true)?;
+    if needs_grad(&[values])? {
+        let (vs, p) = (values.shape(), idx.clone());
+        record(
+            "IndexPutBackward0",
+            &[values],
+            &[&out],
+            vec![not_saved("indices")],
+            Box::new(move |_, g| grads![take_idx(&g[0], &p, &vs, "IndexBackward0")?]),
+        )?;
+    }
+    Ok(out)
+}
+
 /// `x` with `x.flat[plan[i]] = values[i]` (index_put without accumulate; IndexPutBackward0).
 pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
     let out = backend::cast(x, x.dtype())?;

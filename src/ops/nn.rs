@@ -296,15 +296,30 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
     let pad = a.padding;
     let i64s = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<_>>();
     // y = W·cols(x) per group: the weight [g, O/g, K] times the columns [N, g, K, L]
+    // On a GPU the plan is built there by a kernel (and kept per geometry), not on the host.
+    let geom = backend::cuda::Im2col {
+        n,
+        c,
+        hp,
+        wp,
+        kh,
+        kw,
+        ho,
+        wo,
+        stride: a.stride,
+        dilation: a.dilation,
+    };
     let cols = {
         let plan = plan.clone();
         move |x4: &Tensor| -> Result<Tensor> {
-            let c = take(
-                &pad2d(x4, pad.0, pad.1)?,
-                &plan(),
-                &[n, c * kh * kw, l],
-                "Im2ColBackward0",
-            )?;
+            let xp = pad2d(x4, pad.0, pad.1)?;
+            let shape = [n, c * kh * kw, l];
+            let c = if xp.is_cuda() {
+                let idx = backend::cuda::im2col_index(&geom, xp.device())?;
+                take_idx(&xp, &idx, &shape, "Im2ColBackward0")?
+            } else {
+                take(&xp, &plan(), &shape, "Im2ColBackward0")?
+            };
             reshape(&c, &i64s(&[n, g, kk, l]))
         }
     };
@@ -379,7 +394,12 @@ pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, a: &Conv2dArgs) -> Res
                     let wg = reshape(w, &i64s(&[g, o / g, kk]))?;
                     let gcols = matmul(&transpose(&wg, 1, 2)?, &gy)?;
                     let gcols = reshape(&gcols, &i64s(&[n, c * kh * kw, l]))?;
-                    let gxp = put_add(&[n, c, hp, wp], &plan(), &gcols)?;
+                    let gxp = if gcols.is_cuda() {
+                        let idx = backend::cuda::im2col_index(&geom, gcols.device())?;
+                        put_add_idx(&[n, c, hp, wp], &idx, &gcols)?
+                    } else {
+                        put_add(&[n, c, hp, wp], &plan(), &gcols)?
+                    };
                     Some(unpad2d(&gxp, pad.0, pad.1)?)
                 } else {
                     None
@@ -482,6 +502,27 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
         ho,
         wo,
     };
+    if x4.is_cuda() {
+        // the window maxima found on the device (float types)
+        let win = backend::cuda::PoolWindows {
+            h,
+            w,
+            ho,
+            wo,
+            kernel: a.kernel,
+            stride: a.stride,
+            padding: a.padding,
+            dilation: a.dilation,
+        };
+        if let Some(idx) = backend::cuda::max_pool_index(&x4.strided(), &win)? {
+            let out = take_idx(&x4, &idx, &[n, c, ho, wo], "MaxPool2DWithIndicesBackward0")?;
+            return if unbatched {
+                squeeze_dim(&out, 0)
+            } else {
+                Ok(out)
+            };
+        }
+    }
     let plan = match backend::cpu::conv::max_pool_plan(&x4.strided(), &pool)? {
         Some(plan) => plan,
         None => max_pool_plan_any(&x4, a, (ho, wo))?,

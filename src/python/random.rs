@@ -316,6 +316,20 @@ fn _draw<'py>(
     if let Some(i) = cuda_index(device)? {
         let g = cuda_gen_of(&generator, i)?;
         let launch = crate::backend::cuda::rng_launch(i).py()?;
+        if let Draw::Normal { mean, std } = d {
+            let t = crate::ops::random_cuda::normal_on_device(
+                &s,
+                strides.as_deref(),
+                dt,
+                (mean, std),
+                &g,
+                launch,
+                i,
+            );
+            if let Some(t) = t.py()? {
+                return wrap(py, t);
+            }
+        }
         let t = crate::ops::random_cuda::draw_cuda(d, &s, strides.as_deref(), dt, &g, launch);
         return wrap(py, t.py()?);
     }

@@ -811,6 +811,14 @@ def test_every_kernel_runs_against_the_cpu():
             pc = c.clone().requires_grad_()
             pc.prod(1).sum().backward()
             _same(pg.grad, pc.grad, (name, "prod grad at zero"))
+            # the index plans built on the device: convolution (im2col) and max pooling
+            F = torch.nn.functional
+            x4, c4 = g.reshape(1, 1, 2, 3), c.reshape(1, 1, 2, 3)
+            w4 = torch.tensor([[[[1.0, -2.0], [0.5, 3.0]]]], dtype=dt)
+            _same(F.conv2d(x4, w4.cuda(), padding=1), F.conv2d(c4, w4, padding=1), (name, "conv2d"))
+            _same(F.max_pool2d(x4, 2, 1, 1), F.max_pool2d(c4, 2, 1, 1), (name, "max_pool2d"))
+            # normal draws run on the device (their values: test_cuda_random*.py)
+            assert torch.randn(5, device="cuda", dtype=dt).isfinite().all()
     _complex_kernels_against_the_cpu()
     after = dict(torch._core._cuda_launch_counts())
     ran = {k for k in after if after[k] > before.get(k, 0)}

@@ -415,6 +415,83 @@ def test_scans(run):
             check(out, expected, t, f"{name} flags={flags}")
 
 
+def _ll(*vs):
+    return [ctypes.c_longlong(v) for v in vs]
+
+
+def test_device_index_plans(run):
+    # im2col: [N, C·kh·kw, Ho·Wo] over a padded [N, C, Hp, Wp] input (src/ops/nn.rs's order)
+    n, c, hp, wp, kh, kw, ho, wo, sh, sw, dh, dw = 2, 3, 5, 6, 2, 3, 3, 2, 1, 2, 2, 1
+    expected = [((b * c + ch) * hp + oy * sh + i * dh) * wp + ox * sw + j * dw
+                for b in range(n) for ch in range(c) for i in range(kh) for j in range(kw)
+                for oy in range(ho) for ox in range(wo)]
+    out = np.full(len(expected), -1, dtype=np.int64)
+    run("im2col_index", *_ll(len(expected)), p(out), *_ll(hp, wp, kh, kw, ho, wo, sh, sw, dh, dw),
+        blocks=(3, 1))
+    assert out.tolist() == expected
+    # max pooling: the first maximum of each window, a NaN winning (the last of several)
+    h, w, k, st, pad, ho, wo = 5, 6, 2, 2, 1, 3, 4
+    rng = np.random.default_rng(0)
+    for t in ("f32", "f64"):
+        x = rng.integers(0, 4, size=(4, h, w)).astype(TYPES[t][1])
+        x[1, 2, 3] = x[1, 2, 4] = np.nan
+        expected = []
+        for plane in range(4):
+            for oy in range(ho):
+                for ox in range(wo):
+                    best = None
+                    for i in range(k):
+                        for j in range(k):
+                            y, xx = oy * st + i - pad, ox * st + j - pad
+                            if 0 <= y < h and 0 <= xx < w:
+                                v = x[plane, y, xx]
+                                if best is None or v > x.flat[best] or np.isnan(v):
+                                    best = (plane * h + y) * w + xx
+                    expected.append(best)
+        out = np.full(len(expected), -1, dtype=np.int64)
+        run(f"max_pool_index_{t}", *_ll(len(expected)), p(out), p(x),
+            *_ll(h, w, ho, wo, k, k, st, st, pad, pad, 1, 1), blocks=(5, 1))
+        assert out.tolist() == expected, t
+
+
+def _philox(ctr, key):
+    m = 0xFFFFFFFF
+    c, k = list(ctr), list(key)
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k[0], p1 & m, (p0 >> 32) ^ c[3] ^ k[1], p0 & m]
+        k = [(k[0] + 0x9E3779B9) & m, (k[1] + 0xBB67AE85) & m]
+    return c
+
+
+def test_normal_draws(run):
+    """normal_f32/f64: PyTorch's layout (element base + k·threads + idx of pass `base`) over
+    Philox words, Box–Muller (float32: two pairs per draw; float64: one), then std·z + mean."""
+    seed, offset, mean, std, threads = 0x1234567890AB, 8, 1.5, 2.0, 256
+    inv, two_pi = float(np.float32(2.3283064e-10)), float(np.float32(2.3283064e-10) * np.float32(6.2831855))
+    for t, unroll, n in (("f32", 4, 1500), ("f64", 2, 700)):
+        out = empty(n, t)
+        ctype = TYPES[t][2]
+        run(f"normal_{t}", *_ll(n), p(out), *_ll(threads), ctypes.c_ulonglong(seed),
+            ctypes.c_ulonglong(offset), ctype(mean), ctype(std), blocks=(3, 1))
+        expected = []
+        for li in range(n):
+            pss, r = divmod(li, threads * unroll)
+            k, idx = divmod(r, threads)
+            lo = offset // 4 + pss
+            w = _philox([lo & 0xFFFFFFFF, lo >> 32, idx, 0], [seed & 0xFFFFFFFF, seed >> 32])
+            if t == "f32":
+                x, y = w[2 * (k // 2)], w[2 * (k // 2) + 1]
+                u, v = x * inv + inv / 2, y * two_pi + two_pi / 2
+                z = math.sqrt(-2 * math.log(u)) * (math.sin(v) if k % 2 == 0 else math.cos(v))
+            else:
+                u = ((w[0] ^ (w[1] << 21)) + 0.5) * 2.0**-53
+                v = ((w[2] ^ (w[3] << 21)) * 2 + 1) * 2.0**-53
+                z = math.sqrt(-2 * math.log(u)) * (math.sin(math.pi * v) if k == 0 else math.cos(math.pi * v))
+            expected.append(z * std + mean)
+        np.testing.assert_allclose(out, expected, rtol=1e-4 if t == "f32" else 1e-12, atol=1e-4 if t == "f32" else 1e-12)
+
+
 def test_zz_every_kernel_ran(run):
     """Runs last in this module: every kernel of the launch table was called above."""
     missing = sorted(set(run.table) - run.ran)

@@ -19,6 +19,16 @@ extern "C" void emu_grid(unsigned int bx, unsigned int by, unsigned int gx, unsi
     blockIdx.x = bx; blockIdx.y = by; gridDim.x = gx; gridDim.y = gy;
 }
 static inline void __syncthreads() {}
+// cuRAND's Box–Muller calls these device functions; the host's stand in (not bit for bit).
+#define __sincosf emu_sincosf
+#define sincospi emu_sincospi
+static inline void emu_sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+static inline void emu_sincospi(double x, double* s, double* c) {
+    *s = sin(3.141592653589793 * x);
+    *c = cos(3.141592653589793 * x);
+}
+// Warp shuffles are never reached (blocks of one thread combine through shared memory).
+template <typename T> static inline T __shfl_down_sync(unsigned, T v, int) { return v; }
 static inline long long min(long long a, long long b) { return a < b ? a : b; }
 static inline float atomicAdd(float* p, float v) { float o = *p; *p = o + v; return o; }
 static inline double atomicAdd(double* p, double v) { double o = *p; *p = o + v; return o; }

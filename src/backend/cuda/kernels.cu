@@ -46,6 +46,74 @@ __device__ __forceinline__ void offsets(const Strided& L, long long i, long long
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
          i += (long long)blockDim.x * gridDim.x)
 
+// ---- dense launches ---------------------------------------------------------------------------
+// When every operand (scalar operands aside) runs contiguously over one merged dim, a thread
+// takes VEC consecutive elements with 32-bit indices, and moves them as one vector per operand
+// when the pointers allow (a 16-byte load or store for float32). The host sizes these grids by
+// VEC (`grid_dense` in gpu/launch.rs, which applies the same rule); either way every element
+// is covered, since both paths are grid-stride loops.
+#define VEC 4
+template <typename T> struct alignas(sizeof(T) * VEC) Pack { T v[VEC]; };
+__device__ __forceinline__ bool dense_ok(const Strided& L, int k, int skip) {
+    if (L.ndim != 1 || L.n >= (1LL << 30)) return false;
+    for (int j = 0; j < k; ++j)
+        if (!((skip >> j) & 1) && L.st[j][0] != 1) return false;
+    return true;
+}
+template <typename T> __device__ __forceinline__ bool vec_aligned(const T* p) {
+    return ((unsigned long long)p) % (sizeof(T) * VEC) == 0;
+}
+#define DENSE_LOOP(i, n) \
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) * VEC; i < (n); \
+         i += (int)(gridDim.x * blockDim.x) * VEC)
+
+// o[i] = f(x[i]) over n dense elements.
+template <typename O, typename T, typename F>
+__device__ __forceinline__ void dense1(int n, O* o, const T* x, F f) {
+    bool vec = vec_aligned(o) && vec_aligned(x);
+    DENSE_LOOP(i, n) {
+        if (vec && i + VEC <= n) {
+            Pack<T> p = *reinterpret_cast<const Pack<T>*>(x + i);
+            Pack<O> q;
+            #pragma unroll
+            for (int k = 0; k < VEC; ++k) q.v[k] = f(p.v[k]);
+            *reinterpret_cast<Pack<O>*>(o + i) = q;
+        } else {
+            for (int k = 0; k < VEC && i + k < n; ++k) o[i + k] = f(x[i + k]);
+        }
+    }
+}
+
+// o[i] = f(a[i], b[i]); `mode` bit 0/1: a/b is the scalar sa/sb.
+template <typename R, typename T, typename F>
+__device__ __forceinline__ void dense2(int n, R* o, const T* a, const T* b, T sa, T sb, int mode, F f) {
+    bool vec = vec_aligned(o) && ((mode & 1) || vec_aligned(a)) && ((mode & 2) || vec_aligned(b));
+    DENSE_LOOP(i, n) {
+        if (vec && i + VEC <= n) {
+            Pack<T> pa, pb;
+            if (mode & 1) {
+                #pragma unroll
+                for (int k = 0; k < VEC; ++k) pa.v[k] = sa;
+            } else {
+                pa = *reinterpret_cast<const Pack<T>*>(a + i);
+            }
+            if (mode & 2) {
+                #pragma unroll
+                for (int k = 0; k < VEC; ++k) pb.v[k] = sb;
+            } else {
+                pb = *reinterpret_cast<const Pack<T>*>(b + i);
+            }
+            Pack<R> q;
+            #pragma unroll
+            for (int k = 0; k < VEC; ++k) q.v[k] = f(pa.v[k], pb.v[k]);
+            *reinterpret_cast<Pack<R>*>(o + i) = q;
+        } else {
+            for (int k = 0; k < VEC && i + k < n; ++k)
+                o[i + k] = f((mode & 1) ? sa : a[i + k], (mode & 2) ? sb : b[i + k]);
+        }
+    }
+}
+
 // ---- conversions --------------------------------------------------------------------------
 template <typename D, typename S> __device__ __forceinline__ D cvt(S x) { return (D)x; }
 template <> __device__ __forceinline__ bool cvt<bool, float>(float x) { return x != 0.0f; }
@@ -60,12 +128,21 @@ template <> __device__ __forceinline__ unsigned char cvt<unsigned char, double>(
 // ---- fill and copy ------------------------------------------------------------------------
 #define FILL(T, tn) \
     extern "C" __global__ void fill_##tn(Strided L, T* out, T v) { \
+        if (dense_ok(L, 1, 0)) { \
+            T* o = out + L.off[0]; int n = (int)L.n; \
+            DENSE_LOOP(i, n) for (int k = 0; k < VEC && i + k < n; ++k) o[i + k] = v; \
+            return; \
+        } \
         GRID_LOOP(i, L.n) { long long o[1]; offsets<1>(L, i, o); out[o[0]] = v; } \
     }
 
 // out (operand 0) = convert(in (operand 1)): contiguous(), casts, copy_, broadcasts.
 #define COPY(S, sn, D, dn) \
     extern "C" __global__ void copy_##sn##_##dn(Strided L, D* out, const S* in) { \
+        if (dense_ok(L, 2, 0)) { \
+            dense1((int)L.n, out + L.off[0], in + L.off[1], [](S v) -> D { return cvt<D, S>(v); }); \
+            return; \
+        } \
         GRID_LOOP(i, L.n) { long long o[2]; offsets<2>(L, i, o); out[o[0]] = cvt<D, S>(in[o[1]]); } \
     }
 
@@ -112,6 +189,10 @@ template <typename T> __device__ __forceinline__ bool is_nan(T v) { return v != 
 // ---- unary --------------------------------------------------------------------------------
 #define UNARY(name, T, tn, expr) \
     extern "C" __global__ void unary_##name##_##tn(Strided L, T* out, const T* in) { \
+        if (dense_ok(L, 2, 0)) { \
+            dense1((int)L.n, out + L.off[0], in + L.off[1], [](T v) -> T { return (expr); }); \
+            return; \
+        } \
         GRID_LOOP(i, L.n) { \
             long long o[2]; offsets<2>(L, i, o); \
             T v = in[o[1]]; \
@@ -145,6 +226,11 @@ UNARY(bnot, long long, i64, ~v)
 #define BINARY(name, T, tn, R, expr) \
     extern "C" __global__ void binary_##name##_##tn(Strided L, R* out, const T* pa, const T* pb, \
                                                    T sa, T sb, int mode) { \
+        if (dense_ok(L, 3, mode << 1)) { \
+            dense2((int)L.n, out + L.off[0], (mode & 1) ? pa : pa + L.off[1], \
+                   (mode & 2) ? pb : pb + L.off[2], sa, sb, mode, [](T a, T b) -> R { return (expr); }); \
+            return; \
+        } \
         GRID_LOOP(i, L.n) { \
             long long o[3]; offsets<3>(L, i, o); \
             T a = (mode & 1) ? sa : pa[o[1]]; \
@@ -246,26 +332,72 @@ ALL_TYPES(WHERE)
 // chunk p to out[offset(j) + p] (the host reduces the P partials in a second launch).
 #define RED_THREADS 256
 
+// A warp's values moved down by `s` lanes (complex values part by part, further below).
+__device__ __forceinline__ float shfl_down(float v, int s) { return __shfl_down_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ double shfl_down(double v, int s) { return __shfl_down_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ long long shfl_down(long long v, int s) { return __shfl_down_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ int shfl_down(int v, int s) { return __shfl_down_sync(0xffffffffu, v, s); }
+__device__ __forceinline__ unsigned char shfl_down(unsigned char v, int s) { return (unsigned char)__shfl_down_sync(0xffffffffu, (int)v, s); }
+__device__ __forceinline__ bool shfl_down(bool v, int s) { return __shfl_down_sync(0xffffffffu, (int)v, s) != 0; }
+
+// The block's values combined (valid in thread 0): within each warp by shuffles, then the
+// warps' results by the first warp. Blocks of fewer than 32 threads (the host emulation runs
+// one) combine through shared memory. `part` holds one value per thread.
+#define BLOCK_COMBINE(A, acc, part, combine) \
+    if (blockDim.x >= 32) { \
+        for (int s = 16; s > 0; s >>= 1) { A a = acc, v = shfl_down(acc, s); acc = (combine); } \
+        int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5; \
+        if (lane == 0) part[warp] = acc; \
+        __syncthreads(); \
+        if (warp == 0) { \
+            acc = part[lane < nw ? lane : 0]; \
+            for (int s = 16; s > 0; s >>= 1) { \
+                A a = acc, v = shfl_down(acc, s); \
+                if (lane + s < nw) acc = (combine); \
+            } \
+        } \
+    } else { \
+        part[threadIdx.x] = acc; \
+        __syncthreads(); \
+        for (int s = blockDim.x / 2; s > 0; s >>= 1) { \
+            if (threadIdx.x < s) { A a = part[threadIdx.x], v = part[threadIdx.x + s]; part[threadIdx.x] = (combine); } \
+            __syncthreads(); \
+        } \
+        acc = part[0]; \
+    }
+
+// A contiguous run of reduced elements (R one dim of stride 1) is read VEC at a time, as one
+// vector load, after a head of up to VEC - 1 elements that reaches the vector alignment.
 #define REDUCE(name, T, tn, A, init, step, combine) \
     extern "C" __global__ void reduce_##name##_##tn(Strided K, Strided R, A* out, const T* in, long long chunk) { \
         __shared__ A part[RED_THREADS]; \
         long long r0 = blockIdx.y * chunk; \
         long long r1 = min(r0 + chunk, R.n); \
+        bool dense = R.ndim == 1 && R.st[1][0] == 1 && R.off[1] == 0; \
         for (long long j = blockIdx.x; j < K.n; j += gridDim.x) { \
             long long ko[2]; offsets<2>(K, j, ko); \
             A acc = (init); \
-            for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) { \
-                long long ro[2]; offsets<2>(R, r, ro); \
-                A v = (A)in[ko[1] + ro[1]]; \
-                acc = (step); \
+            if (dense) { \
+                const T* p = in + ko[1]; \
+                long long h = 0; \
+                while (h < VEC && r0 + h < r1 && !vec_aligned(p + r0 + h)) ++h; \
+                for (long long r = r0 + threadIdx.x; r < r0 + h; r += blockDim.x) { A v = (A)p[r]; acc = (step); } \
+                long long a0 = r0 + h, nv = (r1 - a0) / VEC; \
+                for (long long q = threadIdx.x; q < nv; q += blockDim.x) { \
+                    Pack<T> pk = *reinterpret_cast<const Pack<T>*>(p + a0 + q * VEC); \
+                    _Pragma("unroll") \
+                    for (int k = 0; k < VEC; ++k) { A v = (A)pk.v[k]; acc = (step); } \
+                } \
+                for (long long r = a0 + nv * VEC + threadIdx.x; r < r1; r += blockDim.x) { A v = (A)p[r]; acc = (step); } \
+            } else { \
+                for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) { \
+                    long long ro[2]; offsets<2>(R, r, ro); \
+                    A v = (A)in[ko[1] + ro[1]]; \
+                    acc = (step); \
+                } \
             } \
-            part[threadIdx.x] = acc; \
-            __syncthreads(); \
-            for (int s = blockDim.x / 2; s > 0; s >>= 1) { \
-                if (threadIdx.x < s) { A a = part[threadIdx.x], v = part[threadIdx.x + s]; part[threadIdx.x] = (combine); } \
-                __syncthreads(); \
-            } \
-            if (threadIdx.x == 0) out[ko[0] + blockIdx.y] = part[0]; \
+            BLOCK_COMBINE(A, acc, part, combine) \
+            if (threadIdx.x == 0) out[ko[0] + blockIdx.y] = acc; \
             __syncthreads(); \
         } \
     }
@@ -313,6 +445,116 @@ extern "C" __global__ void put_add_f32(long long n, float* out, const long long*
 extern "C" __global__ void put_add_f64(long long n, double* out, const long long* idx, const double* vals) {
     GRID_LOOP(i, n) atomicAdd(out + idx[i], vals[i]);
 }
+
+// ---- index plans built on the device (convolution and max pooling) ---------------------------
+// im2col: for each element of cols [N, C·kh·kw, Ho·Wo], the flat index of the element of the
+// padded input [N, C, Hp, Wp] it reads (the host's `im2col_plan` in src/ops/nn.rs, same order).
+extern "C" __global__ void im2col_index(long long total, long long* idx, long long hp, long long wp,
+                                        long long kh, long long kw, long long ho, long long wo,
+                                        long long sh, long long sw, long long dh, long long dw) {
+    GRID_LOOP(t, total) {
+        long long ox = t % wo, r = t / wo;
+        long long oy = r % ho; r /= ho;
+        long long j = r % kw; r /= kw;
+        long long i = r % kh; r /= kh;  // r: batch · C + channel
+        idx[t] = (r * hp + oy * sh + i * dh) * wp + ox * sw + j * dw;
+    }
+}
+
+// max pooling: for each output of [N·C, Ho, Wo], the flat index in contiguous x [N·C, H, W] of
+// its window's maximum (the first one; a NaN wins, the last NaN among several), as the CPU's.
+#define MAX_POOL_INDEX(T, tn) \
+    extern "C" __global__ void max_pool_index_##tn(long long total, long long* idx, const T* x, \
+            long long h, long long w, long long ho, long long wo, long long kh, long long kw, \
+            long long sh, long long sw, long long ph, long long pw, long long dh, long long dw) { \
+        GRID_LOOP(t, total) { \
+            long long ox = t % wo, r = t / wo; \
+            long long oy = r % ho, plane = (r / ho) * h * w; \
+            long long best = -1; T bv = (T)0; \
+            for (long long i = 0; i < kh; ++i) { \
+                long long y = oy * sh + i * dh - ph; \
+                if (y < 0 || y >= h) continue; \
+                for (long long j = 0; j < kw; ++j) { \
+                    long long xx = ox * sw + j * dw - pw; \
+                    if (xx < 0 || xx >= w) continue; \
+                    long long k = plane + y * w + xx; \
+                    T v = x[k]; \
+                    if (best < 0 || v > bv || is_nan(v)) { best = k; bv = v; } \
+                } \
+            } \
+            idx[t] = best < 0 ? plane : best; \
+        } \
+    }
+MAX_POOL_INDEX(float, f32)
+MAX_POOL_INDEX(double, f64)
+
+// ---- normal draws: PyTorch's `normal_kernel` (distribution_nullary_kernel over curand) ------
+// Logical thread `idx` of `threads` (PyTorch's grid: blocks of 256) starts Philox4x32-10 at
+// counter (offset / 4 + pass, idx) with the seed as key; each pass draws four words, which
+// become `UNROLL` normals (float32: `curand_normal4`, two Box–Muller pairs; float64:
+// `curand_normal2_double`) for elements base + k·threads + idx. The loop over logical threads
+// also lets the host emulation run it with one thread per block.
+__device__ __forceinline__ void philox_draw(unsigned long long seed, unsigned long long ctr_lo,
+                                            unsigned long long idx, unsigned int* w) {
+    unsigned int c0 = (unsigned int)ctr_lo, c1 = (unsigned int)(ctr_lo >> 32);
+    unsigned int c2 = (unsigned int)idx, c3 = (unsigned int)(idx >> 32);
+    unsigned int k0 = (unsigned int)seed, k1 = (unsigned int)(seed >> 32);
+    for (int r = 0; r < 10; ++r) {
+        unsigned long long p0 = 0xD2511F53ull * c0, p1 = 0xCD9E8D57ull * c2;
+        unsigned int n0 = (unsigned int)(p1 >> 32) ^ c1 ^ k0, n2 = (unsigned int)(p0 >> 32) ^ c3 ^ k1;
+        c1 = (unsigned int)p1; c3 = (unsigned int)p0; c0 = n0; c2 = n2;
+        k0 += 0x9E3779B9u; k1 += 0xBB67AE85u;
+    }
+    w[0] = c0; w[1] = c1; w[2] = c2; w[3] = c3;
+}
+// cuRAND's Box–Muller (its device branch: logf, sqrtf, __sincosf; float64: log, sqrt, sincospi).
+__device__ __forceinline__ void box_muller(unsigned int x, unsigned int y, float* z) {
+    const float inv = 2.3283064e-10f, inv2pi = 2.3283064e-10f * 6.2831855f;
+    float u = fmaf((float)x, inv, inv / 2.0f);
+    float v = fmaf((float)y, inv2pi, inv2pi / 2.0f);
+    float s = sqrtf(-2.0f * logf(u));
+    float sn, cs;
+    __sincosf(v, &sn, &cs);
+    z[0] = sn * s;
+    z[1] = cs * s;
+}
+__device__ __forceinline__ void box_muller(const unsigned int* w, double* z) {
+    const double inv53 = 1.1102230246251565e-16;
+    unsigned long long zx = (unsigned long long)w[0] ^ ((unsigned long long)w[1] << 21);
+    unsigned long long zy = (unsigned long long)w[2] ^ ((unsigned long long)w[3] << 21);
+    double u = fma((double)zx, inv53, inv53 / 2.0);
+    double v = fma((double)zy, inv53 * 2.0, inv53);
+    double s = sqrt(-2.0 * log(u));
+    double sn, cs;
+    sincospi(v, &sn, &cs);
+    z[0] = sn * s;
+    z[1] = cs * s;
+}
+__device__ __forceinline__ void normals(const unsigned int* w, float* z) {
+    box_muller(w[0], w[1], z);
+    box_muller(w[2], w[3], z + 2);
+}
+__device__ __forceinline__ void normals(const unsigned int* w, double* z) { box_muller(w, z); }
+#define NORMAL(T, tn, UNROLL, FMA) \
+    extern "C" __global__ void normal_##tn(long long n, T* out, long long threads, \
+            unsigned long long seed, unsigned long long offset, T mean, T std) { \
+        for (long long idx = blockIdx.x * (long long)blockDim.x + threadIdx.x; idx < threads; \
+             idx += (long long)blockDim.x * gridDim.x) { \
+            for (long long pass = 0, base = 0; base < n; ++pass, base += threads * UNROLL) { \
+                if (base + idx >= n) break; \
+                unsigned int w[4]; \
+                philox_draw(seed, offset / 4 + pass, idx, w); \
+                T z[4]; \
+                normals(w, z); \
+                for (int k = 0; k < UNROLL; ++k) { \
+                    long long li = base + k * threads + idx; \
+                    if (li < n) out[li] = FMA(z[k], std, mean); \
+                } \
+            } \
+        } \
+    }
+NORMAL(float, f32, 4, fmaf)
+NORMAL(double, f64, 2, fma)
 
 // ---- argmax / argmin along one dim: NaN wins, then the first index among equals --------------
 #define BETTER_MAX(v, c, vi, ci) (is_nan(v) ? (!is_nan(c) || (vi) < (ci)) : (!is_nan(c) && ((v) > (c) || ((v) == (c) && (vi) < (ci)))))
@@ -637,6 +879,7 @@ UNARY(angle, double, f64, v < 0.0 ? 3.14159265358979323846 : (is_nan(v) ? v : 0.
     BINARY(eq, T, tn, bool, a == b) BINARY(ne, T, tn, bool, a != b)
 CX_TYPES(BINARY_CX)
 
+template <typename R> __device__ __forceinline__ cx<R> shfl_down(cx<R> v, int s) { return mkc(shfl_down(v.re, s), shfl_down(v.im, s)); }
 #define REDUCE_CX(T, tn, R) \
     REDUCE(sum, T, tn, T, mkc((R)0, (R)0), acc + v, a + v) \
     REDUCE(prod, T, tn, T, c_one<R>(), acc * v, a * v)

@@ -180,6 +180,12 @@ pub fn kernel_table() -> Vec<(String, usize)> {
     for t in ["f32", "f64"] {
         k.push((format!("unary_angle_{t}"), 3));
     }
+    k.push(("im2col_index".into(), 12));
+    k.push(("normal_f32".into(), 7));
+    k.push(("normal_f64".into(), 7));
+    for t in ["f32", "f64"] {
+        k.push((format!("max_pool_index_{t}"), 15));
+    }
     for (_, t) in COMPLEX_TYPES {
         for op in FloatUnary::ALL
             .iter()
@@ -338,6 +344,18 @@ dispatch! {
     take(x: &Strided, plan: &[usize], shape: &[usize]) -> Strided;
     // `out.flat[plan[i]] = vals[i]` (add: `+=`, atomically) into contiguous `out`, in place.
     put(out: &Strided, plan: &[usize], vals: &Strided, add: bool) -> ();
+    // `out[i] = x.flat[idx[i]]` with the indices an int64 tensor on x's device.
+    take_idx(x: &Strided, idx: &Strided, shape: &[usize]) -> Strided;
+    // `out.flat[idx[i]] = vals[i]` (add: `+=`, atomically), the indices an int64 tensor on out's device.
+    put_idx(out: &Strided, idx: &Strided, vals: &Strided, add: bool) -> ();
+    // The im2col index plan of a convolution, built and kept (per geometry) on `device`.
+    im2col_index(g: &Im2col, device: Device) -> Strided;
+    // For each max-pooling window of float32/float64 `x` ([N, C, H, W]), the flat index of its
+    // maximum (None for other dtypes).
+    max_pool_index(x: &Strided, g: &PoolWindows) -> Option<Strided>;
+    // Normal draws into contiguous float32/float64 `out` by PyTorch's kernel layout over
+    // `threads` logical threads, from Philox (seed, offset): the device's own math.
+    normal_fill(out: &Strided, threads: u64, seed: u64, offset: u64, mean: f64, std: f64) -> ();
     // Index of the max / min (op "max" / "min") along `dim`, kept as size 1 (int64).
     argreduce(op: ArgReduceKernel, x: &Strided, dim: usize) -> Strided;
     // Running sums / products of contiguous `x` along `dim` (from the end if `reverse`; without
@@ -353,6 +371,35 @@ dispatch! {
     synchronize(i: usize) -> ();
     // The PTX of kernels.cu for `arch` (e.g. "compute_80"), compiled by NVRTC; needs no device.
     compile_ptx(arch: &str) -> String;
+}
+
+/// The geometry of an im2col plan: cols `[n, c·kh·kw, ho·wo]` over a padded `[n, c, hp, wp]`
+/// input, with the convolution's stride and dilation.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Im2col {
+    pub n: usize,
+    pub c: usize,
+    pub hp: usize,
+    pub wp: usize,
+    pub kh: usize,
+    pub kw: usize,
+    pub ho: usize,
+    pub wo: usize,
+    pub stride: (usize, usize),
+    pub dilation: (usize, usize),
+}
+
+/// Max-pooling windows over `[.., h, w]`: output `ho × wo`, kernel, stride, padding, dilation.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolWindows {
+    pub h: usize,
+    pub w: usize,
+    pub ho: usize,
+    pub wo: usize,
+    pub kernel: (usize, usize),
+    pub stride: (usize, usize),
+    pub padding: (usize, usize),
+    pub dilation: (usize, usize),
 }
 
 /// `a @ b` for 2-D operands, through the batched product.

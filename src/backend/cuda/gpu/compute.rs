@@ -35,7 +35,7 @@ pub fn unary(op: UnaryKernel, x: &Strided) -> Result<Strided> {
         Arg::P(base(&out)),
         Arg::P(xd.storage.device_ptr()),
     ];
-    launch(d, &name, grid(l.n), &args)?;
+    launch(d, &name, grid_dense(&l, 2, 0), &args)?;
     Ok(out)
 }
 
@@ -113,7 +113,7 @@ pub fn binary(op: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<S
         scalar_arg(dt, sb.unwrap_or_default()),
         Arg::I32(mode),
     ];
-    launch(d, &name, grid(l.n), &args)?;
+    launch(d, &name, grid_dense(&l, 3, (mode as u32) << 1), &args)?;
     Ok(out)
 }
 
@@ -324,4 +324,41 @@ pub fn scan(
     ];
     launch(d, &name, grid(kl.n), &args)?;
     Ok(out)
+}
+
+/// Normal draws into contiguous float32/float64 `out` (PyTorch's kernel layout over `threads`
+/// logical threads, from Philox at (seed, offset); kernels.cu `normal_*`).
+pub fn normal_fill(
+    out: &Strided,
+    threads: u64,
+    seed: u64,
+    offset: u64,
+    mean: f64,
+    std: f64,
+) -> Result<()> {
+    let i = device_of(out)?;
+    let (name, m, s) = match out.dtype() {
+        DType::Float32 => ("normal_f32", Arg::F32(mean as f32), Arg::F32(std as f32)),
+        DType::Float64 => ("normal_f64", Arg::F64(mean), Arg::F64(std)),
+        dt => return Err(no_cuda_kernel(&format!("normal draws of {dt:?}"))),
+    };
+    let n = out.numel() as i64;
+    if n == 0 {
+        return Ok(());
+    }
+    let args = [
+        Arg::I64(n),
+        Arg::P(out.storage.device_ptr() + (out.offset * out.dtype().size()) as u64),
+        Arg::I64(threads as i64),
+        Arg::I64(seed as i64),
+        Arg::I64(offset as i64),
+        m,
+        s,
+    ];
+    let cfg = LaunchConfig {
+        grid_dim: (threads.div_ceil(256).max(1) as u32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    launch(dev(i)?, name, cfg, &args)
 }

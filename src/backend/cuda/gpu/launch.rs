@@ -84,6 +84,22 @@ pub(super) fn grid(n: i64) -> LaunchConfig {
     }
 }
 
+/// Elements per thread of a dense launch (`VEC` in kernels.cu).
+const VEC: i64 = 4;
+
+/// The grid of an elementwise launch over `nops` operands of `l` (`skip`: bit j set when
+/// operand j is a scalar argument). Dense launches (kernels.cu `dense_ok`: one merged dim, every
+/// other operand contiguous) take VEC elements per thread; the rest one.
+pub(super) fn grid_dense(l: &KernelLayout, nops: usize, skip: u32) -> LaunchConfig {
+    let dense =
+        l.ndim == 1 && l.n < 1 << 30 && (0..nops).all(|j| (skip >> j) & 1 == 1 || l.st[j][0] == 1);
+    if dense {
+        grid((l.n + VEC - 1) / VEC)
+    } else {
+        grid(l.n)
+    }
+}
+
 /// A kernel argument (kept alive until the launch). Arguments live in short arrays on the
 /// stack for one launch, so the layout variant's size costs nothing worth a box.
 #[allow(clippy::large_enum_variant)]

@@ -160,7 +160,7 @@ pub fn copy_into(dst: &Strided, src: &Strided) -> Result<()> {
         Arg::P(dd.storage.device_ptr()),
         Arg::P(ds.storage.device_ptr()),
     ];
-    launch(d, &name, grid(l.n), &args)
+    launch(d, &name, grid_dense(&l, 2, 0), &args)
 }
 
 pub fn fill(t: &Strided, value: Complex64) -> Result<()> {
@@ -176,7 +176,7 @@ pub fn fill(t: &Strided, value: Complex64) -> Result<()> {
         Arg::P(td.storage.device_ptr()),
         scalar_arg(td.dtype, value),
     ];
-    launch(d, &name, grid(l.n), &args)
+    launch(d, &name, grid_dense(&l, 1, 0), &args)
 }
 
 /// A host index plan as an int64 tensor on `device`.

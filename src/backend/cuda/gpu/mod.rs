@@ -5,10 +5,11 @@
 //! - `launch`: kernel arguments, strided layouts and launches.
 //! - `memory`: device buffers, host/device copies, fills.
 //! - `compute`: elementwise kernels, reductions and scans.
-//! - `linalg`: cuBLAS matrix products. `index`: gathers and scatters by index plans.
+//! - `linalg`: cuBLAS matrix products. `index`: gathers and scatters by index plans, and the
+//!   plans of convolution and max pooling built on the device.
 use super::{
-    kernel_table, source, type_name, ArgReduceKernel, BinaryKernel, ReduceKernel, ScanKernel,
-    UnaryKernel,
+    kernel_table, source, type_name, ArgReduceKernel, BinaryKernel, Im2col, PoolWindows,
+    ReduceKernel, ScanKernel, UnaryKernel,
 };
 use crate::backend::Strided;
 use crate::device::Device;
@@ -32,8 +33,8 @@ mod linalg;
 mod memory;
 mod runtime;
 
-pub use compute::{argreduce, binary, reduce, scan, unary, where_};
-pub use index::{put, take};
+pub use compute::{argreduce, binary, normal_fill, reduce, scan, unary, where_};
+pub use index::{im2col_index, max_pool_index, put, put_idx, take, take_idx};
 pub use launch::launch_counts;
 pub use linalg::bmm;
 pub use memory::{copy_into, empty, fill, memory_allocated, to_device};
