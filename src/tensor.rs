@@ -572,6 +572,25 @@ impl Tensor {
         })
     }
 
+    /// The same storage and version counter read as `dtype` with this layout: no autograd
+    /// history and not a view (`view(dtype)`, which PyTorch keeps out of autograd).
+    pub fn reinterpreted(
+        &self,
+        dtype: DType,
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+    ) -> Tensor {
+        let mut d = self.data().clone();
+        d.base = None;
+        d.wrapped_number = false;
+        d.dtype = dtype;
+        d.shape = shape.into();
+        d.strides = strides.into();
+        d.offset = offset;
+        Tensor::from_data(d)
+    }
+
     /// Same storage, layout and version counter; no autograd history, not a view (`detach()`).
     pub fn detached(&self) -> Tensor {
         let mut d = self.data().clone();

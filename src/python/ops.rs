@@ -478,16 +478,24 @@ impl PyTensor {
         }
         out(py, ops::permute(&self.t, &ints(dims, "permute")?))
     }
-    #[pyo3(signature = (*shape))]
-    fn view<'py>(&self, py: Python<'py>, shape: &Bound<'py, PyTuple>) -> R<'py> {
+    #[pyo3(signature = (*shape, dtype=None))]
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        shape: &Bound<'py, PyTuple>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        if let Some(d) = dtype {
+            if !shape.is_empty() {
+                return Err(PyTypeError::new_err(
+                    "view() received an invalid combination of arguments: a shape and dtype=",
+                ));
+            }
+            return out(py, ops::view_dtype(&self.t, extract_dtype(d)?));
+        }
         if shape.len() == 1 {
             if let Ok(d) = extract_dtype(&shape.get_item(0)?) {
-                if d != self.t.dtype() {
-                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
-                        "view(dtype) between different dtypes is not supported",
-                    ));
-                }
-                return out(py, ops::alias(&self.t));
+                return out(py, ops::view_dtype(&self.t, d));
             }
         }
         out(py, ops::view(&self.t, &ints(shape, "view")?))
