@@ -977,18 +977,6 @@ KNOWN_DIFFS = [
         _first(*INT_BOOL),
         "none: torch marks an int tensor filled from a rg value rg",
     ),
-    (
-        "view(dtype)",
-        "value",
-        None,
-        "none: torch's view(same dtype) returns a detached alias",
-    ),
-    (
-        "view",
-        "value",
-        _arg("float32", "float64", "int64", "bool dtype", "complex64"),
-        "none: torch's view(same dtype) returns a detached alias",
-    ),
 ]
 
 
