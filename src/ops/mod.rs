@@ -33,6 +33,7 @@ pub mod sum;
 pub mod tangent;
 pub mod unary;
 pub mod view;
+pub mod view_dtype;
 
 use crate::error::{Error, Result, INFERENCE_SAVED};
 use crate::grad_mode;
@@ -77,6 +78,7 @@ pub use strided::*;
 pub use sum::*;
 pub use unary::*;
 pub use view::*;
+pub use view_dtype::*;
 
 /// Does an op over these inputs record a node? First raises PyTorch's error for an input that
 /// is a view which may not take the history its base got from an in-place write (made under
