@@ -487,9 +487,24 @@ impl PyTensor {
     ) -> R<'py> {
         if let Some(d) = dtype {
             if !shape.is_empty() {
-                return Err(PyTypeError::new_err(
-                    "view() received an invalid combination of arguments: a shape and dtype=",
-                ));
+                // PyTorch's argument parser names each positional argument's type
+                let got: Vec<String> = shape
+                    .iter()
+                    .map(|a| {
+                        if extract_dtype(&a).is_ok() {
+                            "torch.dtype".to_string()
+                        } else {
+                            a.get_type()
+                                .name()
+                                .map(|n| n.to_string())
+                                .unwrap_or_default()
+                        }
+                    })
+                    .collect();
+                return Err(PyTypeError::new_err(format!(
+                    "view() received an invalid combination of arguments - got ({}, dtype=torch.dtype), but expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n",
+                    got.join(", ")
+                )));
             }
             return out(py, ops::view_dtype(&self.t, extract_dtype(d)?));
         }

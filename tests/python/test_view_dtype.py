@@ -89,3 +89,19 @@ def test_viewing_other_bytes_as_bool_is_refused():
     with pytest.raises(NotImplementedError, match="cannot view Byte as Bool"):
         torch.tensor([2], dtype=torch.uint8).view(torch.bool)
     assert torch.tensor([True]).view(torch.bool).tolist() == [True]
+
+
+@pytest.mark.parametrize("args, got", [
+    ((2,), "int"),
+    ((2, 2), "int, int"),
+    (((2, 2),), "tuple"),
+    (([4],), "list"),
+    ((2.0,), "float"),
+    ((torch.int32,), "torch.dtype"),
+])
+def test_a_shape_and_a_dtype_keyword_is_pytorchs_type_error(args, got):
+    with pytest.raises(TypeError) as e:
+        torch.zeros(4).view(*args, dtype=torch.int32)
+    assert str(e.value) == (
+        f"view() received an invalid combination of arguments - got ({got}, dtype=torch.dtype), "
+        "but expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n")
