@@ -238,7 +238,16 @@ pub fn apply_inplace(
     let tshape = target.shape();
     let tdt = target.dtype();
     let src = if recording {
-        snapshot(target)?
+        let s = snapshot(target)?;
+        // PyTorch's CopySlices routes the op's gradient for a view's old value straight into the
+        // window of its base's gradient: the view's own old node (and the hooks on it) only sees
+        // what other uses of the old value send it. A fresh window of the base's history does so.
+        if let Some(base) = target.base().filter(|b| b.requires_grad()) {
+            if s.meta().grad_fn.is_some() {
+                view_of_base_history(&s, &base, Window::of(target, &base)?);
+            }
+        }
+        s
     } else {
         target.clone()
     };

@@ -680,6 +680,8 @@ pub fn retain_grad(t: &Tensor) -> PyResult<()> {
             "can't retain_grad on Tensor that has requires_grad=False",
         ));
     }
+    // a view written through its base or a sibling: the hook goes on its current history
+    crate::ops::refresh_view(t)?;
     if t.is_leaf() || t.retains_grad() {
         return Ok(());
     }
@@ -817,6 +819,7 @@ pub fn register_tensor_hook(
             "cannot register a hook on a tensor that doesn't require gradient",
         ));
     }
+    crate::ops::refresh_view(t)?;
     let id = next_hook_id();
     let obj = Arc::new(PyCallable(hook));
     let held = obj.clone();
