@@ -494,3 +494,35 @@ def test_missing_grad_fn_attribute_is_pytorchs_error():
     with pytest.raises(AttributeError, match="^'MulBackward0' object has no attribute '_saved_nope'$"):
         g._saved_nope
     assert not hasattr(g, "_saved_alpha")
+
+
+def test_node_is_a_virtual_base_class():
+    # PyTorch 2.15: isinstance/issubclass hold for every node class, Node is not in their mro
+    Node = torch.autograd.graph.Node
+    a = torch.ones(2, requires_grad=True)
+    b = a.exp()
+    assert isinstance(b.grad_fn, Node) and issubclass(type(b.grad_fn), Node)
+    assert Node not in type(b.grad_fn).mro()
+    assert isinstance(b.grad_fn.next_functions[0][0], Node)
+    assert not isinstance(None, Node) and not isinstance(1, Node) and not isinstance(Node, Node)
+    assert issubclass(Node, Node) and not issubclass(int, Node)
+    assert issubclass(torch.autograd.function.BackwardCFunction, Node)
+    seen = []
+
+    class Func(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            seen.append(isinstance(ctx, Node))
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(isinstance(ctx, Node))
+            return g
+
+    out = Func.apply(a)
+    assert isinstance(out.grad_fn, Node) and Node not in type(out.grad_fn).mro()
+    out.sum().backward()
+    assert seen == [True, True]
+    with pytest.raises(TypeError, match="Can't instantiate abstract class Node"):
+        Node()

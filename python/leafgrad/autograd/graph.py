@@ -22,8 +22,49 @@ import functools
 import threading
 from typing import NamedTuple, Optional
 
+import abc
+
 from .. import _core
-from .._core import Node
+
+
+class Node(abc.ABC):
+    """The type of every `grad_fn` object, a virtual base class as in PyTorch: `isinstance` and
+    `issubclass` are true for every node class (one per name, `MulBackward0`, ...; the context
+    classes of custom Functions included) though it is not in their `mro()`.
+
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> isinstance((x * 2).grad_fn, torch.autograd.graph.Node)
+    True
+    """
+
+    @abc.abstractmethod
+    def name(self) -> str:
+        """The node's name (`MulBackward0`, ...)."""
+
+    @property
+    @abc.abstractmethod
+    def next_functions(self):
+        """The edges to the nodes of this node's inputs: `(node, output_nr)` pairs."""
+
+    @property
+    @abc.abstractmethod
+    def metadata(self) -> dict:
+        """A dict for the user's own data about this node."""
+
+    @abc.abstractmethod
+    def register_hook(self, fn):
+        """Call `fn(grad_inputs, grad_outputs)` after the node runs."""
+
+    @abc.abstractmethod
+    def register_prehook(self, fn):
+        """Call `fn(grad_outputs)` before the node runs."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass):
+        if cls is Node and isinstance(subclass, type) and issubclass(subclass, _core.Node):
+            return True
+        return NotImplemented
+
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
            "register_multi_grad_hook", "GradientEdge", "get_gradient_edge",
