@@ -3,8 +3,10 @@
 use super::index::{take, Plan};
 use super::*;
 use crate::backend::{self, ArgReduceKernel, ReduceKernel};
+use crate::device::Device;
 use crate::grads;
 use crate::shape::{contiguous_strides, wrap_dim};
+use crate::DType;
 use std::sync::Arc;
 
 /// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
@@ -26,6 +28,7 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     }
     let flat = reshape(&x.detached(), &[-1])?;
     let out = backend::reduce(ReduceKernel::extreme(is_max), &flat, &[0], false)?;
+    let out = pytorchs_zero(&flat, out, is_max)?;
     if needs_grad(&[x])? {
         let name = if is_max {
             "MaxBackward1"
@@ -35,6 +38,35 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
         record_evenly_distributed(name, x, &out)?;
     }
     Ok(out)
+}
+
+/// `out` (the first extreme of `flat`) as PyTorch's CPU `max()`/`min()` returns it: equal
+/// extremes differ only when they are zeros of both signs, and PyTorch keeps the one its vector
+/// code's order leaves (`torch_vec::extreme_all_*`).
+fn pytorchs_zero(flat: &Tensor, out: Tensor, is_max: bool) -> Result<Tensor> {
+    let dt = out.dtype();
+    if !matches!(dt, DType::Float32 | DType::Float64) || flat.device() != Device::Cpu {
+        return Ok(out);
+    }
+    let v = out.try_to_vec::<f64>()?[0];
+    if v != 0.0 {
+        return Ok(out);
+    }
+    use crate::backend::cpu::torch_vec::{extreme_all_f32, extreme_all_f64};
+    let picked = if dt == DType::Float32 {
+        f64::from(extreme_all_f32(&flat.try_to_vec::<f32>()?, is_max))
+    } else {
+        extreme_all_f64(&flat.try_to_vec::<f64>()?, is_max)
+    };
+    if picked.to_bits() == v.to_bits() {
+        return Ok(out);
+    }
+    Tensor::full_on(
+        &[],
+        num_complex::Complex64::new(picked, 0.0),
+        dt,
+        Device::Cpu,
+    )
 }
 
 /// Record `out`, one value selected from `x` (max, min, median of everything): the gradient

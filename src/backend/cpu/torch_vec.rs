@@ -526,3 +526,56 @@ mod tests {
         assert_eq!(contiguous_row(&[], &[]), 1);
     }
 }
+
+/// PyTorch's `max()` / `min()` of a whole float32 tensor (its row-major values): see
+/// [`extreme_all`]. Its `min_all`/`max_all` kernels are not registered for AVX-512, so they
+/// run 256-bit vectors (8 floats, 4 doubles) on every x86 CPU.
+pub fn extreme_all_f32(x: &[f32], max: bool) -> f32 {
+    extreme_all(x, max, 8, true)
+}
+
+/// PyTorch's `max()` / `min()` of a whole float64 tensor: see [`extreme_all_f32`].
+pub fn extreme_all_f64(x: &[f64], max: bool) -> f64 {
+    extreme_all(x, max, 4, false)
+}
+
+/// `reduce_all_kernel` with `max_impl`/`maximum` (or min) over non-empty values without NaN:
+/// equal extremes of different bits (0.0 and -0.0) are told apart only by which one it keeps.
+/// Each thread's part (above the grain) goes through `vec::reduce_all`, whose vector op keeps
+/// the second operand on a tie (`_mm512_max_ps`): rows shorter than `w` fold in order, longer
+/// ones keep `w` lane accumulators (the tail into the first lanes), then the lanes combine
+/// (float: the shuffle tree; double: lane 0 with each other lane in order). The parts then
+/// combine in order by `std::max`/`std::min`, which keep the first on a tie.
+fn extreme_all<T: Copy + PartialOrd>(x: &[T], max: bool, w: usize, tree: bool) -> T {
+    let better = |a: T, b: T| if max { a > b } else { a < b };
+    let vop = |a: T, b: T| if better(a, b) { a } else { b };
+    let part = |p: &[T]| -> T {
+        if p.len() < w {
+            return p[1..].iter().fold(p[0], |a, &v| vop(a, v));
+        }
+        let mut acc = p[..w].to_vec();
+        let full = p.len() - p.len() % w;
+        for c in p[w..full].chunks_exact(w) {
+            for (a, &v) in acc.iter_mut().zip(c) {
+                *a = vop(*a, v);
+            }
+        }
+        for (a, &v) in acc.iter_mut().zip(&p[full..]) {
+            *a = vop(*a, v);
+        }
+        if !tree {
+            return acc[1..].iter().fold(acc[0], |a, &v| vop(a, v));
+        }
+        let mut k = w / 2;
+        while k >= 1 {
+            for i in 0..k {
+                acc[i] = vop(acc[i], acc[i + k]);
+            }
+            k /= 2;
+        }
+        acc[0]
+    };
+    let mut parts = x.chunks(torch_chunk(x.len())).map(part);
+    let first = parts.next().expect("a non-empty tensor");
+    parts.fold(first, |a, b| if better(b, a) { b } else { a })
+}

@@ -1,0 +1,99 @@
+"""`max()` / `min()` of a whole float tensor pick the zero PyTorch picks when the extreme is 0.0
+and -0.0 both: PyTorch's `max_all`/`min_all` run 256-bit vectors (8 float32 / 4 float64 lanes,
+the vector op keeping the second of equal values, float32 lanes combined by a shuffle tree,
+float64 lanes in order), one part per thread above 32768 elements combined keeping the first.
+The sign decides `1 / x` and `x ** -0.5` after it. Recorded with torch 2.15 on x86-64;
+LEAFGRAD_TEST_TORCH=1 runs the same table against PyTorch."""
+import pytest
+
+import leafgrad as torch
+
+
+def values(n, seed):
+    # a small LCG: zeros of both signs, ones and twos
+    out, s = [], seed
+    for _ in range(n):
+        s = (s * 1103515245 + 12345) % 2**31
+        out.append([0.0, -0.0, 0.0, -0.0, 1.0, 2.0][(s >> 16) % 6])
+    return out
+
+
+# (threads, dtype, n, the sign bits of max(-t) and min(t) for seeds 0..7; seeds 6 and 7 of an
+# even n through a transpose)
+RECORDED = [
+    (1, 'float32', 2, '1010100110010110'),
+    (1, 'float32', 3, '1001010101101010'),
+    (1, 'float32', 5, '1001011001101010'),
+    (1, 'float32', 8, '0101010101010110'),
+    (1, 'float32', 9, '0101010101011010'),
+    (1, 'float32', 15, '0101010101010110'),
+    (1, 'float32', 17, '0101100101011010'),
+    (1, 'float32', 33, '0101100101010110'),
+    (1, 'float32', 100, '1001100110010101'),
+    (1, 'float32', 1000, '0101100110010101'),
+    (1, 'float32', 40001, '1001010101010101'),
+    (1, 'float32', 70003, '0110010110011010'),
+    (1, 'float64', 2, '1010100110010110'),
+    (1, 'float64', 3, '1001010101101010'),
+    (1, 'float64', 5, '0101101001101010'),
+    (1, 'float64', 8, '0101010101010110'),
+    (1, 'float64', 9, '0101010101011010'),
+    (1, 'float64', 15, '0101010101100101'),
+    (1, 'float64', 17, '0101100101101001'),
+    (1, 'float64', 33, '0101010101010101'),
+    (1, 'float64', 100, '0101101010100110'),
+    (1, 'float64', 1000, '0110100110100101'),
+    (1, 'float64', 40001, '1001010101010101'),
+    (1, 'float64', 70003, '0110010110010110'),
+    (2, 'float32', 2, '1010100110010110'),
+    (2, 'float32', 3, '1001010101101010'),
+    (2, 'float32', 5, '1001011001101010'),
+    (2, 'float32', 8, '0101010101010110'),
+    (2, 'float32', 9, '0101010101011010'),
+    (2, 'float32', 15, '0101010101010110'),
+    (2, 'float32', 17, '0101100101011010'),
+    (2, 'float32', 33, '0101100101010110'),
+    (2, 'float32', 100, '1001100110010101'),
+    (2, 'float32', 1000, '0101100110010101'),
+    (2, 'float32', 40001, '1001101010011010'),
+    (2, 'float32', 70003, '0110100110100101'),
+    (2, 'float64', 2, '1010100110010110'),
+    (2, 'float64', 3, '1001010101101010'),
+    (2, 'float64', 5, '0101101001101010'),
+    (2, 'float64', 8, '0101010101010110'),
+    (2, 'float64', 9, '0101010101011010'),
+    (2, 'float64', 15, '0101010101100101'),
+    (2, 'float64', 17, '0101100101101001'),
+    (2, 'float64', 33, '0101010101010101'),
+    (2, 'float64', 100, '0101101010100110'),
+    (2, 'float64', 1000, '0110100110100101'),
+    (2, 'float64', 40001, '1001101010011010'),
+    (2, 'float64', 70003, '0110100110101001'),
+]
+
+
+@pytest.mark.parametrize("threads, dtype, n, bits", RECORDED)
+def test_the_zero_pytorch_picks(threads, dtype, n, bits):
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        got = ""
+        for seed in range(8):
+            t = torch.tensor(values(n, seed), dtype=getattr(torch, dtype))
+            if seed >= 6 and n % 2 == 0:
+                t = t.reshape(2, n // 2).t()
+            for f in ("max", "min"):
+                v = getattr(-t if f == "max" else t, f)().item()
+                got += "1" if str(v).startswith("-") else "0"
+    finally:
+        torch.set_num_threads(old)
+    assert got == bits
+
+
+def test_the_gradient_is_still_shared_by_the_tied_zeros():
+    x = torch.tensor([0.5, 0.0, -0.0, 0.0, 0.4], requires_grad=True)
+    y = x.min()
+    assert str(y.item()) == "0.0"
+    y.backward()
+    third = torch.tensor(1 / 3).item()
+    assert x.grad.tolist() == [0.0, third, third, third, 0.0]
