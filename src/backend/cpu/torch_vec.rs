@@ -499,34 +499,6 @@ fn contiguous_row(shape: &[usize], strides: &[isize]) -> usize {
     row
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_tree_pairs_lanes_as_the_shuffles_do() {
-        // lane sums in a tree: ((0+8)+(4+12)) + ((2+10)+(6+14)) + ...
-        let v: [f32; 16] = std::array::from_fn(|i| i as f32);
-        assert_eq!(tree(v, |a, b| a + b), 120.0);
-        // rows shorter than the width fold in order; longer ones keep W lanes
-        assert_eq!(
-            map_reduce::<8>(&[1e8f32, 1.0, -1e8], |v| v, |a, b| a + b),
-            0.0
-        );
-        let x: Vec<f32> = (0..20).map(|i| if i == 0 { 1e8 } else { 1.0 }).collect();
-        // lane 0 holds 1e8 + 1 + 1 (rounds to 1e8); the other lanes keep their ones
-        assert_eq!(map_reduce::<8>(&x, |v| v, |a, b| a + b), 1e8 + 16.0);
-    }
-
-    #[test]
-    fn rows_coalesce_over_contiguous_dims_only() {
-        assert_eq!(contiguous_row(&[2, 6, 8], &[96, 8, 1]), 48);
-        assert_eq!(contiguous_row(&[4, 6], &[12, 1]), 6);
-        assert_eq!(contiguous_row(&[4, 6], &[1, 4]), 0);
-        assert_eq!(contiguous_row(&[], &[]), 1);
-    }
-}
-
 /// PyTorch's `max()` / `min()` of a whole float32 tensor (its row-major values): see
 /// [`extreme_all`]. Its `min_all`/`max_all` kernels are not registered for AVX-512, so they
 /// run 256-bit vectors (8 floats, 4 doubles) on every x86 CPU.
@@ -578,4 +550,32 @@ fn extreme_all<T: Copy + PartialOrd>(x: &[T], max: bool, w: usize, tree: bool) -
     let mut parts = x.chunks(torch_chunk(x.len())).map(part);
     let first = parts.next().expect("a non-empty tensor");
     parts.fold(first, |a, b| if better(b, a) { b } else { a })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_pairs_lanes_as_the_shuffles_do() {
+        // lane sums in a tree: ((0+8)+(4+12)) + ((2+10)+(6+14)) + ...
+        let v: [f32; 16] = std::array::from_fn(|i| i as f32);
+        assert_eq!(tree(v, |a, b| a + b), 120.0);
+        // rows shorter than the width fold in order; longer ones keep W lanes
+        assert_eq!(
+            map_reduce::<8>(&[1e8f32, 1.0, -1e8], |v| v, |a, b| a + b),
+            0.0
+        );
+        let x: Vec<f32> = (0..20).map(|i| if i == 0 { 1e8 } else { 1.0 }).collect();
+        // lane 0 holds 1e8 + 1 + 1 (rounds to 1e8); the other lanes keep their ones
+        assert_eq!(map_reduce::<8>(&x, |v| v, |a, b| a + b), 1e8 + 16.0);
+    }
+
+    #[test]
+    fn rows_coalesce_over_contiguous_dims_only() {
+        assert_eq!(contiguous_row(&[2, 6, 8], &[96, 8, 1]), 48);
+        assert_eq!(contiguous_row(&[4, 6], &[12, 1]), 6);
+        assert_eq!(contiguous_row(&[4, 6], &[1, 4]), 0);
+        assert_eq!(contiguous_row(&[], &[]), 1);
+    }
 }
