@@ -622,7 +622,21 @@ pub fn alias(x: &Tensor) -> Result<Tensor> {
 /// zeros(shape) with `region` set to `g`: the gradient of taking `region` out of a tensor.
 pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
     let out = Tensor::zeros_on(shape, g.dtype(), g.device())?;
-    {
+    if overlaps_itself(region) {
+        // an expanded window (`t.expand(2, -1)` rebased after a write): the elements that
+        // share a place add up, as PyTorch's as_strided_backward does
+        let mut plan = vec![region.offset as isize];
+        for (&n, &s) in region.shape.iter().zip(&region.strides) {
+            plan = plan
+                .iter()
+                .flat_map(|&p| (0..n).map(move |i| p + i as isize * s))
+                .collect();
+        }
+        let plan: Vec<usize> = plan.into_iter().map(|p| p as usize).collect();
+        // (a bool mask is set, not added)
+        let add = g.dtype() != DType::Bool;
+        backend::put(&out, &plan, &backend::contiguous(g)?, add)?;
+    } else {
         let win = out.view_with(&region.shape, &region.strides, region.offset);
         backend::copy_into(&win, g)?;
     }
@@ -638,6 +652,30 @@ pub fn embed(g: &Tensor, shape: &[usize], region: &Region) -> Result<Tensor> {
         )?;
     }
     Ok(out)
+}
+
+/// Do two elements of `region` share a place? (Its dims by stride, each stride past the
+/// reach of the smaller ones, or not.)
+fn overlaps_itself(region: &Region) -> bool {
+    let mut dims: Vec<(usize, isize)> = region
+        .shape
+        .iter()
+        .zip(&region.strides)
+        .filter(|(&n, _)| n > 1)
+        .map(|(&n, &s)| (n, s.abs()))
+        .collect();
+    if region.shape.contains(&0) {
+        return false;
+    }
+    dims.sort_by_key(|&(_, s)| s);
+    let mut reach = 0isize;
+    for (n, s) in dims {
+        if s <= reach {
+            return true;
+        }
+        reach += (n as isize - 1) * s;
+    }
+    false
 }
 
 /// The window `region` of (the contiguous layout of) `x` (AsStridedBackward0).
