@@ -90,6 +90,9 @@ struct VarPlan {
     correction: f64,
     keepdim: bool,
     is_std: bool,
+    /// No dims given, or a 0-d input: PyTorch's var_backward then takes the mean of everything
+    /// (and its own rule when there are no degrees of freedom).
+    all: bool,
 }
 
 impl VarPlan {
@@ -114,6 +117,7 @@ impl VarPlan {
             correction,
             keepdim,
             is_std,
+            all: dims.is_none() || x.ndim() == 0,
         })
     }
 
@@ -168,23 +172,42 @@ impl VarPlan {
         Ok(t)
     }
 
-    /// The gradient for `x` of the var/std output `r` receiving `g`.
+    /// The gradient for `x` of the var/std output `r` receiving `g`, in the steps (and so the
+    /// roundings) of PyTorch's `std_backward` and `var_backward`.
     fn backward(&self, x: &Tensor, r: &Tensor, g: &Tensor) -> Result<Tensor> {
-        let m = mean(x, Some(&self.dims), true)?;
-        let dev = sub(x, &m)?;
-        let gg = self.unreduce(g)?;
-        let denom = (self.n as f64 - self.correction).max(0.0);
-        // dvar = 2 (x - mean) / (N - c) · dL ;  dstd = dvar / (2 std)
-        let scale = if self.is_std {
-            let r = self.unreduce(r)?;
-            // Where std == 0 the gradient is 0 (PyTorch masks the 0/0).
-            let s = div(&gg, &mul_scalar(&r, denom)?)?;
-            let zero = compare(CmpOp::Eq, &r, &Tensor::wrapped_scalar(0.0f64))?;
-            where_(&zero, &Tensor::wrapped_scalar(0.0f64), &s)?
+        let zero = || Tensor::wrapped_scalar(0.0f64);
+        // std: (grad / (result * 2)).masked_fill_(result == 0, 0), then var's gradient
+        let g = if self.is_std {
+            let s = div(g, &mul_scalar(r, 2.0)?)?;
+            where_(&compare(CmpOp::Eq, r, &zero())?, &zero(), &s)?
         } else {
-            mul_scalar(&gg, 2.0 / denom)?
+            g.clone()
         };
-        mul(&dev, &scale)
+        if !self.all {
+            // (2 / (N - c)) · grad · (x - mean): a negative N - c gives a negative factor
+            let gg = self.unreduce(&g)?;
+            let m = mean(x, Some(&self.dims), true)?;
+            let scale = mul_scalar(&gg, 2.0 / (self.n as f64 - self.correction))?;
+            return mul(&scale, &sub(x, &m)?);
+        }
+        let m = mean(x, None, false)?;
+        let dof = x.numel() as f64 - self.correction;
+        if dof > 0.0 {
+            return mul(&mul_scalar(&g, 2.0 / dof)?, &sub(x, &m)?);
+        }
+        // no degrees of freedom: grad · (NaN where x is its mean, else +inf), a real factor
+        // (so a complex input's gradient has no imaginary part)
+        let same = compare(CmpOp::Eq, x, &m)?;
+        let w = where_(
+            &same,
+            &Tensor::wrapped_scalar(f64::NAN),
+            &Tensor::wrapped_scalar(f64::INFINITY),
+        )?;
+        let out = mul(&g, &w)?;
+        if x.dtype().is_complex() && !out.dtype().is_complex() {
+            return backend::cast(&out, x.dtype());
+        }
+        Ok(out)
     }
 }
 
