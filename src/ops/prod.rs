@@ -52,87 +52,56 @@ pub fn prod(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<Tensor> {
                     r2 = unsqueeze(&r2, rd[0] as i64)?;
                     g2 = unsqueeze(&g2, rd[0] as i64)?;
                 }
-                let has_zero = x
+                let zeros = x
                     .try_to_vec::<num_complex::Complex64>()?
                     .iter()
-                    .any(|v| v.norm() == 0.0);
-                if !has_zero {
+                    .filter(|v| v.norm() == 0.0)
+                    .count();
+                if zeros == 0 {
                     return grads![mul(
                         &expand(&g2, &shape)?,
                         &conj(&div(&expand(&r2, &shape)?, x)?)?
                     )?];
                 }
-                let d = dim.map(|_| rd[0]);
-                let others = if x.is_cuda() && !crate::grad_mode::is_grad_enabled() {
-                    prod_of_others(x, d)?
-                } else {
-                    prod_of_others_masked(x, d)?
-                };
-                grads![mul(&expand(&g2, &shape)?, &conj(&others)?)?]
+                // PyTorch's prod_backward: with a zero anywhere in the input, every group's
+                // gradient is the product of its other elements (`prod_safe_zeros_backward`),
+                // except that several zeros over everything give zeros outside grad mode
+                grads![match dim {
+                    Some(_) => safe_zeros_backward(&g2, x, rd[0])?,
+                    None if zeros > 1 && !crate::grad_mode::is_grad_enabled() => {
+                        zeros_like_grad(x)?
+                    }
+                    None => {
+                        let dims: Vec<i64> = shape.iter().map(|&s| s as i64).collect();
+                        let flat = reshape(x, &[-1])?;
+                        reshape(&safe_zeros_backward(&g2, &flat, 0)?, &dims)?
+                    }
+                }]
             }),
         )?;
     }
     Ok(out)
 }
 
-/// For each element, the product of the other elements of its group, on the GPU: two
-/// exclusive scans (no division, so zeros are fine).
-fn prod_of_others(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
-    let (flat, d) = match dim {
-        None => (reshape(&x.detached(), &[-1])?, 0),
-        Some(d) => (x.detached(), d),
-    };
-    let before = backend::scan(ScanKernel::Prod, &flat, d, false, true)?;
-    let after = backend::scan(ScanKernel::Prod, &flat, d, true, true)?;
-    let others =
-        super::arith::binary_kernel(super::arith::BinOp::Mul, &before, &after, flat.dtype())?;
-    let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
-    reshape(&others, &dims)
-}
-
-/// For each element, the product of the other elements of its group, in O(n) and written with
-/// ops, so that under create_graph it is differentiable (prod's double backward at zeros).
-///
-/// With `x'` = x with its zeros replaced by 1, `P'` = prod(x') over the group, `c` = the
-/// group's count of zeros and `Z` = the sum of its zero elements (0, but carrying their
-/// gradient):
-///   c = 0: P'/x;   c = 1: P' at the zero, Z·P'/x elsewhere;   c = 2: (Z − x)·P' at the zeros,
-///   0 elsewhere;   c > 2: 0.
-/// The values are exact, and so are their first derivatives (the second derivative of prod);
-/// higher derivatives are exact while a group has at most one zero.
-fn prod_of_others_masked(x: &Tensor, dim: Option<usize>) -> Result<Tensor> {
-    let (flat, d) = match dim {
-        None => (reshape(x, &[-1])?, 0i64),
-        Some(d) => (x.clone(), d as i64),
-    };
-    let zero = Tensor::wrapped_scalar(0.0f64);
-    let one = Tensor::wrapped_scalar(1.0f64);
-    let (is_zero, count) = {
-        let _g = crate::grad_mode::GradModeGuard::new(false);
-        let z = compare(CmpOp::Eq, &flat, &zero)?;
-        let c = sum(&backend::cast(&z, DType::Int64)?, Some(&[d]), true)?;
-        (z, c)
-    };
-    let c_is = |n: f64| -> Result<Tensor> {
-        let _g = crate::grad_mode::GradModeGuard::new(false);
-        expand(
-            &compare(CmpOp::Eq, &count, &Tensor::wrapped_scalar(n))?,
-            &flat.shape(),
-        )
-    };
-    let xp = where_(&is_zero, &one, &flat)?;
-    let p = prod(&xp, Some(d), true)?;
-    let zsum = sum(&where_(&is_zero, &flat, &zero)?, Some(&[d]), true)?;
-    let p_over = div(&p, &xp)?;
-    let c1 = where_(&is_zero, &p, &mul(&zsum, &p_over)?)?;
-    let c2 = where_(&is_zero, &mul(&sub(&zsum, &flat)?, &p)?, &zero)?;
-    let out = where_(
-        &c_is(0.0)?,
-        &p_over,
-        &where_(&c_is(1.0)?, &c1, &where_(&c_is(2.0)?, &c2, &zero)?)?,
-    )?;
-    let dims: Vec<i64> = x.shape().iter().map(|&s| s as i64).collect();
-    reshape(&out, &dims)
+/// PyTorch's `prod_safe_zeros_backward`: `g` times, for each element, the product of the other
+/// elements of its group along `dim`, as an exclusive running product from each end (no
+/// division, so zeros and infinities are fine); written with ops, so create_graph
+/// differentiates it as PyTorch does.
+fn safe_zeros_backward(g: &Tensor, x: &Tensor, dim: usize) -> Result<Tensor> {
+    let shape = x.shape();
+    if x.numel() == 0 {
+        return expand(g, &shape);
+    }
+    let (n, d) = (shape[dim] as i64, dim as i64);
+    let mut ones_shape = shape.clone();
+    ones_shape[dim] = 1;
+    let one = num_complex::Complex64::new(1.0, 0.0);
+    let ones = Tensor::full_on(&ones_shape, one, g.dtype(), g.device())?;
+    let head = slice(x, d, Some(0), Some(n - 1), 1)?;
+    let before = cumprod(&cat(&[ones.clone(), head], d)?, d)?;
+    let tail = flip(&slice(x, d, Some(1), Some(n), 1)?, &[d])?;
+    let after = flip(&cumprod(&cat(&[ones, tail], d)?, d)?, &[d])?;
+    mul(g, &conj(&mul(&before, &after)?)?)
 }
 
 /// Cumulative product along `dim` (CumprodBackward0): integers and bools multiply in int64,
