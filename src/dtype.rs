@@ -340,8 +340,10 @@ pub fn result_type(ops: &[(DType, Priority)]) -> crate::Result<DType> {
                             Category::Complex => default_complex(),
                             _ => d,
                         }
-                    } else if d.category() == Category::Complex && r == DType::Float64 {
-                        DType::Complex128
+                    } else if d.category() == Category::Complex && r.category() == Category::Float {
+                        // c10's combine_categories keeps the float's width: a float32 tensor
+                        // times a complex128 0-d tensor is complex64
+                        r.to_complex()
                     } else {
                         d
                     }
