@@ -172,6 +172,13 @@ impl Strided {
 
     /// `cast` keeping the memory layout as PyTorch's elementwise results do.
     pub fn cast_keep(&self, dtype: DType) -> Result<Strided> {
+        if self.numel() == 0 {
+            // PyTorch counts every empty tensor as contiguous, so preserve_format keeps its
+            // strides exactly (`empty(0, 3).t().double().stride()` is (1, 3))
+            let mut out = self.cast(dtype)?;
+            out.strides = self.strides.clone();
+            return Ok(out);
+        }
         if self.is_contiguous() {
             return self.cast(dtype);
         }

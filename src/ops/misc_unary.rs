@@ -96,7 +96,7 @@ pub fn nan_to_num(
     neginf: Option<f64>,
 ) -> Result<Tensor> {
     if !x.dtype().is_floating() && !x.dtype().is_complex() {
-        return value(|| clone(x));
+        return value(|| clone_preserving(x));
     }
     let out = if x.dtype().is_complex() {
         // the real and imaginary parts each, with the part type's limits (as PyTorch)

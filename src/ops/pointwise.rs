@@ -308,8 +308,8 @@ pub(crate) fn rounding_value(op: Rounding, x: &Tensor, unsupported: bool) -> Res
         )));
     }
     if !dt.is_differentiable() {
-        // integers are already whole: a copy, as PyTorch (the array-API convention)
-        return super::clone(x);
+        // integers are already whole: a copy laid out like `x`, as PyTorch's self.clone()
+        return super::clone_preserving(&x.detached());
     }
     backend::unary(UnaryKernel::Rounding(op), x)
 }
