@@ -169,8 +169,11 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
     if makes_view && crate::grad_mode::recording() && t.is_view() && t.requires_grad() {
         super::inplace::refresh_view(t)?;
     }
-    // the window written is a view made in the caller's grad mode (PyTorch: t[i].copy_(v))
-    mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
+    // the window written is a view made in the caller's grad mode (PyTorch: t[i].copy_(v));
+    // full slices make no view, and `t` itself keeps how it was made
+    if !ix.view.ptr_eq(t) {
+        mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
+    }
     // A host scalar may be written into device memory (as in PyTorch).
     let v = if v.device() != t.device() && v.ndim() == 0 {
         to_copy(v, v.dtype(), t.device())?
