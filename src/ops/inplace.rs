@@ -381,9 +381,17 @@ pub fn refresh_view(t: &Tensor) -> Result<()> {
 }
 
 /// `view := as_strided(base)` (AsStridedBackward0): the view takes its base's current history.
+/// A view of another dtype (`view_as_real`, `view_as_complex`) cannot be an as_strided of its
+/// base: PyTorch replays the view ops instead, so the new node has the name of the view's own
+/// (`ViewAsRealBackward0`, ...); leafgrad's node still takes the window.
 fn view_of_base_history(view: &Tensor, base: &Tensor, window: Window) {
+    let old = view.meta().grad_fn.clone();
+    let name: std::borrow::Cow<'static, str> = match (window.kind, old) {
+        (WindowKind::Pairs | WindowKind::Complex, Some(old)) => old.name.clone(),
+        _ => "AsStridedBackward0".into(),
+    };
     let node = record_node(
-        "AsStridedBackward0",
+        name,
         &[base],
         smallvec::smallvec![meta_of(view)],
         vec![],
