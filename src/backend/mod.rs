@@ -191,6 +191,11 @@ pub fn cast_keep(x: &Tensor, dtype: DType) -> Result<Tensor> {
     Ok(Tensor::from_strided(x.strided().cast_keep(dtype)?))
 }
 
+/// [`cast_keep`] keeping an empty tensor's strides exactly (see `Strided::cast_exact`).
+pub fn cast_exact(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    Ok(Tensor::from_strided(x.strided().cast_exact(dtype)?))
+}
+
 /// A contiguous copy of `x`.
 pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     cast(x, x.dtype())

@@ -172,17 +172,23 @@ impl Strided {
 
     /// `cast` keeping the memory layout as PyTorch's elementwise results do.
     pub fn cast_keep(&self, dtype: DType) -> Result<Strided> {
-        if self.numel() == 0 {
-            // PyTorch counts every empty tensor as contiguous, so preserve_format keeps its
-            // strides exactly (`empty(0, 3).t().double().stride()` is (1, 3))
-            let mut out = self.cast(dtype)?;
-            out.strides = self.strides.clone();
-            return Ok(out);
-        }
         if self.is_contiguous() {
             return self.cast(dtype);
         }
         super::cpu::layout::copy_with_layout(self, dtype)
+    }
+
+    /// [`Strided::cast_keep`], but an empty tensor keeps its strides exactly: PyTorch counts
+    /// every empty tensor as contiguous, so its preserve_format copies (`clone()`, `.double()`)
+    /// keep them (`empty(0, 3).t().double().stride()` is (1, 3)), and TensorIterator reads
+    /// the layout of an operand it casts from the operand itself.
+    pub fn cast_exact(&self, dtype: DType) -> Result<Strided> {
+        if self.numel() == 0 {
+            let mut out = self.cast(dtype)?;
+            out.strides = self.strides.clone();
+            return Ok(out);
+        }
+        self.cast_keep(dtype)
     }
 }
 

@@ -16,15 +16,16 @@ pub fn promote_pair(a: &Tensor, b: &Tensor) -> Result<(DType, Tensor, Tensor)> {
         return Ok((da, a.clone(), b.clone()));
     }
     let dt = result_type(&[(da, pa), (db, pb)])?;
+    // (an operand's own layout decides the result's, empty ones included)
     let a2 = if da == dt {
         a.clone()
     } else {
-        backend::cast_keep(a, dt)?
+        backend::cast_exact(a, dt)?
     };
     let b2 = if db == dt {
         b.clone()
     } else {
-        backend::cast_keep(b, dt)?
+        backend::cast_exact(b, dt)?
     };
     Ok((dt, a2, b2))
 }
@@ -33,7 +34,7 @@ pub(super) fn cast_to(t: &Tensor, dt: DType) -> Result<Tensor> {
     if t.dtype() == dt {
         Ok(t.clone())
     } else {
-        backend::cast_keep(t, dt)
+        backend::cast_exact(t, dt)
     }
 }
 

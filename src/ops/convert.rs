@@ -11,7 +11,7 @@ pub fn to_dtype(x: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// `x.to(dtype)` / `x.double()`: the copy keeps `x`'s layout (PyTorch's preserve_format).
 pub fn to_dtype_preserving(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    to_dtype_impl(crate::backend::cast_keep(x, dtype)?, x, dtype)
+    to_dtype_impl(crate::backend::cast_exact(x, dtype)?, x, dtype)
 }
 
 fn to_dtype_impl(out: Tensor, x: &Tensor, dtype: DType) -> Result<Tensor> {
@@ -41,7 +41,7 @@ pub fn clone_preserving(x: &Tensor) -> Result<Tensor> {
             &x.strided(),
         )?)
     } else {
-        crate::backend::cast_keep(x, x.dtype())?
+        crate::backend::cast_exact(x, x.dtype())?
     };
     clone_impl(out, x)
 }

@@ -308,8 +308,9 @@ pub(crate) fn rounding_value(op: Rounding, x: &Tensor, unsupported: bool) -> Res
         )));
     }
     if !dt.is_differentiable() {
-        // integers are already whole: a copy laid out like `x`, as PyTorch's self.clone()
-        return super::clone_preserving(&x.detached());
+        // integers are already whole: PyTorch copies them into its TensorIterator's output
+        // (laid out like `x`; row-major when `x` is empty)
+        return backend::cast_keep(x, dt);
     }
     backend::unary(UnaryKernel::Rounding(op), x)
 }

@@ -50,3 +50,17 @@ def test_view_as_real_regenerated_keeps_its_name():
     ry = torch.view_as_real(y)
     ry.zero_()
     assert ry.grad_fn.name() == "ViewAsRealBackward0"
+
+
+def test_elementwise_results_of_empty_tensors_are_row_major_copies_keep_strides():
+    # TensorIterator gives a same-shape empty operand a row-major result; preserve_format
+    # copies (clone, casts, empty_like, nan_to_num of integers) keep its strides
+    u = torch.empty(2, 0, 4).permute(1, 0, 2)
+    for r in (u.long().floor(), u.sign(), u ** 1, u.bool().sign(), u.long().abs()):
+        assert r.stride() == (8, 4, 1)
+    for r in (u.long().nan_to_num(), u.to(torch.float64), torch.empty_like(u)):
+        assert r.stride() == (4, 4, 1)
+    t = torch.empty(0, 3)[0:0:2]
+    assert t.stride() == (6, 1) and t.clone().stride() == (6, 1) and t.double().stride() == (6, 1)
+    for r in (t ** 1, t + 1, t.exp(), t.long().floor()):
+        assert r.stride() == (3, 1)

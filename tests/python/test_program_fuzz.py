@@ -137,7 +137,11 @@ def _known(diff, program, observed):
         # does not see its input, but PyTorch's decomposition records a node for the copy or
         # fill it makes into a normal tensor (clone → CopyBackwards, cumsum → FillBackward3)
         return True
-    if field == "grad_fn" and ref == "CopySlices" and got is None and observed[step].get(
+    if field == "grad_fn" and ref is None and _from_inference_tensor(step, program, "y"):
+        # an in-place op whose other operand is an inference tensor that requires grad:
+        # PyTorch's dispatch does not reach autograd, leafgrad records the op
+        return True
+    if field == "grad_fn" and got is None and observed[step].get(
             "result", {}).get("dtype", "").startswith(("torch.int", "torch.uint", "torch.bool")):
         # t[i] = v with v requiring grad into an integer tensor: PyTorch gives the integer
         # tensor a CopySlices node (and requires_grad); leafgrad keeps integers out of autograd
@@ -153,6 +157,8 @@ def _known(diff, program, observed):
         # contracted differently) than the out-of-place one, whose rounding leafgrad follows;
         # the last bits differ (about 1e-8 in `z / z`), visible after a cancelling reduction
         return True
+    if field == "stride" and _mixed_broadcast_or_empty_grad(step, program, observed):
+        return True
     if field not in KNOWN_SILENT:
         return False
     if field == "stride_size1":
@@ -160,6 +166,27 @@ def _known(diff, program, observed):
     if field == "value" and observed[step].get("aliased"):
         return True
     return field in ("is_view", "version") and _step_op(where, program) == "grad"
+
+
+def _mixed_broadcast_or_empty_grad(step, program, observed):
+    """Strides leafgrad does not follow: a broadcast binary op whose inputs are cast to a
+    common dtype (PyTorch's casts keep the strides of size-1 dims, which then order the
+    result's dims), and the expanded zero strides of an empty autograd.grad result."""
+    if step >= len(program) or step >= len(observed):
+        return False
+    st, obs = program[step], observed[step]
+    result = obs.get("result") or {}
+    if st.get("op") in pf.BACKWARD and 0 in (result.get("shape") or []):
+        return True
+    x = obs.get("x") or {}
+    if "y_dtype" in st:
+        ydt, yshape = "torch." + st["y_dtype"], st.get("y_shape")
+    else:
+        made = [o.get("result") or {} for o in observed[:step] if o.get("name") == st.get("y")]
+        if not made:
+            return False
+        ydt, yshape = made[-1].get("dtype"), made[-1].get("shape")
+    return x.get("dtype") != ydt and x.get("shape") != yshape
 
 
 def _after_complex_inplace_div(step, program, observed):
@@ -171,14 +198,16 @@ def _after_complex_inplace_div(step, program, observed):
     return False
 
 
-def _from_inference_tensor(step, program):
+def _from_inference_tensor(step, program, operand="x"):
     """Is the operand of step `step` a tensor made in inference mode (used outside it)?"""
     if step >= len(program) or program[step].get("mode") == "inference":
         return False
-    x = program[step].get("x")
+    x = program[step].get(operand)
     made = [s for s in program[:step] if s.get("name") == x]
-    # a flag step (`grad_none`, `retain_grad`, ...) names the tensor it was given
-    while made and made[0].get("op") in pf.FLAGS and made[0].get("mode") != "inference":
+    # a flag step (`grad_none`, `retain_grad`, ...) or `contiguous` of a contiguous tensor
+    # names the tensor it was given
+    passes = set(pf.FLAGS) | {"contiguous"}
+    while made and made[0].get("op") in passes and made[0].get("mode") != "inference":
         x = made[0].get("x")
         made = [s for s in program[:step] if s.get("name") == x]
     return bool(made) and made[0].get("mode") == "inference"

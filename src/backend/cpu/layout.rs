@@ -217,7 +217,7 @@ pub fn copy_with_layout(x: &Strided, dtype: crate::dtype::DType) -> Result<Strid
 pub fn copy_exact_layout(x: &Strided) -> Result<Strided> {
     let (shape, strides) = (x.shape.clone(), x.strides.clone());
     if x.numel() == 0 {
-        return x.cast_keep(x.dtype);
+        return x.cast_exact(x.dtype);
     }
     if x.storage.is_cuda() || !is_dense(&shape, &strides) {
         return copy_with_layout(x, x.dtype);
