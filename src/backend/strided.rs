@@ -172,6 +172,12 @@ impl Strided {
 
     /// `cast` keeping the memory layout as PyTorch's elementwise results do.
     pub fn cast_keep(&self, dtype: DType) -> Result<Strided> {
+        if self.numel() == 0 {
+            // TensorIterator counts an empty operand as contiguous: a row-major result
+            let mut out = self.cast(dtype)?;
+            out.strides = crate::shape::contiguous_strides(&self.shape);
+            return Ok(out);
+        }
         if self.is_contiguous() {
             return self.cast(dtype);
         }

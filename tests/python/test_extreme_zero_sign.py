@@ -97,3 +97,15 @@ def test_the_gradient_is_still_shared_by_the_tied_zeros():
     y.backward()
     third = torch.tensor(1 / 3).item()
     assert x.grad.tolist() == [0.0, third, third, third, 0.0]
+
+
+@pytest.mark.parametrize("dtype, body", [("float32", 16), ("float64", 16)])
+def test_elementwise_maximum_minimum_keep_pytorchs_zero(dtype, body):
+    # contiguous operands of one shape: the second operand's zero in the vector blocks (two
+    # 256-bit vectors each), the first's in the scalar tail
+    a = torch.tensor([0.0, -0.0] * 10, dtype=getattr(torch, dtype))
+    b = torch.tensor([-0.0, 0.0] * 10, dtype=getattr(torch, dtype))
+    for f in (torch.maximum, torch.minimum):
+        got = [str(v) for v in f(a, b).tolist()]
+        want = [str(v) for v in b.tolist()[:body] + a.tolist()[body:]]
+        assert got == want

@@ -516,7 +516,7 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
         BinaryKernel::IPow => map2::<i64, i64, i64>(a, b, s, ipow),
         BinaryKernel::Maximum | BinaryKernel::Minimum => {
             let max = k == BinaryKernel::Maximum;
-            with_real_numeric!(dt, T, {
+            let r = with_real_numeric!(dt, T, {
                 // NaN wins, as in PyTorch
                 #[allow(clippy::eq_op)]
                 map2::<T, T, T>(a, b, s, move |x, y| {
@@ -526,7 +526,20 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
                         y
                     }
                 })
-            })
+            })?;
+            let same = &a.shape[..] == s && &b.shape[..] == s;
+            if same && a.is_contiguous() && b.is_contiguous() && r.is_contiguous() {
+                // SAFETY: host, contiguous, of dtype `dt` (the caller promoted both); `r` was
+                // just made and is not shared
+                unsafe {
+                    match dt {
+                        DType::Float32 => super::torch_vec::zero_ties::<f32>(a, b, &r, 8),
+                        DType::Float64 => super::torch_vec::zero_ties::<f64>(a, b, &r, 4),
+                        _ => {}
+                    }
+                }
+            }
+            Ok(r)
         }
         BinaryKernel::FloorDiv => match dt {
             DType::Float32 => map2::<f32, f32, f32>(a, b, s, floor_div_float!(f32)),

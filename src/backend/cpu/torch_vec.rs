@@ -552,6 +552,39 @@ fn extreme_all<T: Copy + PartialOrd>(x: &[T], max: bool, w: usize, tree: bool) -
     parts.fold(first, |a, b| if better(b, a) { b } else { a })
 }
 
+/// `maximum`/`minimum` of contiguous operands of one shape keep PyTorch's zero where the two are
+/// 0.0 and -0.0: its loop (256-bit vectors: `w` lanes) takes blocks of two vectors from the
+/// start of each thread's part through `vec::maximum`, which keeps the second operand on a tie,
+/// and the rest through `std::max`, which keeps the first.
+///
+/// # Safety
+/// `a`, `b` and `out` are host tensors of `T` laid out row-major, `out` of their shape and
+/// written by no one else.
+pub unsafe fn zero_ties<T: crate::dtype::Element + PartialEq + Default>(
+    a: &Strided,
+    b: &Strided,
+    out: &Strided,
+    w: usize,
+) {
+    let (Some(xa), Some(xb)) = (a.contiguous_slice::<T>(), b.contiguous_slice::<T>()) else {
+        return;
+    };
+    let n = xa.len().min(xb.len());
+    let zero = T::default();
+    let sign = |v: T| v.to_f64().is_sign_negative();
+    let o = &mut out.storage.slice_mut::<T>()[out.offset..];
+    let chunk = torch_chunk(n);
+    for i in 0..n.min(o.len()) {
+        let (x, y) = (xa[i], xb[i]);
+        if x == zero && y == zero && sign(x) != sign(y) {
+            let part = (i / chunk) * chunk;
+            let len = chunk.min(n - part);
+            let body = part + len / (2 * w) * (2 * w);
+            o[i] = if i < body { y } else { x };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
