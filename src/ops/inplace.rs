@@ -279,7 +279,36 @@ pub fn apply_inplace(
     if !recording || !(r.requires_grad() || base_rg) {
         return Ok(());
     }
+    resave_output_as_target(&r, target);
     rebase_history(target, base, &r)
+}
+
+/// The op's node saved its result `r` (exp_, sigmoid_, ...); PyTorch's in-place op saves the
+/// written tensor itself, so a later write into `target` makes backward refuse it ("modified by
+/// an inplace operation"). Point the saved output at `target` (its storage and version
+/// counter, at the version just written); `r`'s copy is then freed.
+fn resave_output_as_target(r: &Tensor, target: &Tensor) {
+    if r.dtype() != target.dtype() || r.shape() != target.shape() {
+        return;
+    }
+    let Some(node) = r.meta().grad_fn.clone() else {
+        return;
+    };
+    let nr = r.output_nr();
+    let r_ptr = r.data().storage.as_ptr();
+    let mut saved = crate::graph::node::lock(&node.saved);
+    for st in saved.tensors.iter_mut() {
+        let same = match &st.value {
+            crate::graph::node::SavedValue::Tensor(t) => {
+                std::ptr::eq(t.data().storage.as_ptr(), r_ptr)
+            }
+            _ => false,
+        };
+        if st.is_output && st.output_nr == nr && same {
+            st.value = crate::graph::node::SavedValue::Tensor(target.detached());
+            st.version = target.version();
+        }
+    }
 }
 
 /// PyTorch's error for writing in place into a view that may not be rebased (`indirect`: its
