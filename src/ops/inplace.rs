@@ -137,6 +137,12 @@ fn partial_overlap(a: &Tensor, b: &Tensor) -> bool {
 
 /// PyTorch's VariableType checks of an in-place write that autograd records.
 fn check_autograd_inplace(target: &Tensor) -> Result<()> {
+    // PyTorch's is_leaf reads the grad_fn as it is, before a stale view is given a new one: a
+    // view made while its base did not require grad, whose base was written since, has none
+    let raw_leaf = {
+        let m = target.meta();
+        m.grad_fn.is_none() && (!target.is_view() || m.attr_version != target.version())
+    };
     if target.is_view() {
         let creation = target.meta().view_creation;
         if creation != CreationMeta::Default {
@@ -151,7 +157,7 @@ fn check_autograd_inplace(target: &Tensor) -> Result<()> {
             return Err(Error::Runtime(LEAF_VIEW_INPLACE.into()));
         }
     }
-    if !target.is_view() && target.is_leaf() && target.requires_grad() {
+    if raw_leaf && target.requires_grad() {
         return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
     Ok(())

@@ -6,6 +6,8 @@ old value send; a hook or retain_grad registered after the write goes on the vie
 history, refreshed first when a sibling wrote the base. Recorded from torch 2.15; with
 LEAFGRAD_TEST_TORCH=1 the same tests run against torch.
 """
+import pytest
+
 import leafgrad as torch
 
 
@@ -63,3 +65,19 @@ def test_retain_grad_on_a_stale_sibling():
 def two_views_of(leaf):
     base = leaf.clone()
     return base[:], base[:]
+
+
+def test_a_view_without_history_whose_base_came_to_require_grad_is_a_leaf():
+    # PyTorch's is_leaf reads the view's grad_fn before any refresh: a view made while its
+    # base did not require grad has none, so writing into it is the leaf error
+    x = torch.ones(3, requires_grad=True)
+    base = torch.ones(2, 2)
+    view = base.t()
+    base.mul_(x[:2])
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad is being used"):
+        view.mul_(2)
+    base = torch.ones(2, 2)
+    view = base.t()
+    base.mul_(x[:2])
+    assert view.grad_fn is not None  # asking for it gives the view a history
+    view.mul_(2)
