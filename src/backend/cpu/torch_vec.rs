@@ -500,7 +500,7 @@ fn contiguous_row(shape: &[usize], strides: &[isize]) -> usize {
 }
 
 /// PyTorch's `max()` / `min()` of a whole float32 tensor (its row-major values): see
-/// [`extreme_all`]. Its `min_all`/`max_all` kernels are not registered for AVX-512, so they
+/// `extreme_all`. Its `min_all`/`max_all` kernels are not registered for AVX-512, so they
 /// run 256-bit vectors (8 floats, 4 doubles) on every x86 CPU.
 pub fn extreme_all_f32(x: &[f32], max: bool) -> f32 {
     extreme_all(x, max, 8, true)
