@@ -25,6 +25,7 @@ pub mod pointwise;
 pub mod prod;
 pub mod random;
 pub mod random_cuda;
+pub mod region;
 pub mod scatter;
 pub mod sorting;
 pub mod stats;
@@ -68,6 +69,7 @@ pub use pointwise::{
     FloatBinary, FloatUnary, OpInfo, Rounding, FLOAT_BINARY_OPS, FLOAT_UNARY_OPS, ROUNDING_OPS,
 };
 pub use prod::*;
+pub use region::*;
 pub use scatter::{
     index_add, index_copy, index_fill, index_reduce, scatter, scatter_add, scatter_reduce,
     scatter_reduce_legacy, scatter_value, ScatterReduce,

@@ -23,6 +23,7 @@ mod ops;
 mod random;
 mod reductions;
 mod saved;
+mod shape_methods;
 mod tensor;
 mod threads;
 mod views;
