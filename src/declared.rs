@@ -38,7 +38,7 @@ macro_rules! float_unary_ops {
             /// >>> torch.expm1(torch.tensor([0., 1e-10, 1.]))
             /// tensor([0.0000e+00, 1.0000e-10, 1.7183e+00])
             expm1 expm1_ Expm1 "Expm1Backward0" {
-                real: |v| v.exp_m1(),
+                real: |v| v.vexpm1(),
                 cuda: "m_expm1(v)",
                 // expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y), as PyTorch
                 complex: |z| {
@@ -242,7 +242,7 @@ macro_rules! float_unary_ops {
             /// >>> torch.log1p(torch.tensor([0., 1e-10, 1.]))
             /// tensor([0.0000e+00, 1.0000e-10, 6.9315e-01])
             log1p log1p_ Log1p "Log1PBackward0" {
-                real: |v| v.ln_1p(),
+                real: |v| v.vlog1p(),
                 cuda: "m_log1p(v)",
                 // PyTorch's CPU formula: log(u) scaled by z / (u - 1), u = 1 + z rounded
                 complex: |z| {

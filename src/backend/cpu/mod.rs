@@ -19,6 +19,7 @@ pub mod reduce;
 pub mod reduce_iter;
 pub mod rows;
 pub mod sleef;
+pub mod sleef64;
 pub mod special;
 pub mod torch_vec;
 pub mod vmath;

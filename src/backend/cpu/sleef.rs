@@ -1,7 +1,7 @@
-//! SLEEF's float32 `expf_u10` and `logf_u10`, the functions behind PyTorch's CPU vector code
-//! (`Vectorized<float>::exp()`/`log()` on AVX2 and AVX-512 builds), reproduced step for step
-//! so that the kernels that call them (softmax, log_softmax and their gradients, sigmoid)
-//! give PyTorch's bits. They are not correctly rounded (about 1 result in 10 is 1 ulp away
+//! SLEEF's float32 `expf_u10`, `logf_u10`, `log1pf_u10` and `expm1f_u10`, the functions behind
+//! PyTorch's CPU vector code (`Vectorized<float>::exp()`/`log()`/`log1p()`/`expm1()` on AVX2
+//! and AVX-512 builds), reproduced step for step so that the kernels that call them (softmax,
+//! log_softmax and their gradients, sigmoid; the `log1p` and `expm1` ops) give PyTorch's bits. They are not correctly rounded (about 1 result in 10 is 1 ulp away
 //! from the nearest float32), so they serve only where PyTorch calls them; `exp` and `log` as
 //! ops go through Intel's MKL in PyTorch and stay on `vmath`.
 //!
@@ -132,6 +132,139 @@ pub fn log(d: f32) -> f32 {
         f32::NEG_INFINITY
     } else {
         r
+    }
+}
+
+/// x + y exactly, |x| >= |y| (`dfadd_vf2_vf_vf`).
+#[inline(always)]
+fn add_ff(x: f32, y: f32) -> F2 {
+    let s = x + y;
+    F2(s, (x - s) + y)
+}
+
+/// x + y of a float and a pair, |x| >= |y| (`dfadd_vf2_vf_vf2`).
+#[inline(always)]
+fn add_fp(x: f32, y: F2) -> F2 {
+    let s = x + y.0;
+    F2(s, ((x - s) + y.0) + y.1)
+}
+
+/// x + y of a pair and a float, any magnitudes (`dfadd2_vf2_vf2_vf`).
+#[inline(always)]
+fn add2_pf(x: F2, y: f32) -> F2 {
+    let s = x.0 + y;
+    let v = s - x.0;
+    let t = (x.0 - (s - v)) + (y - v);
+    F2(s, t + x.1)
+}
+
+/// x + y of pairs, any magnitudes (`dfadd2_vf2_vf2_vf2`).
+#[inline(always)]
+fn add2_pp(x: F2, y: F2) -> F2 {
+    let s = x.0 + y.0;
+    let v = s - x.0;
+    let t = (x.0 - (s - v)) + (y.0 - v);
+    F2(s, t + (x.1 + y.1))
+}
+
+/// x · y of pairs, with FMA (`dfmul_vf2_vf2_vf2`).
+#[inline(always)]
+fn mul_pp(x: F2, y: F2) -> F2 {
+    let s = x.0 * y.0;
+    F2(s, x.0.mul_add(y.1, x.1.mul_add(y.0, x.0.mul_add(y.0, -s))))
+}
+
+/// x² of a pair, with FMA (`dfsqu_vf2_vf2`).
+#[inline(always)]
+fn squ(x: F2) -> F2 {
+    let s = x.0 * x.0;
+    F2(s, (x.0 + x.0).mul_add(x.1, x.0.mul_add(x.0, -s)))
+}
+
+/// ln(1 + d) as SLEEF's `xlog1pf` (1.0 ulp), PyTorch's float32 `log1p`: 1 + d = m 2^e with m
+/// in [0.75, 1.5) computed without rounding 1 + d, ln m by its odd series, in pairs. Below -1
+/// the result is the NaN with every bit set, as SLEEF's mask makes it.
+#[inline(always)]
+pub fn log1p(d: f32) -> f32 {
+    let dp1 = d + 1.0;
+    let tiny = dp1 < f32::MIN_POSITIVE;
+    let dp1 = if tiny {
+        dp1 * 18_446_744_073_709_551_616.0
+    } else {
+        dp1
+    };
+    let e = (((dp1 * (1.0 / 0.75)).to_bits() >> 23) & 0xff) as i32 - 0x7f;
+    let t = f32::from_bits(
+        1.0f32
+            .to_bits()
+            .wrapping_add(((-e) as u32).wrapping_shl(23)),
+    );
+    let m = d.mul_add(t, t - 1.0);
+    let e = if tiny { e - 64 } else { e };
+    let s = mul2(
+        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9),
+        e as f32,
+    );
+    let x = div2(F2(m, 0.0), add_ff(2.0, m));
+    let x2 = x.0 * x.0;
+    let mut t = 0.302_729_487_4_f32;
+    t = t.mul_add(x2, 0.399_610_817_4);
+    t = t.mul_add(x2, 0.666_669_488_0);
+    let s = add_pp(s, F2(x.0 * 2.0, x.1 * 2.0));
+    let s = add_pf(s, x2 * x.0 * t);
+    let mut r = s.0 + s.1;
+    // the core approximation holds up to 1e38 (SLEEF's LOG1PF_BOUND)
+    if d > 1.0e38 || d.is_nan() {
+        r = log(d);
+    }
+    if -1.0 > d {
+        f32::from_bits(u32::MAX)
+    } else if d == -1.0 {
+        f32::NEG_INFINITY
+    } else if d == 0.0 && d.is_sign_negative() {
+        -0.0
+    } else {
+        r
+    }
+}
+
+/// e^d of a pair, as a pair (SLEEF's `expk2f`).
+#[inline(always)]
+fn expk2(d: F2) -> F2 {
+    let u = (d.0 + d.1) * R_LN2;
+    // rounding to nearest even, as the vector conversion does
+    let q = u.round_ties_even() as i32;
+    let qf = q as f32;
+    let s = add2_pf(d, qf * -L2U);
+    let s = add2_pf(s, qf * -L2L);
+    let mut u = 0.198_096_022_4e-3_f32;
+    u = u.mul_add(s.0, 0.139_425_648_4e-2);
+    u = u.mul_add(s.0, 0.833_345_670_3e-2);
+    u = u.mul_add(s.0, 0.416_663_736_1e-1);
+    let t = add2_pf(mul2(s, u), 0.166_666_659_414_234_244_790_680_580_464);
+    let t = add2_pf(mul_pp(s, t), 0.5);
+    let t = add2_pp(s, mul_pp(squ(s), t));
+    let t = add_fp(1.0, t);
+    if d.0 < -104.0 {
+        F2(0.0, 0.0)
+    } else {
+        F2(ldexp2(t.0, q), ldexp2(t.1, q))
+    }
+}
+
+/// e^a - 1 as SLEEF's `xexpm1f` (1.0 ulp), PyTorch's float32 `expm1`.
+#[inline(always)]
+pub fn expm1(a: f32) -> f32 {
+    let d = add2_pf(expk2(F2(a, 0.0)), -1.0);
+    let x = d.0 + d.1;
+    if a > 88.722_831_726_074_218_75 {
+        f32::INFINITY
+    } else if a < -16.635_532_333_438_687_426_013_570 {
+        -1.0
+    } else if a == 0.0 && a.is_sign_negative() {
+        -0.0
+    } else {
+        x
     }
 }
 

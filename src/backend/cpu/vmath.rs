@@ -216,11 +216,14 @@ pub fn erf_f32(x: f32) -> f32 {
 }
 
 /// The vectorisable element functions of the declared rows: float32 through [`exp_f32`] and
-/// [`tanh_f32`], float64 through the C library.
+/// [`tanh_f32`], float64 through the C library; `log1p` and `expm1` through SLEEF's functions
+/// (`sleef`, `sleef64`), PyTorch's for both widths.
 pub trait VecMath: Copy {
     fn vexp(self) -> Self;
     fn vtanh(self) -> Self;
     fn verf(self) -> Self;
+    fn vlog1p(self) -> Self;
+    fn vexpm1(self) -> Self;
 }
 
 impl VecMath for f32 {
@@ -236,6 +239,14 @@ impl VecMath for f32 {
     fn verf(self) -> f32 {
         erf_f32(self)
     }
+    #[inline(always)]
+    fn vlog1p(self) -> f32 {
+        super::sleef::log1p(self)
+    }
+    #[inline(always)]
+    fn vexpm1(self) -> f32 {
+        super::sleef::expm1(self)
+    }
 }
 
 impl VecMath for f64 {
@@ -250,6 +261,14 @@ impl VecMath for f64 {
     #[inline(always)]
     fn verf(self) -> f64 {
         libm::erf(self)
+    }
+    #[inline(always)]
+    fn vlog1p(self) -> f64 {
+        super::sleef64::log1p(self)
+    }
+    #[inline(always)]
+    fn vexpm1(self) -> f64 {
+        super::sleef64::expm1(self)
     }
 }
 

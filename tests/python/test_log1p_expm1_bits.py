@@ -1,0 +1,61 @@
+"""`log1p` and `expm1` give PyTorch's bits: PyTorch computes both with SLEEF's vector functions
+(`Sleef_log1pd4_u10`, `Sleef_expm1f8_u10`, ... on AVX2), which round about 1 result in 25
+differently from the C library; leafgrad carries SLEEF's algorithms (src/backend/cpu/sleef*.rs).
+Digests recorded from torch 2.15 on x86-64; with LEAFGRAD_TEST_TORCH=1 the same tests run
+against torch."""
+import pytest
+
+import leafgrad as torch
+from support import digest, spread
+
+CASES = {
+    ("log1p", "float32"): None, ("log1p", "float64"): None, ("expm1", "float32"): None,
+    ("expm1", "float64"): None, ("log1p", "float16"): None, ("expm1", "bfloat16"): None,
+}
+
+RECORDED = {
+    "log1p-float32": '39555273038d5df8',
+    "log1p-float64": '7e23baadb6b07fdb',
+    "expm1-float32": '028fec6392288c56',
+    "expm1-float64": 'b448b49567581557',
+    "log1p-float16": 'ddb5cb3501695398',
+    "expm1-bfloat16": '2e6096f2480fc90f',
+}
+
+
+def _inputs(dtype):
+    wide = spread(4000, 12.0, dtype=torch.float64)
+    small = spread(1000, 1e-3, shift=3, dtype=torch.float64)
+    near = spread(1000, 0.25, shift=5, dtype=torch.float64) - 0.75  # near -1 for log1p
+    specials = torch.tensor([0.0, -0.0, -1.0, -2.0, 1e-300, 1e-30, 1e-8, 700.0, -40.0, 1e38, float("inf"),
+                             float("-inf")], dtype=torch.float64)
+    return torch.cat([wide, small, near, specials]).to(dtype)
+
+
+def _case(op, dname):
+    dt = getattr(torch, dname)
+    y = getattr(torch, op)(_inputs(dt))
+    y = y.float() if dname in ("float16", "bfloat16") else y
+    return torch.where(y.isnan(), torch.full_like(y, 12345.0), y)
+
+
+@pytest.mark.parametrize("op, dname", list(CASES))
+def test_bits_are_pytorchs(op, dname):
+    assert digest(_case(op, dname)) == RECORDED[f"{op}-{dname}"]
+
+
+def test_pytorchs_float64_log1p_of_two():
+    # the C library rounds this one to 1.0986122886681096 (floor(exp(log1p(2.))) is 2 then)
+    assert torch.log1p(torch.tensor([2.0], dtype=torch.float64)).item() == 1.0986122886681098
+    assert torch.floor(torch.exp(torch.log1p(torch.tensor(2.0, dtype=torch.float64)))).item() == 3.0
+
+
+def test_in_place_and_gradients_use_the_same_values():
+    x = torch.linspace(-0.9, 5.0, 101, dtype=torch.float64)
+    y = x.clone().log1p_()
+    assert torch.equal(y, torch.log1p(x))
+    z = x.clone().expm1_()
+    assert torch.equal(z, torch.expm1(x))
+    w = x.clone().requires_grad_()
+    torch.expm1(w).sum().backward()
+    assert torch.allclose(w.grad, torch.exp(x))
