@@ -20,6 +20,9 @@ pub enum Error {
     /// PyTorch raises NotImplementedError (an op without a kernel for the tensor's device).
     #[error("{0}")]
     NotImplemented(String),
+    /// A device allocation failed: PyTorch raises `torch.OutOfMemoryError` (a RuntimeError).
+    #[error("{0}")]
+    OutOfMemory(String),
     /// An error raised by user code (a hook) that must reach the caller unchanged. The payload is
     /// an opaque id the binding layer uses to find the original exception.
     #[error("error in user callback")]

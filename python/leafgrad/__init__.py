@@ -84,6 +84,7 @@ from ._bitwise import *  # noqa: F401,F403
 from ._special_gamma import *  # noqa: F401,F403
 from ._linalg_cholesky import *  # noqa: F401,F403
 from ._renorm import *  # noqa: F401,F403
+from ._namespace_extra import *  # noqa: F401,F403
 from . import _tensor_memory  # noqa: F401,E402  (pin_memory, is_pinned, share_memory_, is_shared)
 from ._rounding import round, round_  # noqa: F401  (round(decimals=) over the core round)
 from ._factories import from_numpy
@@ -100,7 +101,7 @@ from ._linalg_eig_lu import _eig_top as eig, _lu_solve_top as lu_solve, _lu_top 
 from ._linalg_more import _vander_top as vander, geqrf, orgqr  # noqa: E402
 from . import accelerator, amp, backends, cpu, distributed, mps, multiprocessing, onnx, testing  # noqa: E402
 from . import distributions  # noqa: E402
-from .amp import autocast  # noqa: E402
+from .amp import GradScaler, autocast  # noqa: E402
 from .amp._state import *  # noqa: E402,F401,F403  (torch.is_autocast_enabled, get_autocast_dtype, ...)
 from .amp import _cuda_amp as _cuda_amp  # noqa: E402
 from .nn import parallel as _nn_parallel  # noqa: E402,F401  (makes `torch.nn.parallel` an attribute)
@@ -385,6 +386,10 @@ CharTensor = _make_legacy("CharTensor", int8, """>>> torch.CharTensor([1, -2])
 tensor([ 1, -2], dtype=torch.int8)""")
 ShortTensor = _make_legacy("ShortTensor", int16, """>>> torch.ShortTensor([1, 2])
 tensor([1, 2], dtype=torch.int16)""")
+HalfTensor = _make_legacy("HalfTensor", float16, """>>> torch.HalfTensor([1, 2])
+tensor([1., 2.], dtype=torch.float16)""")
+BFloat16Tensor = _make_legacy("BFloat16Tensor", bfloat16, """>>> torch.BFloat16Tensor([1.5])
+tensor([1.5000], dtype=torch.bfloat16)""")
 
 from . import _out  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Constructors and small ops that leafgrad lacked: `diagflat`, `fliplr`/`flipud`,
-`block_diag`, `combinations`, `unravel_index`, the deprecated `range`, `scalar_tensor`, `rsub` and
-`polar`. Where PyTorch composes them of other ops (`diagflat`, the flips, `combinations`,
+`block_diag`, `combinations`, `unravel_index`, the deprecated `range`, `scalar_tensor`, `rsub`,
+`polar` and `gradient`. Where PyTorch composes them of other ops (`diagflat`, the flips, `combinations`,
 `unravel_index`) they are composed of leafgrad's ops the same way, so the graph is PyTorch's;
 `block_diag`, `rsub` and `polar` record one node with PyTorch's name (BlockDiagBackward0,
 RsubBackward0/1, PolarBackward0)."""
@@ -15,7 +15,7 @@ from ._op_helpers import (
 
 __all__ = [
     "diagflat", "fliplr", "flipud", "block_diag", "combinations", "unravel_index", "range", "scalar_tensor",
-    "rsub", "polar",
+    "rsub", "polar", "gradient",
 ]
 
 
@@ -332,3 +332,118 @@ _METHODS = {
 }
 
 _install(_METHODS)
+
+
+# ----------------------------------------------------------------------------------------------
+# gradient
+
+
+def _gradient_checks(input, spacing_size, given, dims, edge_order):
+    """PyTorch's checks of `torch.gradient`'s arguments (`given`: the dims as passed, or None)."""
+    if input.dtype is _torch().uint8:
+        raise NotImplementedError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and given is None and spacing_size != input.dim():
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                           f"to 'self.dim() = {input.dim()}', since dim argument was not given, but got a list of "
+                           f"length {spacing_size}")
+    if spacing_size is not None and given is not None and spacing_size != len(given):
+        raise RuntimeError("torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {spacing_size} "
+                           f"and a dim argument of length {len(given)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    seen = set()
+    for d in dims:
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+
+
+def _gradient_uniform(f, d, h, edge_order):
+    """One direction with a uniform spacing `h` (PyTorch's gradient_helper_float)."""
+    n = f.shape[d]
+    center = (f.narrow(d, 2, n - 2) - f.narrow(d, 0, n - 2)) / h
+    if edge_order == 1:
+        prepend = (f.narrow(d, 1, 1) - f.narrow(d, 0, 1)) / h
+        append = (f.narrow(d, n - 1, 1) - f.narrow(d, n - 2, 1)) / h
+    else:
+        prepend = (-1.5 * f.narrow(d, 0, 1) + 2 * f.narrow(d, 1, 1) - 0.5 * f.narrow(d, 2, 1)) / h
+        append = (0.5 * f.narrow(d, n - 3, 1) - 2 * f.narrow(d, n - 2, 1) + 1.5 * f.narrow(d, n - 1, 1)) / h
+    return _torch().cat([prepend, center / 2, append], d)
+
+
+def _gradient_coordinates(f, d, x, edge_order):
+    """One direction with sample coordinates `x` (a 1-D tensor; PyTorch's gradient_helper)."""
+    if x.dim() != 1:
+        raise RuntimeError("torch.gradient expected each element of spacing to have one dimension, but got an "
+                           f"element with {x.dim()} dimensions!")
+    n = f.shape[d]
+    shape = [1] * f.dim()
+    shape[d] = -1
+    dx = x.diff(1, 0)
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * f.narrow(d, 0, n - 2) + b * f.narrow(d, 1, n - 2) + c * f.narrow(d, 2, n - 2)
+    if edge_order == 1:
+        prepend = (f.narrow(d, 1, 1) - f.narrow(d, 0, 1)) / dx[0]
+        append = (f.narrow(d, n - 1, 1) - f.narrow(d, n - 2, 1)) / dx[-1]
+    else:
+        a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+        prepend = a * f.narrow(d, 0, 1) + b * f.narrow(d, 1, 1) + c * f.narrow(d, 2, 1)
+        a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        append = a * f.narrow(d, n - 3, 1) + b * f.narrow(d, n - 2, 1) + c * f.narrow(d, n - 1, 1)
+    return _torch().cat([prepend, center, append], d)
+
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimates of the derivative of a sampled function along each dim (or `dim`), by central
+    differences inside and one-sided ones of order `edge_order` (1 or 2) at the ends. `spacing`
+    is a step (for every dim), a list of steps, or a list of 1-D tensors of sample coordinates.
+    A tuple of tensors, one per dim; differentiable (composed of leafgrad ops as PyTorch's).
+
+    >>> torch.gradient(torch.tensor([1., 4., 9., 16.]))
+    (tensor([3., 4., 6., 7.]),)
+    >>> torch.gradient(torch.tensor([1., 4., 9.]), spacing=(torch.tensor([0., 1., 3.]),))
+    (tensor([3.0000, 2.8333, 2.5000]),)
+    """
+    _check_tensor("gradient", "input", 1, input)
+    if isinstance(dim, int):
+        given = [dim]
+    elif dim is None:
+        given = None
+    else:
+        given = list(dim)
+    dims = [_wrap(d, input.dim()) for d in given] if given is not None else list(builtins.range(input.dim()))
+    if isinstance(spacing, (list, tuple)):
+        steps = list(spacing)
+        if steps and not isinstance(steps[0], _NUMBER):
+            for k, c in enumerate(steps):
+                if not isinstance(c, Tensor):
+                    raise TypeError(f"expected Tensor as element {k} in argument 1, but got {type(c).__name__}")
+                if c.device != input.device:
+                    raise RuntimeError("torch.gradient expected each tensor to be on the same device, but got devices "
+                                       f"{input.device} and {c.device}!")
+            _gradient_checks(input, len(steps), given, dims, edge_order)
+            return tuple(_gradient_coordinates(input, d, c, edge_order) for d, c in zip(dims, steps))
+        _gradient_checks(input, len(steps), given, dims, edge_order)
+    else:
+        if isinstance(spacing, Tensor):
+            spacing = spacing.item()
+        _gradient_checks(input, None, given, dims, edge_order)
+        steps = [spacing] * len(dims)
+    return tuple(_gradient_uniform(input, d, h, edge_order) for d, h in zip(dims, steps))
+
+
+def _wrap(d, n):
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d + n if d < 0 else d

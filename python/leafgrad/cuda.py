@@ -11,6 +11,7 @@ import os
 import sys
 
 from . import _core
+from ._core import OutOfMemoryError  # noqa: F401  (torch.cuda.OutOfMemoryError is torch.OutOfMemoryError)
 
 _PRELOADED = False
 

@@ -12,7 +12,8 @@ def _torch():
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "exp2", "expm1", "log1p", "logsumexp", "softmax",
            "log_softmax", "round", "xlogy", "gammaln", "digamma", "psi", "polygamma",
-           "multigammaln", "gammainc", "gammaincc", "logit", "i0", "sinc"]
+           "multigammaln", "gammainc", "gammaincc", "logit", "i0", "sinc", "ndtr", "ndtri", "i0e", "i1", "i1e", "entr",
+           "xlog1py"]
 
 
 def erf(input, *, out=None):
@@ -217,3 +218,6 @@ def sinc(input, *, out=None):
     tensor([0.6366])
     """
     return _torch().sinc(input, out=out)
+
+
+from ._special_more import entr, i0e, i1, i1e, ndtr, ndtri, xlog1py  # noqa: E402

@@ -8,9 +8,9 @@ use crate::ops;
 use crate::storage::Storage;
 use crate::tensor::{Tensor, TensorData};
 use num_complex::Complex64;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, PartialEq, PartialOrd)]
@@ -123,8 +123,17 @@ fn walk(o: &Bound<'_, PyAny>, depth: usize, p: &mut Parsed) -> PyResult<()> {
             Complex64::new(o.call_method0("__float__")?.extract::<f64>()?, 0.0),
             Kind::Float,
         )
+    } else if o.is_instance_of::<PyString>() || o.is_instance_of::<PyBytes>() {
+        // PyTorch sizes the data by the first elements, where a string is a sequence
+        // without end; a string met later fails the dtype inference
+        let name = o.get_type().name()?;
+        return Err(if p.values.is_empty() {
+            PyValueError::new_err(format!("too many dimensions '{name}'"))
+        } else {
+            PyTypeError::new_err(format!("new(): invalid data type '{name}'"))
+        });
     } else {
-        return Err(PyTypeError::new_err(format!(
+        return Err(PyRuntimeError::new_err(format!(
             "Could not infer dtype of {}",
             o.get_type().name()?
         )));
@@ -183,6 +192,12 @@ pub fn from_data(o: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor>
         kind: None,
         tensor_dtype: None,
     };
+    if o.is_instance_of::<PyString>() || o.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "new(): invalid data type '{}'",
+            o.get_type().name()?
+        )));
+    }
     walk(o, 0, &mut p)?;
     let inferred = match (p.kind, p.tensor_dtype) {
         (_, Some(d)) if p.kind.is_none_or(|k| k == Kind::Bool) => d,

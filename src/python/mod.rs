@@ -50,6 +50,13 @@ pub fn stash(e: PyErr) -> Error {
     Error::Callback(id)
 }
 
+pyo3::create_exception!(
+    leafgrad,
+    OutOfMemoryError,
+    PyRuntimeError,
+    "A device allocation failed (`torch.OutOfMemoryError`, also `torch.cuda.OutOfMemoryError`).\n\n>>> issubclass(torch.OutOfMemoryError, RuntimeError)\nTrue"
+);
+
 /// The one table from core errors to Python exception types.
 pub fn to_pyerr(e: Error) -> PyErr {
     match e {
@@ -58,6 +65,7 @@ pub fn to_pyerr(e: Error) -> PyErr {
         Error::Value(m) => PyValueError::new_err(m),
         Error::Index(m) => PyIndexError::new_err(m),
         Error::NotImplemented(m) => pyo3::exceptions::PyNotImplementedError::new_err(m),
+        Error::OutOfMemory(m) => OutOfMemoryError::new_err(m),
         Error::Callback(id) => STASHED
             .with(|s| s.borrow_mut().remove(&id))
             .unwrap_or_else(|| PyRuntimeError::new_err("error in a hook")),
@@ -90,6 +98,7 @@ static ALLOCATOR: crate::backend::cpu::host_cache::HostCache =
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyTensor>()?;
+    m.add("OutOfMemoryError", m.py().get_type::<OutOfMemoryError>())?;
     m.add_class::<node::PyNode>()?;
     m.add_class::<node::NodeHandle>()?;
     m.add_class::<tensor::PyHookHandle>()?;

@@ -29,7 +29,7 @@ use std::sync::Arc;
 /// >>> y.backward()
 /// >>> x.grad
 /// tensor([2., 4., 6.])
-#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen, weakref)]
+#[pyclass(name = "Tensor", module = "leafgrad", subclass, frozen, weakref, dict)]
 pub struct PyTensor {
     pub t: Tensor,
     bound: AtomicBool,

@@ -9,6 +9,6 @@ The `is_available()` functions report what leafgrad itself has (no cuDNN, MPS, o
 True
 >>> torch.backends.cudnn.benchmark = False
 """
-from . import cpu, cuda, cudnn, mkldnn, mps, openmp
+from . import cpu, cuda, cudnn, mkl, mkldnn, mps, openmp, opt_einsum
 
-__all__ = ["cpu", "cuda", "cudnn", "mkldnn", "mps", "openmp"]
+__all__ = ["cpu", "cuda", "cudnn", "mkl", "mkldnn", "mps", "openmp", "opt_einsum"]

@@ -1,4 +1,5 @@
-"""`torch.nn.functional`'s bilinear, rrelu, the channel-wise and alpha dropouts and
+"""`torch.nn.functional`'s bilinear, rrelu, the channel-wise and alpha dropouts, the in-place activations
+(`relu_`, `elu_`, `leaky_relu_`, `hardtanh_`) and
 fold/unfold, composed of leafgrad ops as `_functional_resample`'s functions are (one PyTorch node
 through `_core._composite` where PyTorch has a kernel); the generator's draws are PyTorch's."""
 import math
@@ -8,7 +9,8 @@ from .. import _core
 from .._core import Tensor
 from ._functional_resample import _index, _is_float, _not_implemented_for, _rounder
 
-__all__ = ["bilinear", "rrelu", "rrelu_", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "unfold", "fold"]
+__all__ = ["bilinear", "rrelu", "rrelu_", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout", "unfold", "fold",
+           "relu_", "elu_", "leaky_relu_", "hardtanh_"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,3 +434,50 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         return out if batched else out.squeeze(0)
 
     return _core._composite("Col2ImBackward0", fn, [input])
+
+
+# ---------------------------------------------------------------------------------------------
+# the in-place activations under their own names (torch._C._nn's relu_, elu_, ...)
+
+
+def relu_(input):
+    """`relu(input, inplace=True)`: max(0, x) written into `input`.
+
+    >>> x = torch.tensor([-1., 2.])
+    >>> torch.nn.functional.relu_(x), x
+    (tensor([0., 2.]), tensor([0., 2.]))
+    """
+    return input.relu_()
+
+
+def elu_(input, alpha=1.0):
+    """`elu(input, alpha, inplace=True)`.
+
+    >>> torch.nn.functional.elu_(torch.tensor([-1., 2.]))
+    tensor([-0.6321,  2.0000])
+    """
+    from . import functional
+
+    return functional.elu(input, alpha, True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """`leaky_relu(input, negative_slope, inplace=True)`.
+
+    >>> torch.nn.functional.leaky_relu_(torch.tensor([-1., 2.]), 0.2)
+    tensor([-0.2000,  2.0000])
+    """
+    from . import functional
+
+    return functional.leaky_relu(input, negative_slope, True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """`hardtanh(input, min_val, max_val, inplace=True)`.
+
+    >>> torch.nn.functional.hardtanh_(torch.tensor([-3., 0.5, 3.]))
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
+    from . import functional
+
+    return functional.hardtanh(input, min_val, max_val, True)

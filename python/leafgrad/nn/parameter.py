@@ -1,6 +1,7 @@
-"""`nn.Parameter`: a Tensor subclass that is always a leaf and requires grad by default; and
-the uninitialised parameters and buffers of the Lazy modules (`UninitializedParameter`,
-`UninitializedBuffer`), which take their shape when they are materialised."""
+"""`nn.Parameter`: a Tensor subclass that is always a leaf and requires grad by default;
+`nn.Buffer` (a tensor a Module registers as a buffer when assigned); and the uninitialised
+parameters and buffers of the Lazy modules (`UninitializedParameter`, `UninitializedBuffer`), which take
+their shape when they are materialised."""
 from .. import _core
 from .._core import Tensor
 
@@ -66,6 +67,42 @@ Parameter.__module__ = "torch.nn.parameter"
 def _rebuild_parameter(data, requires_grad):
     """A Parameter again (how pickles name it: this module, not the class's printed one)."""
     return Parameter(data, requires_grad)
+
+class _BufferMeta(type(Tensor)):
+    """`isinstance(t, Buffer)` holds for every tensor that `Buffer(...)` made (they are plain
+    tensors carrying a `_is_buffer` flag, as PyTorch's)."""
+
+    def __instancecheck__(cls, instance):
+        if cls is Buffer and isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that a Module registers as a buffer (state, not a parameter) when assigned as
+    its attribute; `persistent=False` keeps it out of `state_dict`. `Buffer(t)` is a plain
+    tensor over `t`'s data (detached, `requires_grad` kept) that carries the flag.
+
+    >>> m = torch.nn.Module()
+    >>> m.steps = torch.nn.Buffer(torch.zeros(1))
+    >>> m.cache = torch.nn.Buffer(torch.ones(2), persistent=False)
+    >>> [name for name, _ in m.named_buffers()], list(m.state_dict())
+    (['steps', 'cache'], ['steps'])
+    >>> type(m.steps).__name__, isinstance(m.steps, torch.nn.Buffer)
+    ('Tensor', True)
+    """
+
+    def __new__(cls, data=None, *, persistent=True):
+        if data is None:
+            data = _core._full((0,), 0, _core._get_default_dtype())
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+
+Buffer.__module__ = "torch.nn.parameter"
+
 
 class UninitializedTensorMixin:
     """What an uninitialised parameter or buffer can do before it has a shape: `materialize`

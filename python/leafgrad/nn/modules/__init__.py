@@ -3,7 +3,7 @@ from .activation import (
     CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, SiLU,
     Softmax2d, Softmin, Softshrink, Softsign, Tanhshrink, Threshold, Unflatten,
 )
-from .container import ModuleDict, ModuleList, Sequential
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import (
     Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, LazyConv1d, LazyConv2d, LazyConv3d,
     LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d,
@@ -61,7 +61,7 @@ from .transformer import (
 )
 
 __all__ = [
-    "Module", "Sequential", "ModuleList", "ModuleDict",
+    "Module", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
     "Identity", "Linear", "Conv2d", "ReLU", "Sigmoid", "Tanh", "LeakyReLU", "GELU", "Softplus", "Softmax",
     "LogSoftmax", "SiLU", "ELU", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "GLU",
     "PReLU", "Hardshrink", "Softshrink", "Hardtanh", "ReLU6", "Threshold", "Softsign", "Tanhshrink", "Softmin", "Softmax2d", "Unflatten", "Flatten", "Dropout", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "LocalResponseNorm", "MaxPool2d", "AvgPool2d",
@@ -103,7 +103,7 @@ _PYTORCH_PATHS = {
     batchnorm: batchnorm.__all__, channelshuffle: channelshuffle.__all__, distance: distance.__all__,
     dropout: dropout.__all__, flatten: flatten.__all__, fold: fold.__all__, instancenorm: instancenorm.__all__,
     linear: linear.__all__, pixelshuffle: pixelshuffle.__all__,
-    container: ["ModuleDict", "ModuleList", "Sequential"],
+    container: ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"],
     conv: ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
            "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"],
     loss: ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "GaussianNLLLoss",

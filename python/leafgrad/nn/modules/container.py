@@ -1,12 +1,14 @@
-"""Containers: Sequential, ModuleList, ModuleDict (after torch/nn/modules/container.py)."""
+"""Containers: Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict (after torch/nn/modules/container.py)."""
 import operator
 from collections import OrderedDict
 from collections import abc as container_abcs
 from itertools import chain, islice
 
-from .module import Module
+from ..._core import Tensor
+from ..parameter import Parameter
+from .module import Module, _typename
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _addindent(s_, num_spaces):
@@ -328,3 +330,243 @@ class ModuleDict(Module):
                         + "; 2 is required"
                     )
                 self[m[0]] = m[1]
+
+
+def _entry_repr(k, p, type_name):
+    """One line of a ParameterList/ParameterDict repr: a tensor's kind, `type_name(tensor)`, size
+    (and a CUDA device), any other object's type."""
+    if isinstance(p, Tensor):
+        size_str = "x".join(str(size) for size in p.size())
+        device_str = f" ({p.device})" if p.device.type == "cuda" else ""
+        kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+        return f"  ({k}): {kind} containing: [{type_name(p)} of size {size_str}{device_str}]"
+    return f"  ({k}): Object of type: {type(p).__name__}"
+
+
+class ParameterList(Module):
+    """A list whose tensors are registered as the owning module's parameters (a tensor that is
+    not a Parameter becomes one when stored); other objects are kept as they are.
+
+    >>> pl = torch.nn.ParameterList([torch.ones(2), torch.nn.Parameter(torch.zeros(3))])
+    >>> pl
+    ParameterList(
+        (0): Parameter containing: [torch.float32 of size 2]
+        (1): Parameter containing: [torch.float32 of size 3]
+    )
+    >>> [name for name, _ in pl.named_parameters()]
+    ['0', '1']
+    """
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _get_abs_string_index(self, idx):
+        idx = operator.index(idx)
+        if not (-len(self) <= idx < len(self)):
+            raise IndexError(f"index {idx} is out of range")
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._get_abs_string_index(idx))
+
+    def __setitem__(self, idx, param):
+        # every way of adding an entry ends here: the one place tensors become Parameters
+        idx = self._get_abs_string_index(idx)
+        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        return setattr(self, idx, param)
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, parameters):
+        return self.extend(parameters)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value):
+        """Add `value` at the end (a tensor as a Parameter)."""
+        new_idx = len(self)
+        self._size += 1
+        self[new_idx] = value
+        return self
+
+    def extend(self, values):
+        """Add each of `values` at the end (a tensor is one value, not an iterable of them)."""
+        if not isinstance(values, container_abcs.Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got " + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self):
+        # the list names the dtype, the dict the legacy type name (PyTorch's two reprs differ)
+        return "\n".join(_entry_repr(k, p, lambda t: t.dtype) for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """An ordered dict whose tensors are registered as the owning module's parameters (a tensor
+    that is not a Parameter becomes one when stored); other objects are kept as they are. A
+    plain `dict` given to the constructor or `update` is added in sorted key order, as PyTorch
+    does; an OrderedDict, a ParameterDict or a sequence of pairs keeps its order.
+
+    >>> pd = torch.nn.ParameterDict({'w': torch.ones(2, 3), 'b': torch.zeros(3)})
+    >>> list(pd.keys())
+    ['b', 'w']
+    >>> pd
+    ParameterDict(
+        (b): Parameter containing: [torch.FloatTensor of size 3]
+        (w): Parameter containing: [torch.FloatTensor of size 2x3]
+    )
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key_to_attr(self, key):
+        if not isinstance(key, str):
+            raise TypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string "
+                f"(type is '{type(key).__name__}'). Open an issue on github if you need non-string keys."
+            )
+        return key
+
+    def __getitem__(self, key):
+        return getattr(self, self._key_to_attr(key))
+
+    def __setitem__(self, key, value):
+        # every way of adding an entry ends here: the one place tensors become Parameters
+        self._keys[key] = None
+        attr = self._key_to_attr(key)
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, attr, value)
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, self._key_to_attr(key))
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(self._keys)
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def copy(self):
+        """A new ParameterDict holding the same objects, in this one's order."""
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key, default=None):
+        """`self[key]`, after storing `default` there if `key` is absent."""
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self):
+        """Remove every entry."""
+        for k in self._keys.copy():
+            del self[k]
+
+    def pop(self, key):
+        """Remove `key` and return its object."""
+        v = self[key]
+        del self[key]
+        return v
+
+    def popitem(self):
+        """Remove and return the last (key, object) pair added."""
+        k, _ = self._keys.popitem()
+        self._keys[k] = None
+        val = self[k]
+        del self[k]
+        return k, val
+
+    def get(self, key, default=None):
+        """`self[key]` if present, else `default`."""
+        return self[key] if key in self else default
+
+    def fromkeys(self, keys, default=None):
+        """A new ParameterDict with `keys`, each holding `default`."""
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters):
+        """Add (or overwrite) the pairs of a mapping or of an iterable of pairs."""
+        if not isinstance(parameters, container_abcs.Iterable):
+            raise TypeError(
+                "ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                + type(parameters).__name__
+            )
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, parameter in parameters.items():
+                self[key] = parameter
+        elif isinstance(parameters, container_abcs.Mapping):
+            for key, parameter in sorted(parameters.items()):
+                self[key] = parameter
+        else:
+            for j, p in enumerate(parameters):
+                if not isinstance(p, container_abcs.Iterable):
+                    raise TypeError(
+                        "ParameterDict update sequence element #" + str(j) + " should be Iterable; is"
+                        + type(p).__name__
+                    )
+                if not len(p) == 2:
+                    raise ValueError(
+                        "ParameterDict update sequence element #" + str(j) + " has length " + str(len(p))
+                        + "; 2 is required"
+                    )
+                self[p[0]] = p[1]
+
+    def extra_repr(self):
+        return "\n".join(_entry_repr(k, p, _typename) for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")
+
+    def __or__(self, other):
+        copy = self.copy()
+        copy.update(other)
+        return copy
+
+    def __ror__(self, other):
+        copy = other.copy()
+        copy.update(self)
+        return copy
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from ..._core import Tensor
 from ..._grad_mode import no_grad
-from ..parameter import Parameter, is_lazy
+from ..parameter import Buffer, Parameter, is_lazy
 from .hooks import RemovableHandle, _ModuleHooks
 
 __all__ = ["Module"]
@@ -332,13 +332,17 @@ class Module(_ModuleHooks):
                 modules[name] = value
             else:
                 buffers = self.__dict__.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer) or buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(
                             f"cannot assign '{_typename(value)}' as buffer '{name}' "
                             "(torch.nn.Buffer, torch.Tensor or None expected)"
                         )
-                    self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+                    if isinstance(value, Buffer):
+                        persistent = value.persistent
+                    else:
+                        persistent = name not in self._non_persistent_buffers_set
+                    self.register_buffer(name, value, persistent)
                 else:
                     super().__setattr__(name, value)
 

@@ -40,7 +40,7 @@ impl Drop for HostBuffer {
 /// `nbytes` (> 0) of emulated device memory: its address and its owner.
 pub(super) fn alloc(nbytes: usize) -> Result<(u64, Box<dyn std::any::Any + Send + Sync>)> {
     let oom = || {
-        Error::Runtime(format!(
+        Error::OutOfMemory(format!(
             "CUDA out of memory. Tried to allocate {nbytes} bytes on cuda:0 (host emulation)"
         ))
     };

@@ -42,7 +42,7 @@ pub fn empty(shape: &[usize], dtype: DType, device: Device) -> Result<Strided> {
         };
         // SAFETY: every caller writes the whole buffer before reading it.
         let buf: CudaSlice<u8> = unsafe { d.stream.alloc::<u8>(nbytes) }.map_err(|e| {
-            Error::Runtime(format!(
+            Error::OutOfMemory(format!(
                 "CUDA out of memory. Tried to allocate {nbytes} bytes on {device} ({e:?})"
             ))
         })?;
