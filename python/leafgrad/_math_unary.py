@@ -138,31 +138,38 @@ _I1E_B = [
 _I1E_A_F32 = _I1E_A[-17:]
 _I1E_B_F32 = _I1E_B[-7:]
 
-_LIBM = []
+_LIBM = {}
 
 
-def _libm_exp(x):
-    """`std::exp` of a float32 or float64 numpy array as PyTorch's kernels call it (the C
-    library's expf / exp, element by element); numpy's exp where no C library can be loaded."""
+def _libm(name, x):
+    """`std::<name>` of a float32 or float64 numpy array as PyTorch's scalar kernels call it (the
+    C library's `<name>f` / `<name>`, element by element); numpy's function where no C library
+    can be loaded."""
     import numpy as np
 
-    if not _LIBM:
+    if name not in _LIBM:
         try:
             import ctypes
             import ctypes.util
 
             lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            lib.expf.restype, lib.expf.argtypes = ctypes.c_float, [ctypes.c_float]
-            lib.exp.restype, lib.exp.argtypes = ctypes.c_double, [ctypes.c_double]
-            _LIBM.append((np.frompyfunc(lib.expf, 1, 1), np.frompyfunc(lib.exp, 1, 1)))
+            f32, f64 = getattr(lib, name + "f"), getattr(lib, name)
+            f32.restype, f32.argtypes = ctypes.c_float, [ctypes.c_float]
+            f64.restype, f64.argtypes = ctypes.c_double, [ctypes.c_double]
+            _LIBM[name] = (np.frompyfunc(f32, 1, 1), np.frompyfunc(f64, 1, 1))
         except (OSError, AttributeError):
-            _LIBM.append(None)
-    fns = _LIBM[0]
+            _LIBM[name] = None
+    fns = _LIBM[name]
     if fns is None or x.size == 0:
         with np.errstate(all="ignore"):
-            return np.exp(x)
+            return getattr(np, name)(x)
     f = fns[0] if x.dtype == np.float32 else fns[1]
     return np.asarray(f(x), dtype=x.dtype).reshape(x.shape)
+
+
+def _libm_exp(x):
+    """`std::exp` of a float32 or float64 numpy array, as PyTorch's scalar kernels call it."""
+    return _libm("exp", x)
 
 
 def _fma_f64(a, b, c):

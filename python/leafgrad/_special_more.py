@@ -12,7 +12,7 @@ import math
 from . import _core
 from ._core import Tensor
 from ._math_unary import (
-    _I0E_A, _I0E_B, _I1E_A, _I1E_A_F32, _I1E_B, _I1E_B_F32, _chbevl, _fma_f64, _i1, _to_float_dtype,
+    _I0E_A, _I0E_B, _I1E_A, _I1E_A_F32, _I1E_B, _I1E_B_F32, _chbevl, _fma_f64, _i1, _libm, _to_float_dtype,
 )
 from ._op_helpers import (
     _check_tensor, _custom, _float_result_dtype, _from_host, _host_array, _scalar_name, _torch, _with_out,
@@ -37,31 +37,9 @@ def _host(t, dt):
     return _host_array(t.detach().to(work))
 
 
-_LOG = []
-
-
 def _libm_log(x):
-    """`std::log` of a float32 or float64 numpy array as PyTorch's kernels call it (the C
-    library's logf / log, element by element); numpy's log where no C library can be loaded."""
-    import numpy as np
-
-    if not _LOG:
-        try:
-            import ctypes
-            import ctypes.util
-
-            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-            lib.logf.restype, lib.logf.argtypes = ctypes.c_float, [ctypes.c_float]
-            lib.log.restype, lib.log.argtypes = ctypes.c_double, [ctypes.c_double]
-            _LOG.append((np.frompyfunc(lib.logf, 1, 1), np.frompyfunc(lib.log, 1, 1)))
-        except (OSError, AttributeError):
-            _LOG.append(None)
-    fns = _LOG[0]
-    if fns is None or x.size == 0:
-        with np.errstate(all="ignore"):
-            return np.log(x)
-    f = fns[0] if x.dtype == np.float32 else fns[1]
-    return np.asarray(f(x), dtype=x.dtype).reshape(x.shape)
+    """`std::log` of a float32 or float64 numpy array, as PyTorch's scalar kernels call it."""
+    return _libm("log", x)
 
 
 def _round16(v, name):

@@ -21,6 +21,16 @@ def _addindent(s_, num_spaces):
     return first + "\n" + "\n".join(s)
 
 
+def _abs_string_index(idx, n):
+    """The attribute name of entry `idx` of a list-like container of `n` entries."""
+    idx = operator.index(idx)
+    if not (-n <= idx < n):
+        raise IndexError(f"index {idx} is out of range")
+    if idx < 0:
+        idx += n
+    return str(idx)
+
+
 class Sequential(Module):
     """Modules applied in order, each to the output of the one before (an OrderedDict gives them
     names; by default they are numbered).
@@ -170,12 +180,7 @@ class ModuleList(Module):
             self += modules
 
     def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+        return _abs_string_index(idx, len(self))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
@@ -364,12 +369,7 @@ class ParameterList(Module):
             self += values
 
     def _get_abs_string_index(self, idx):
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+        return _abs_string_index(idx, len(self))
 
     def __getitem__(self, idx):
         if isinstance(idx, slice):
