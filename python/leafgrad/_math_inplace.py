@@ -217,7 +217,10 @@ def _floor_divide_(self, other):
             _core._no_derivative(s, r, "torch::autograd::NotImplemented", "floor_divide_")
         return r
 
-    return _inplace(self, f, other)
+    # a number binds to floor_divide_'s Tensor overload (a wrapped tensor), so it is a tensor
+    # operand of the write: with it autograd's leaf check runs before the inference refusal
+    operand = other if isinstance(other, Tensor) else _core._scalar_operand(other)
+    return _inplace(self, f, operand)
 
 
 def negative(input):

@@ -605,7 +605,14 @@ pub fn compare(op: CmpOp, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// in its own dtype. When autograd records, the node (`EqBackward0` for a Python number,
 /// `EqBackward1` for a tensor, as PyTorch names them) passes zero gradients to both inputs.
 pub fn compare_(op: CmpOp, target: &Tensor, other: &Tensor) -> Result<()> {
-    apply_inplace(target, &[other], |s| {
+    // a Python number binds to PyTorch's Scalar overload, where it is no tensor operand (an
+    // inference target then meets the inference error, not autograd's leaf check)
+    let operands: &[&Tensor] = if other.data().wrapped_number {
+        &[]
+    } else {
+        &[other]
+    };
+    apply_inplace(target, operands, |s| {
         let r = {
             let _g = crate::grad_mode::GradModeGuard::new(false);
             cast_to(&compare(op, s, other)?, s.dtype())?

@@ -356,8 +356,18 @@ fn _result_type(py: Python<'_>, kinds: Vec<(PyRef<'_, PyDType>, u8)>) -> PyResul
     Ok(dtype_obj(py, d))
 }
 
+/// A Python number as the wrapped 0-d tensor PyTorch's argument parser makes of it for a
+/// Tensor parameter (`x.floor_divide_(2)`); a tensor as it is.
+#[pyfunction]
+fn _scalar_operand<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let t = operand(value)
+        .ok_or_else(|| PyTypeError::new_err("_scalar_operand(): expected a number or a Tensor"))?;
+    super::tensor::wrap(value.py(), t)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDType>()?;
+    m.add_function(wrap_pyfunction!(_scalar_operand, m)?)?;
     m.add_function(wrap_pyfunction!(_result_type, m)?)?;
     m.add_function(wrap_pyfunction!(_promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(_get_default_dtype, m)?)?;

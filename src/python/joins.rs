@@ -317,7 +317,7 @@ impl PyTensor {
             None if is_value => ops::scatter_value(s, dim, &idx, &v),
             None => ops::scatter(s, dim, &idx, &v),
         };
-        scatter_result(slf, inplace, &v, is_value, f)
+        scatter_result(slf, inplace, &idx, &v, is_value, f)
     }
     #[pyo3(signature = (dim, index, src, inplace = false))]
     fn _scatter_add<'py>(
@@ -328,7 +328,7 @@ impl PyTensor {
         inplace: bool,
     ) -> R<'py> {
         let (idx, v) = (index.t.clone(), src.t.clone());
-        scatter_result(slf, inplace, &v, false, |s| {
+        scatter_result(slf, inplace, &idx, &v, false, |s| {
             ops::scatter_add(s, dim, &idx, &v)
         })
     }
@@ -344,7 +344,7 @@ impl PyTensor {
     ) -> R<'py> {
         let op = ops::ScatterReduce::parse(reduce).py()?;
         let (idx, v) = (index.t.clone(), src.t.clone());
-        scatter_result(slf, inplace, &v, false, |s| {
+        scatter_result(slf, inplace, &idx, &v, false, |s| {
             ops::scatter_reduce(s, dim, &idx, &v, op, include_self)
         })
     }
@@ -374,7 +374,7 @@ impl PyTensor {
             })?),
         };
         let copy = kind == "copy";
-        scatter_result(slf, inplace, &v, false, |s| match op {
+        scatter_result(slf, inplace, &idx, &v, false, |s| match op {
             Some(op) => ops::index_reduce(s, dim, &idx, &v, op, include_self),
             None if copy => ops::index_copy(s, dim, &idx, &v),
             None => ops::index_add(s, dim, &idx, &v, &a),
@@ -394,7 +394,7 @@ impl PyTensor {
             PyTypeError::new_err("index_fill(): argument 'value' must be Number or Tensor")
         })?;
         let idx = index.t.clone();
-        scatter_result(slf, inplace, &v, !is_tensor, |s| {
+        scatter_result(slf, inplace, &idx, &v, !is_tensor, |s| {
             ops::index_fill(s, dim, &idx, &v, is_tensor)
         })
     }
@@ -412,7 +412,9 @@ impl PyTensor {
         inplace: bool,
     ) -> R<'py> {
         let (m, v) = (mask.t.clone(), source.t.clone());
-        scatter_result(slf, inplace, &v, false, |s| ops::masked_scatter(s, &m, &v))
+        scatter_result(slf, inplace, &m, &v, false, |s| {
+            ops::masked_scatter(s, &m, &v)
+        })
     }
     fn masked_fill<'py>(
         &self,
@@ -454,9 +456,14 @@ impl PyTensor {
 }
 
 /// The result of a scatter: a new tensor, or `slf` written in place.
+/// `f(self)`, or written into self when `inplace`; `index` and `src` (unless a number: `is_value`)
+/// are the in-place write's tensor operands (every tensor argument takes part in PyTorch's
+/// dispatch: an index tensor alone brings autograd's leaf check before the inference-tensor
+/// refusal).
 fn scatter_result<'py>(
     slf: &Bound<'py, PyTensor>,
     inplace: bool,
+    index: &Tensor,
     src: &Tensor,
     is_value: bool,
     f: impl FnOnce(&Tensor) -> crate::Result<Tensor>,
@@ -465,7 +472,11 @@ fn scatter_result<'py>(
     if !inplace {
         return out(slf.py(), f(&t));
     }
-    let others: Vec<&Tensor> = if is_value { vec![] } else { vec![src] };
+    let others: Vec<&Tensor> = if is_value {
+        vec![index]
+    } else {
+        vec![index, src]
+    };
     ops::apply_inplace(&t, &others, f).py()?;
     Ok(slf.clone().into_any())
 }

@@ -581,7 +581,8 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(exponent, "pow_", "exponent")?;
         if o.data().wrapped_number {
-            inplace(slf, &[&o], |s| ops::pow_scalar(s, &o))
+            // pow_(Scalar exponent): the number is no tensor operand (see `ops::compare_`)
+            inplace(slf, &[], |s| ops::pow_scalar(s, &o))
         } else {
             inplace(slf, &[&o], |s| ops::pow(s, &o))
         }

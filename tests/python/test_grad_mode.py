@@ -289,6 +289,42 @@ def test_in_place_on_an_inference_tensor_that_requires_grad_error_order():
         t.mul_(u)
     with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
         t.exp_()
+    # a number bound to a Scalar overload (pow_, the comparisons) is no tensor operand
+    for op in ("pow_", "eq_", "lt_", "ge_"):
+        with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+            getattr(t, op)(2)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.pow_(torch.tensor(2.0))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.eq_(torch.tensor(2.0))
+
+
+@pytest.mark.parametrize("op", ["floor_divide_", "index_fill_", "index_fill_t", "scatter_value", "scatter_",
+                                "scatter_add_", "index_add_", "index_copy_", "masked_scatter_", "masked_fill_",
+                                "scatter_reduce_"])
+def test_index_tensors_and_wrapped_numbers_bring_the_leaf_check_first(op):
+    # every tensor argument takes part in PyTorch's dispatch: an index or mask tensor (normal,
+    # not an inference tensor), or a number bound to a Tensor parameter, makes autograd's leaf
+    # check come before the inference-tensor refusal
+    with torch.inference_mode():
+        t = torch.ones(3, requires_grad=True)
+    idx = torch.tensor([0, 2])
+    m = torch.tensor([True, False, True])
+    calls = {
+        "floor_divide_": lambda: t.floor_divide_(2),
+        "index_fill_": lambda: t.index_fill_(0, idx, 2.0),
+        "index_fill_t": lambda: t.index_fill_(0, idx, torch.tensor(2.0)),
+        "scatter_value": lambda: t.scatter_(0, idx, 2.0),
+        "scatter_": lambda: t.scatter_(0, idx, torch.ones(2)),
+        "scatter_add_": lambda: t.scatter_add_(0, idx, torch.ones(2)),
+        "index_add_": lambda: t.index_add_(0, idx, torch.ones(2)),
+        "index_copy_": lambda: t.index_copy_(0, idx, torch.ones(2)),
+        "masked_scatter_": lambda: t.masked_scatter_(m, torch.ones(3)),
+        "masked_fill_": lambda: t.masked_fill_(m, 1.0),
+        "scatter_reduce_": lambda: t.scatter_reduce_(0, idx, torch.ones(2), "sum"),
+    }
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        calls[op]()
 
 
 @pytest.mark.parametrize("cls", ["no_grad", "enable_grad"])
