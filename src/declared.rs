@@ -40,14 +40,8 @@ macro_rules! float_unary_ops {
             expm1 expm1_ Expm1 "Expm1Backward0" {
                 real: |v| v.vexpm1(),
                 cuda: "m_expm1(v)",
-                // expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y), as PyTorch
-                complex: |z| {
-                    let a = (z.im / 2.0).sin();
-                    num_complex::Complex::new(
-                        z.re.exp_m1() * z.im.cos() - 2.0 * a * a,
-                        z.re.exp() * z.im.sin(),
-                    )
-                },
+                // c10's expm1(x) cos(y) - 2 sin²(y/2) + i e^x sin(y)
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_expm1(v),
                 cuda_complex: "c_expm1(v)",
                 saves: result,
                 // d (e^x - 1) = (result + 1) dx
@@ -60,7 +54,7 @@ macro_rules! float_unary_ops {
             log log_ Log "LogBackward0" {
                 real: |v| v.ln(),
                 cuda: "m_log(v)",
-                complex: |v| v.ln(),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_log(v),
                 cuda_complex: "c_log(v)",
                 saves: self,
                 // d log(x) = dx / x
@@ -73,8 +67,11 @@ macro_rules! float_unary_ops {
             log10 log10_ Log10 "Log10Backward0" {
                 real: |v| v.log10(),
                 cuda: "m_log10(v)",
-                // log(z) / log(10), as C++'s std::log10
-                complex: |v| v.log10(),
+                // log(z) with each part divided by log 10 (see clibm)
+                complex: |v| {
+                    let l = $crate::backend::cpu::clibm::CLibm::c_log(v);
+                    l.unscale(std::f64::consts::LN_10 as _)
+                },
                 cuda_complex: "c_log10(v)",
                 saves: self,
                 // d log10(x) = dx / (x ln 10)
@@ -87,8 +84,11 @@ macro_rules! float_unary_ops {
             log2 log2_ Log2 "Log2Backward0" {
                 real: |v| v.log2(),
                 cuda: "m_log2(v)",
-                // log(z) / log(2), as C++'s std::log2 of a complex number
-                complex: |v| v.log2(),
+                // log(z) with each part divided by log 2 (PyTorch's vector code, see clibm)
+                complex: |v| {
+                    let l = $crate::backend::cpu::clibm::CLibm::c_log(v);
+                    l.unscale(std::f64::consts::LN_2 as _)
+                },
                 cuda_complex: "c_log2(v)",
                 saves: self,
                 // d log2(x) = dx / (x ln 2)
@@ -220,15 +220,7 @@ macro_rules! float_unary_ops {
             tanh tanh_ Tanh "TanhBackward0" {
                 real: |v| v.vtanh(),
                 cuda: "m_tanh(v)",
-                // C99's ctanh at an infinite real part: ±1 + 0i (the sign of sin 2y)
-                complex: |v| {
-                    if v.re.is_infinite() && v.im.is_finite() {
-                        let zero = v.im - v.im;
-                        num_complex::Complex::new(v.re.signum(), zero.copysign((v.im + v.im).sin()))
-                    } else {
-                        v.tanh()
-                    }
-                },
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_tanh(v),
                 cuda_complex: "c_tanh(v)",
                 saves: result,
                 // d tanh(x) = (1 - tanh²(x)) dx
@@ -244,18 +236,8 @@ macro_rules! float_unary_ops {
             log1p log1p_ Log1p "Log1PBackward0" {
                 real: |v| v.vlog1p(),
                 cuda: "m_log1p(v)",
-                // PyTorch's CPU formula: log(u) scaled by z / (u - 1), u = 1 + z rounded
-                complex: |z| {
-                    let one = num_complex::Complex::new(1.0, 0.0);
-                    let u = z + one;
-                    if u == one {
-                        z
-                    } else if u - one == z {
-                        u.ln()
-                    } else {
-                        u.ln() * (z / (u - one))
-                    }
-                },
+                // c10's log(u) · z / (u - 1), u = z + 1
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_log1p(v),
                 cuda_complex: "c_log1p(v)",
                 saves: self,
                 // d log(1 + x) = dx / (1 + x)
@@ -294,9 +276,10 @@ macro_rules! float_unary_ops {
             sigmoid sigmoid_ Sigmoid "SigmoidBackward0" {
                 real: |v| 1.0 / (1.0 + (-v).vexp()),
                 cuda: "(T)1 / ((T)1 + m_exp(-v))",
+                // c10's Smith division (see elementwise::CDiv)
                 complex: |v| {
                     let one = num_complex::Complex::new(1.0, 0.0);
-                    one / (one + (-v).exp())
+                    $crate::backend::cpu::elementwise::CDiv::cdiv(one, one + (-v).exp())
                 },
                 cuda_complex: "c_sigmoid(v)",
                 saves: result,
@@ -318,7 +301,7 @@ macro_rules! float_unary_ops {
             asin asin_ Asin "AsinBackward0" {
                 real: |v| v.asin(),
                 cuda: "m_asin(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::casin(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_asin(v),
                 cuda_complex: "c_asin(v)",
                 saves: self,
                 // d asin(x) = dx / sqrt(1 - x²) (PyTorch's (-x·x + 1).rsqrt())
@@ -334,7 +317,7 @@ macro_rules! float_unary_ops {
             acos acos_ Acos "AcosBackward0" {
                 real: |v| v.acos(),
                 cuda: "m_acos(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::cacos(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_acos_vec(v),
                 cuda_complex: "c_acos(v)",
                 saves: self,
                 // d acos(x) = -dx / sqrt(1 - x²)
@@ -350,7 +333,7 @@ macro_rules! float_unary_ops {
             tan tan_ Tan "TanBackward0" {
                 real: |v| v.tan(),
                 cuda: "m_tan(v)",
-                complex: |v| v.tan(),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_tan(v),
                 cuda_complex: "c_tan(v)",
                 saves: result,
                 // d tan(x) = (1 + tan²(x)) dx (PyTorch's grad * (1 + result.pow(2)).conj())
@@ -366,7 +349,7 @@ macro_rules! float_unary_ops {
             atan atan_ Atan "AtanBackward0" {
                 real: |v| v.atan(),
                 cuda: "m_atan(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::catan(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_atan(v),
                 cuda_complex: "c_atan(v)",
                 saves: self,
                 // d atan(x) = dx / (x² + 1)
@@ -379,7 +362,7 @@ macro_rules! float_unary_ops {
             asinh asinh_ Asinh "AsinhBackward0" {
                 real: |v| v.asinh(),
                 cuda: "m_asinh(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::casinh(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_asinh(v),
                 cuda_complex: "c_asinh(v)",
                 saves: self,
                 // d asinh(x) = dx / sqrt(x² + 1)
@@ -395,7 +378,7 @@ macro_rules! float_unary_ops {
             acosh acosh_ Acosh "AcoshBackward0" {
                 real: |v| v.acosh(),
                 cuda: "m_acosh(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::cacosh(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_acosh(v),
                 cuda_complex: "c_acosh(v)",
                 saves: self,
                 // d acosh(x) = dx / sqrt(x² - 1) (PyTorch's formula, complex too)
@@ -411,7 +394,7 @@ macro_rules! float_unary_ops {
             atanh atanh_ Atanh "AtanhBackward0" {
                 real: |v| v.atanh(),
                 cuda: "m_atanh(v)",
-                complex: |v| $crate::backend::cpu::elementwise::CInverse::catanh(v),
+                complex: |v| $crate::backend::cpu::clibm::CLibm::c_atanh(v),
                 cuda_complex: "c_atanh(v)",
                 saves: self,
                 // d atanh(x) = dx / (1 - x²)

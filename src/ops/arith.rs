@@ -514,7 +514,18 @@ fn pow_scalar_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
         DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128
     );
     if !fast || ev.im != 0.0 {
-        return pow_kernel(x, e);
+        // the Scalar overload is a unary op of `x.to(dt)`: its layout alone decides the
+        // result's (the 0-dim exponent's does not, even where x is empty)
+        let r = pow_kernel(x, e)?;
+        if r.strides() == a.strides() {
+            return Ok(r);
+        }
+        let out = backend::cast_keep(&a, r.dtype())?;
+        if out.strides() != r.strides() {
+            backend::copy_into(&out, &r)?;
+            return Ok(out);
+        }
+        return Ok(r);
     }
     let r = ev.re;
     // PyTorch converts the exponent to float32 before comparing it with 2, 3 and -2.

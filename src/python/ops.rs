@@ -5,6 +5,7 @@ use super::convert::{dims_arg, extract_dtype, number, operand, operand_or_type_e
 use super::indexing::{index_tensor, set_index};
 use super::tensor::{wrap, PyTensor};
 use super::IntoPyResult;
+use crate::backend::cpu::complex_loop::in_place;
 use crate::dtype::DType;
 use crate::ops::{self, CmpOp};
 use crate::tensor::Tensor;
@@ -260,11 +261,11 @@ impl PyTensor {
     }
     fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = operand_or_type_error(other, "mul_", "other")?;
-        ops::apply_inplace(&self.t, &[&o], |s| ops::mul(s, &o)).py()
+        ops::apply_inplace(&self.t, &[&o], |s| in_place(|| ops::mul(s, &o))).py()
     }
     fn __itruediv__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = operand_or_type_error(other, "div_", "other")?;
-        ops::apply_inplace(&self.t, &[&o], |s| ops::div(s, &o)).py()
+        ops::apply_inplace(&self.t, &[&o], |s| in_place(|| ops::div(s, &o))).py()
     }
 
     // ---- named arithmetic ------------------------------------------------------------------
@@ -558,7 +559,7 @@ impl PyTensor {
     }
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "mul_", "other")?;
-        inplace(slf, &[&o], |s| ops::mul(s, &o))
+        inplace(slf, &[&o], |s| in_place(|| ops::mul(s, &o)))
     }
     #[pyo3(signature = (other, *, rounding_mode = None))]
     fn div_<'py>(
@@ -568,7 +569,7 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, Self>> {
         let o = operand_or_type_error(other, "div_", "other")?;
         match rounding_mode {
-            None => inplace(slf, &[&o], |s| ops::div(s, &o)),
+            None => inplace(slf, &[&o], |s| in_place(|| ops::div(s, &o))),
             Some(m) => {
                 let mode = ops::divmod::RoundingMode::parse(Some(m)).py()?;
                 inplace(slf, &[&o], |s| ops::divmod::div_mode(s, &o, mode))

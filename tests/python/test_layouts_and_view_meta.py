@@ -64,3 +64,12 @@ def test_elementwise_results_of_empty_tensors_are_row_major_copies_keep_strides(
     assert t.stride() == (6, 1) and t.clone().stride() == (6, 1) and t.double().stride() == (6, 1)
     for r in (t ** 1, t + 1, t.exp(), t.long().floor()):
         assert r.stride() == (3, 1)
+
+
+def test_pow_by_a_number_takes_its_layout_from_the_base_alone():
+    # pow(Tensor, Scalar) is a unary op of base.to(result dtype): an empty permuted base gives
+    # TensorIterator's unary layout, whatever the dtype (recorded from torch 2.15)
+    t = torch.zeros(0, 1, 3, dtype=torch.bool).permute(1, 2, 0)
+    assert t.stride() == (3, 1, 3)
+    for r in (torch.pow(t, 0), torch.pow(t, 2), torch.pow(t.long(), 2), torch.pow(t.float(), 2)):
+        assert r.stride() == (3, 1, 1)

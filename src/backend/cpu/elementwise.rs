@@ -281,73 +281,6 @@ macro_rules! impl_csqrt {
 impl_csqrt!(Complex32, f32);
 impl_csqrt!(Complex64, f64);
 
-/// The complex inverse trigonometric and hyperbolic functions with C99's branch cuts and
-/// signed zeros (what PyTorch's CPU kernels get from the C library; `cacos` is PyTorch's
-/// `π/2 - asin(z)`): Kahan's formulas through the square roots of `1 ± z`, the odd functions
-/// evaluated in the first quadrant and given the signs of `z`'s parts (C99's symmetries).
-pub trait CInverse: Sized {
-    fn casin(self) -> Self;
-    fn cacos(self) -> Self;
-    fn catan(self) -> Self;
-    fn casinh(self) -> Self;
-    fn cacosh(self) -> Self;
-    fn catanh(self) -> Self;
-}
-
-macro_rules! impl_cinverse {
-    ($C:ty, $R:ty) => {
-        impl CInverse for $C {
-            fn casin(self) -> $C {
-                let (ax, ay) = (self.re.abs(), self.im.abs());
-                // asin z = atan(x / Re(√(1-z) √(1+z))) + i asinh(Im(conj(√(1-z)) √(1+z)))
-                let m = <$C>::new(1.0 - ax, -ay).csqrt();
-                let p = <$C>::new(1.0 + ax, ay).csqrt();
-                let re = (ax / (m.re * p.re - m.im * p.im)).atan();
-                let im = (m.re * p.im - m.im * p.re).asinh();
-                <$C>::new(re.copysign(self.re), im.copysign(self.im))
-            }
-            fn cacos(self) -> $C {
-                let w = self.casin();
-                <$C>::new(std::f64::consts::FRAC_PI_2 as $R - w.re, 0.0 - w.im)
-            }
-            fn casinh(self) -> $C {
-                // asinh z = -i asin(iz)
-                let w = <$C>::new(self.im.abs(), self.re.abs()).casin();
-                <$C>::new(w.im.copysign(self.re), w.re.copysign(self.im))
-            }
-            fn catanh(self) -> $C {
-                let (ax, ay) = (self.re.abs(), self.im.abs());
-                // Re = ¼ log(((1+x)² + y²) / ((1-x)² + y²)), Im = ½ arg((1+z)(1-z̄))
-                let d = (1.0 - ax) * (1.0 - ax) + ay * ay;
-                let re = 0.25 * (4.0 * ax / d).ln_1p();
-                let im = 0.5 * (2.0 * ay).atan2((1.0 - ax) * (1.0 + ax) - ay * ay);
-                <$C>::new(re.copysign(self.re), im.copysign(self.im))
-            }
-            fn catan(self) -> $C {
-                // atan z = -i atanh(iz)
-                let w = <$C>::new(self.im.abs(), self.re.abs()).catanh();
-                <$C>::new(w.im.copysign(self.re), w.re.copysign(self.im))
-            }
-            fn cacosh(self) -> $C {
-                // acosh z = asinh(Re(conj(√(z-1)) √(z+1))) + 2i atan(Im √(z-1) / Re √(z+1))
-                let m = <$C>::new(self.re - 1.0, self.im).csqrt();
-                let p = <$C>::new(self.re + 1.0, self.im).csqrt();
-                let re = (m.re * p.re + m.im * p.im).asinh();
-                let im = 2.0 * (m.im / p.re).atan();
-                <$C>::new(re, im)
-            }
-        }
-    };
-}
-impl_cinverse!(Complex32, f32);
-impl_cinverse!(Complex64, f64);
-
-macro_rules! complex_div {
-    ($C:ty) => {
-        |x: $C, y: $C| CDiv::cdiv(x, y)
-    };
-}
-
 /// Complex power as C's cpow (exp(y log x)) at a zero base: 0 for Re(y) > 0, inf + NaN i for
 /// Re(y) < 0, NaN (0^0 included) when Re(y) is 0, as PyTorch's std::pow gives.
 macro_rules! complex_pow {
@@ -450,6 +383,31 @@ macro_rules! float_mod {
     };
 }
 
+/// `maximum`/`minimum` of float operands that are broadcast or strided, each element by
+/// PyTorch's path: its vector code (256-bit `vec::maximum`) keeps the second of two tied zeros,
+/// its scalar code (`std::max`) the first; NaN wins either way.
+fn min_max_paths<T: crate::dtype::Element + PartialOrd>(
+    a: &Strided,
+    b: &Strided,
+    shape: &[usize],
+    max: bool,
+) -> Result<Strided> {
+    use super::loop_paths::{map2_paths, Path, Rules};
+    let rules = |_, _, _| Rules {
+        quads: false,
+        scalar_only: false,
+    };
+    #[allow(clippy::eq_op)]
+    let f = move |x: T, y: T, path: Path| {
+        if x != x || (y == y && x != y && (x > y) == max) || (x == y && path != Path::Vector) {
+            x
+        } else {
+            y
+        }
+    };
+    map2_paths::<T, T, T>(a, b, shape, 64 / std::mem::size_of::<T>(), rules, f)
+}
+
 /// `a k b` broadcast, computed in `dt` (comparisons give bools).
 #[allow(clippy::bool_comparison)]
 pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<Strided> {
@@ -459,21 +417,14 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
         BinaryKernel::Float(op) => op.cpu(a, b, s),
         BinaryKernel::Add | BinaryKernel::Sub | BinaryKernel::Mul | BinaryKernel::Div => {
             match dt {
-                DType::Complex64 if k == BinaryKernel::Div => {
-                    return map2::<Complex32, Complex32, Complex32>(
-                        a,
-                        b,
-                        s,
-                        complex_div!(Complex32),
-                    )
+                // each element by the path PyTorch's loop takes for it (see complex_loop)
+                DType::Complex64 if matches!(k, BinaryKernel::Mul | BinaryKernel::Div) => {
+                    let div = k == BinaryKernel::Div;
+                    return super::complex_loop::mul_div::<Complex32>(a, b, s, div);
                 }
-                DType::Complex128 if k == BinaryKernel::Div => {
-                    return map2::<Complex64, Complex64, Complex64>(
-                        a,
-                        b,
-                        s,
-                        complex_div!(Complex64),
-                    )
+                DType::Complex128 if matches!(k, BinaryKernel::Mul | BinaryKernel::Div) => {
+                    let div = k == BinaryKernel::Div;
+                    return super::complex_loop::mul_div::<Complex64>(a, b, s, div);
                 }
                 // PyTorch adds and subtracts complex tensors as a + alpha·b (alpha = ±1): the
                 // complex product turns an infinite or NaN part of b into NaN in both parts
@@ -516,6 +467,15 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
         BinaryKernel::IPow => map2::<i64, i64, i64>(a, b, s, ipow),
         BinaryKernel::Maximum | BinaryKernel::Minimum => {
             let max = k == BinaryKernel::Maximum;
+            let same = &a.shape[..] == s && &b.shape[..] == s;
+            let dense = same && a.is_contiguous() && b.is_contiguous();
+            if !dense && matches!(dt, DType::Float32 | DType::Float64) {
+                // broadcast or strided: each element by PyTorch's path (see zero_ties)
+                return match dt {
+                    DType::Float32 => min_max_paths::<f32>(a, b, s, max),
+                    _ => min_max_paths::<f64>(a, b, s, max),
+                };
+            }
             let r = with_real_numeric!(dt, T, {
                 // NaN wins, as in PyTorch
                 #[allow(clippy::eq_op)]
@@ -527,8 +487,7 @@ pub fn binary(k: BinaryKernel, a: &Strided, b: &Strided, dt: DType) -> Result<St
                     }
                 })
             })?;
-            let same = &a.shape[..] == s && &b.shape[..] == s;
-            if same && a.is_contiguous() && b.is_contiguous() && r.is_contiguous() {
+            if dense && r.is_contiguous() {
                 // SAFETY: host, contiguous, of dtype `dt` (the caller promoted both); `r` was
                 // just made and is not shared
                 unsafe {

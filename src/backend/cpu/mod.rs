@@ -2,6 +2,8 @@
 //! Kernels know nothing of autograd; ops (src/ops) call them and record the graph.
 pub mod batch_norm;
 pub mod cascade;
+pub mod clibm;
+pub mod complex_loop;
 pub mod conv;
 pub mod elementwise;
 pub mod factor;
@@ -10,6 +12,7 @@ pub mod host_cache;
 pub mod index;
 pub mod layer_norm;
 pub mod layout;
+pub mod loop_paths;
 mod maps;
 pub mod matmul;
 mod memory;

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::shape::MultiIndex;
 
 /// PyTorch's `Vectorized<float>::size()` on this CPU.
-fn lanes() -> usize {
+pub(crate) fn lanes() -> usize {
     if maps::wide_simd() {
         16
     } else {
@@ -370,7 +370,7 @@ pub fn float_unary(op: FloatUnary, x: &Strided) -> Result<Option<Strided>> {
 
 /// The length of the parts a TensorIterator loop over `n` elements is split into: one per
 /// thread above a grain (`at::parallel_for`), else all of it.
-fn torch_chunk(n: usize) -> usize {
+pub(crate) fn torch_chunk(n: usize) -> usize {
     let threads = parallel::num_threads();
     if n <= parallel::GRAIN || threads <= 1 {
         return n.max(1);
