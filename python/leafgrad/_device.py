@@ -47,6 +47,26 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __enter__(self):
+        """`with torch.device("meta"):` makes the factories called without `device=` inside
+        the block (modules' parameters included) make their tensors on this device.
+
+        >>> with torch.device("meta"):
+        ...     torch.nn.Linear(2, 3).weight.device
+        device(type='meta')
+        >>> torch.zeros(1).device
+        device(type='cpu')
+        """
+        global _default
+        _entered.append(_default)
+        _default = device(self.type, self.index)
+        return self
+
+    def __exit__(self, *exc):
+        global _default
+        _default = _entered.pop()
+        return False
+
 
 CPU = device("cpu")
 
@@ -86,6 +106,7 @@ def check_device(d):
 
 
 _default = None  # the device set_default_device gave (None: the CPU)
+_entered = []  # the defaults that `with device(...)` blocks replaced, innermost last
 
 
 def set_default_device(device):

@@ -27,7 +27,13 @@ __all__ = [
 
 
 def _bin(name):
-    def f(input, other, *, alpha=None, out=None):
+    def f(input, other, *deprecated, alpha=None, out=None):
+        if deprecated:
+            # PyTorch's deprecated add(input, Number alpha, Tensor other) / sub(...)
+            if name not in ("add", "sub") or len(deprecated) > 1 or alpha is not None:
+                raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(deprecated)} were given")
+            _core._warn_deprecated_overload(name, True)
+            other, alpha = deprecated[0], other
         if out is not None:
             if alpha is not None and name not in ("add", "sub"):
                 raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")

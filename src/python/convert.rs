@@ -368,6 +368,7 @@ fn _scalar_operand<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDType>()?;
     m.add_function(wrap_pyfunction!(_scalar_operand, m)?)?;
+    m.add_function(wrap_pyfunction!(super::ops::warn_deprecated_overload, m)?)?;
     m.add_function(wrap_pyfunction!(_result_type, m)?)?;
     m.add_function(wrap_pyfunction!(_promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(_get_default_dtype, m)?)?;

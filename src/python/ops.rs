@@ -269,24 +269,28 @@ impl PyTensor {
     }
 
     // ---- named arithmetic ------------------------------------------------------------------
-    #[pyo3(signature = (other, *, alpha = None))]
+    #[pyo3(signature = (other, other2 = None, *, alpha = None))]
     fn add<'py>(
         &self,
         py: Python<'py>,
         other: &Bound<'py, PyAny>,
+        other2: Option<&Bound<'py, PyAny>>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
+        let (other, alpha) = deprecated_alpha(py, "add", other, other2, alpha)?;
         let o = operand_or_type_error(other, "add", "other")?;
         let alpha = alpha_arg(&self.t, &o, alpha)?;
         out(py, ops::add_scaled(&self.t, &o, alpha))
     }
-    #[pyo3(signature = (other, *, alpha = None))]
+    #[pyo3(signature = (other, other2 = None, *, alpha = None))]
     fn sub<'py>(
         &self,
         py: Python<'py>,
         other: &Bound<'py, PyAny>,
+        other2: Option<&Bound<'py, PyAny>>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
+        let (other, alpha) = deprecated_alpha(py, "sub", other, other2, alpha)?;
         let o = operand_or_type_error(other, "sub", "other")?;
         let alpha = alpha_arg(&self.t, &o, alpha)?;
         out(py, ops::sub_scaled(&self.t, &o, alpha))
@@ -537,22 +541,26 @@ impl PyTensor {
     }
 
     // ---- in place --------------------------------------------------------------------------
-    #[pyo3(signature = (other, *, alpha = None))]
+    #[pyo3(signature = (other, other2 = None, *, alpha = None))]
     fn add_<'py>(
         slf: &Bound<'py, Self>,
         other: &Bound<'py, PyAny>,
+        other2: Option<&Bound<'py, PyAny>>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
+        let (other, alpha) = deprecated_alpha(slf.py(), "add_", other, other2, alpha)?;
         let o = operand_or_type_error(other, "add_", "other")?;
         let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::add_scaled(s, &o, alpha))
     }
-    #[pyo3(signature = (other, *, alpha = None))]
+    #[pyo3(signature = (other, other2 = None, *, alpha = None))]
     fn sub_<'py>(
         slf: &Bound<'py, Self>,
         other: &Bound<'py, PyAny>,
+        other2: Option<&Bound<'py, PyAny>>,
         alpha: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
+        let (other, alpha) = deprecated_alpha(slf.py(), "sub_", other, other2, alpha)?;
         let o = operand_or_type_error(other, "sub_", "other")?;
         let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
@@ -712,6 +720,53 @@ fn to_dt<'py>(slf: &Bound<'py, PyTensor>, d: DType) -> R<'py> {
         return Ok(slf.clone().into_any());
     }
     out(slf.py(), ops::to_dtype_preserving(t, d))
+}
+
+/// PyTorch's deprecated `add(Number alpha, Tensor other)` overloads of add/sub/add_/sub_
+/// (`p.data.add_(-lr, grad)` in older training loops): `(other, alpha)` as the modern call
+/// takes them, after the deprecation warning PyTorch gives once per process.
+fn deprecated_alpha<'a, 'py>(
+    py: Python<'py>,
+    name: &str,
+    other: &'a Bound<'py, PyAny>,
+    other2: Option<&'a Bound<'py, PyAny>>,
+    alpha: Option<&'a Bound<'py, PyAny>>,
+) -> PyResult<(&'a Bound<'py, PyAny>, Option<&'a Bound<'py, PyAny>>)> {
+    let Some(other2) = other2 else {
+        return Ok((other, alpha));
+    };
+    if alpha.is_some() || other.is_instance_of::<PyTensor>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name}() received an invalid combination of arguments - got (Tensor, Tensor), but expected one of:\n * (Tensor other, *, Number alpha = 1)\n * (Number alpha, Tensor other)"
+        )));
+    }
+    warn_deprecated_overload(py, name, false)?;
+    Ok((other2, Some(other)))
+}
+
+/// The deprecation warning of the `(Number alpha, Tensor other)` overloads, given once per
+/// process as PyTorch's `TORCH_WARN_ONCE` gives it; `function`: `torch.add`/`torch.sub`.
+#[pyfunction]
+#[pyo3(name = "_warn_deprecated_overload")]
+pub(super) fn warn_deprecated_overload(py: Python<'_>, name: &str, function: bool) -> PyResult<()> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if WARNED.swap(true, Ordering::Relaxed) {
+        return Ok(());
+    }
+    let (old, new) = if function {
+        (
+            format!("{name}(Tensor input, Number alpha, Tensor other, *, Tensor out = None)"),
+            format!("{name}(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"),
+        )
+    } else {
+        (
+            format!("{name}(Number alpha, Tensor other)"),
+            format!("{name}(Tensor other, *, Number alpha = 1)"),
+        )
+    };
+    let msg = format!("This overload of {name} is deprecated:\n\t{old}\nConsider using one of the following signatures instead:\n\t{new} (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1833.)");
+    super::tensor::warn(py, "UserWarning", &msg, if function { 2 } else { 1 })
 }
 
 pub(super) fn inplace<'py>(

@@ -311,6 +311,10 @@ fn _draw<'py>(
     };
     let s = sizes(shape, kind)?;
     let dt = extract_dtype(dtype)?;
+    // a meta tensor has no values to draw (and the generator does not move)
+    if device_type(device)?.as_deref() == Some("meta") {
+        return wrap(py, crate::Tensor::on_meta(&s, dt).py()?);
+    }
     // the values for a CUDA tensor come from that device's generator (returned on the host;
     // the caller moves them)
     if let Some(i) = cuda_index(device)? {
@@ -338,6 +342,15 @@ fn _draw<'py>(
         py,
         rnd::draw(d, &s, strides.as_deref(), dt, g.as_ref()).py()?,
     )
+}
+
+/// The type of a `device` argument ("cpu", "cuda", "meta"; None for no device).
+fn device_type(device: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(d) = device.filter(|d| !d.is_none()) else {
+        return Ok(None);
+    };
+    let d = d.py().import("leafgrad")?.getattr("device")?.call1((d,))?;
+    Ok(Some(d.getattr("type")?.extract::<String>()?))
 }
 
 /// The CUDA device index of a `device` argument (None for the CPU, meta or no device).

@@ -19,6 +19,7 @@ import pytest
 USING_TORCH = os.environ.get("LEAFGRAD_TEST_TORCH") == "1"
 
 _SUBMODULES = (
+    "functional",
     "nn",
     "nn.functional",
     "nn.init",

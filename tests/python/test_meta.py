@@ -206,3 +206,30 @@ def test_mixing_meta_and_cpu_tensors_raises_pytorchs_error(make, expected, other
     m = torch.ones(2, 2, device="meta")
     with pytest.raises(RuntimeError, match=exact(f"Tensor on device {other} is not on the expected device {expected}!")):
         make(m)
+
+
+def test_a_device_as_a_context_manager_is_the_default_device_inside():
+    with torch.device("meta"):
+        lin = torch.nn.Linear(2, 3)
+        t = torch.randn(4)
+        with torch.device("cpu"):
+            inner = torch.zeros(1)
+    assert (lin.weight.device.type, t.device.type, inner.device.type) == ("meta", "meta", "cpu")
+    assert torch.zeros(1).device.type == "cpu"
+
+
+def test_random_factories_and_fills_on_meta_draw_nothing():
+    # shapes far beyond memory: no values are made (and the generator does not move)
+    torch.manual_seed(0)
+    t = torch.rand(2**10, 3, 2**16, 2**16, device="meta")
+    assert (tuple(t.shape), t.device.type, t.dtype) == ((1024, 3, 65536, 65536), "meta", torch.float32)
+    assert torch.randn(2**40, device="meta").shape == (2**40,)
+    assert torch.randint(0, 5, (2**40,), device="meta").dtype == torch.int64
+    w = torch.nn.Linear(2**20, 2**20, device="meta").weight
+    assert w.shape == (2**20, 2**20) and w.is_meta
+    assert torch.empty(3, device="meta").uniform_().device.type == "meta"
+    torch.manual_seed(0)
+    a = torch.rand(3)
+    torch.manual_seed(0)
+    torch.rand(5, device="meta")
+    assert torch.equal(torch.rand(3), a)

@@ -313,3 +313,39 @@ def test_backends_and_types_and_errors():
     assert torch.cuda.OutOfMemoryError is torch.OutOfMemoryError
     assert torch.GradScaler is torch.amp.GradScaler
     assert torch.has_lapack and torch.has_spectral
+
+
+def test_torch_functional_module():
+    import leafgrad.functional as Fn
+
+    assert Fn.einsum("ij->j", torch.ones(2, 3)).tolist() == [2.0, 2.0, 2.0]
+    assert Fn.broadcast_shapes((2, 1), (1, 3)) == torch.Size([2, 3])
+    assert Fn.split(torch.arange(4), 2)[1].tolist() == [2, 3]
+
+
+def test_deprecated_number_alpha_overloads():
+    # add_(Number alpha, Tensor other) and friends: the old optimizer idiom p.data.add_(-lr, grad)
+    p = torch.ones(3)
+    assert p.add_(-0.5, torch.full((3,), 2.0)).tolist() == [0.0, 0.0, 0.0]
+    assert torch.add(torch.ones(2), 10, torch.ones(2)).tolist() == [11.0, 11.0]
+    assert torch.sub(torch.ones(2), 3, torch.ones(2)).tolist() == [-2.0, -2.0]
+    assert torch.ones(2).sub_(3, torch.ones(2)).tolist() == [-2.0, -2.0]
+    assert torch.ones(2).add(3, torch.ones(2)).tolist() == [4.0, 4.0]
+    assert torch.ones(2).sub(3, torch.ones(2)).tolist() == [-2.0, -2.0]
+    with pytest.raises(RuntimeError, match="For integral input tensors, argument alpha must not be a floating"):
+        torch.ones(2, dtype=torch.long).add(2.5, torch.ones(2, dtype=torch.long))
+
+
+def test_the_deprecation_warning_text():
+    import subprocess
+    import sys
+
+    code = ("import warnings, leafgrad as torch\nwarnings.simplefilter('always')\n"
+            "torch.ones(2).add_(3, torch.ones(2)); torch.ones(2).sub_(3, torch.ones(2))")
+    if getattr(torch, "__name__", "") == "torch":
+        code = code.replace("leafgrad as torch", "torch")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr
+    assert err.count("deprecated") == 1  # once per process, as PyTorch's TORCH_WARN_ONCE
+    assert ("UserWarning: This overload of add_ is deprecated:\n\tadd_(Number alpha, Tensor other)\nConsider using "
+            "one of the following signatures instead:\n\tadd_(Tensor other, *, Number alpha = 1) (Triggered "
+            "internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1833.)") in err
