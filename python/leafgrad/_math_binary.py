@@ -545,4 +545,23 @@ _METHODS = {
     "ldexp_": ldexp_, "nextafter": _nextafter_method, "nextafter_": _nextafter_,
 }
 
-_install(_METHODS)
+# PyTorch's methods count `self` apart: their TypeError names the tensor argument position 1
+_METHOD_TENSOR_ARG = {"gcd": "other", "gcd_": "other", "lcm": "other", "lcm_": "other", "logaddexp2": "other",
+                      "fmax": "other", "fmin": "other", "ldexp": "other", "ldexp_": "other", "nextafter": "other",
+                      "nextafter_": "other", "heaviside": "values", "heaviside_": "values"}
+
+
+def _checked_method(name, fn, arg):
+    import functools
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if args:
+            _check_tensor(name, arg, 1, args[0])
+        return fn(self, *args, **kwargs)
+
+    return method
+
+
+_install({name: _checked_method(name, fn, _METHOD_TENSOR_ARG[name]) if name in _METHOD_TENSOR_ARG else fn
+          for name, fn in _METHODS.items()})

@@ -553,7 +553,23 @@ fn pow_scalar_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
     }
 }
 
+/// TensorIterator's checks of an in-place binary write, which PyTorch makes before its kernel
+/// (and so before the kernel's dtype refusals): `other` broadcasts to `target`'s shape.
+pub fn check_inplace_broadcast(target: &Tensor, other: &Tensor) -> Result<()> {
+    let shape = broadcast_shapes(&target.shape(), &other.shape())?;
+    if shape[..] != target.shape()[..] {
+        return Err(Error::Runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            crate::shape::fmt_shape(&target.shape()),
+            crate::shape::fmt_shape(&shape)
+        )));
+    }
+    Ok(())
+}
+
 fn pow_kernel(x: &Tensor, e: &Tensor) -> Result<Tensor> {
+    // the operands' shapes are checked before the kernel refuses a dtype
+    broadcast_shapes(&x.shape(), &e.shape())?;
     if x.dtype() == DType::Bool
         && e.dtype() == DType::Bool
         && e.priority() != crate::dtype::Priority::Scalar

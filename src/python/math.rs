@@ -53,7 +53,11 @@ macro_rules! float_binary_methods {
                         other: &Bound<'py, PyAny>,
                     ) -> PyResult<Bound<'py, Self>> {
                         let o = declared_other(ops::FloatBinary::$Variant, other, stringify!($inplace))?;
-                        inplace(slf, &[&o], |s| ops::$name(s, &o))
+                        // a number binds PyTorch's Scalar overload: no tensor operand (which
+                        // error an inference tensor meets first depends on it)
+                        let operands: &[&crate::tensor::Tensor] =
+                            if o.data().wrapped_number { &[] } else { &[&o] };
+                        inplace(slf, operands, |s| ops::$name(s, &o))
                     }
                 )?
             )*

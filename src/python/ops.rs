@@ -593,7 +593,10 @@ impl PyTensor {
             // pow_(Scalar exponent): the number is no tensor operand (see `ops::compare_`)
             inplace(slf, &[], |s| ops::pow_scalar(s, &o))
         } else {
-            inplace(slf, &[&o], |s| ops::pow(s, &o))
+            inplace(slf, &[&o], |s| {
+                ops::arith::check_inplace_broadcast(s, &o)?;
+                ops::pow(s, &o)
+            })
         }
     }
     /// `self == other` written into self in self's dtype (1 where true, 0 where false).

@@ -290,13 +290,15 @@ def test_in_place_on_an_inference_tensor_that_requires_grad_error_order():
     with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
         t.exp_()
     # a number bound to a Scalar overload (pow_, the comparisons) is no tensor operand
-    for op in ("pow_", "eq_", "lt_", "ge_"):
+    for op in ("pow_", "eq_", "lt_", "ge_", "xlogy_"):
         with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
             getattr(t, op)(2)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         t.pow_(torch.tensor(2.0))
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         t.eq_(torch.tensor(2.0))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        t.xlogy_(torch.ones(3))
 
 
 @pytest.mark.parametrize("op", ["floor_divide_", "index_fill_", "index_fill_t", "scatter_value", "scatter_",

@@ -7,6 +7,7 @@ nn.common_types and OutOfMemoryError. Expected values and texts recorded from to
 LEAFGRAD_TEST_TORCH=1 the same tests run against torch."""
 import copy
 import pickle
+import re
 import warnings
 from collections import OrderedDict
 
@@ -349,3 +350,26 @@ def test_the_deprecation_warning_text():
     assert ("UserWarning: This overload of add_ is deprecated:\n\tadd_(Number alpha, Tensor other)\nConsider using "
             "one of the following signatures instead:\n\tadd_(Tensor other, *, Number alpha = 1) (Triggered "
             "internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1833.)") in err
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: torch.ones(2).fmax(2), "fmax(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: torch.ones(2).fmin(2), "fmin(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: torch.ones(2, dtype=torch.long).gcd_(2), "gcd_(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: torch.ones(2).logaddexp2(2), "logaddexp2(): argument 'other' (position 1) must be Tensor, not int"),
+    (lambda: torch.ones(2).heaviside(2), "heaviside(): argument 'values' (position 1) must be Tensor, not int"),
+    (lambda: torch.fmax(torch.ones(2), 2), "fmax(): argument 'other' (position 2) must be Tensor, not int"),
+])
+def test_method_type_errors_count_positions_after_self(call, message):
+    with pytest.raises(TypeError, match=re.escape(message)):
+        call()
+
+
+def test_pow_checks_shapes_before_refusing_bool():
+    b = torch.ones(2, 3, dtype=torch.bool)
+    with pytest.raises(RuntimeError, match=re.escape("The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1")):
+        torch.pow(b, torch.ones(2, dtype=torch.bool))
+    with pytest.raises(RuntimeError, match=re.escape("output with shape [2, 1] doesn't match the broadcast shape [2, 3]")):
+        torch.ones(2, 1, dtype=torch.bool).pow_(b)
+    with pytest.raises(NotImplementedError, match="\"pow\" not implemented for 'Bool'"):
+        torch.pow(b, b)
