@@ -184,6 +184,9 @@ macro_rules! define_float_binary_kernels {
             pub(crate) fn cpu(self, a: &Strided, b: &Strided, shape: &[usize]) -> Result<Strided> {
                 use crate::backend::cpu::map2;
                 use crate::dtype::DType;
+                if let Some(r) = crate::backend::cpu::loop_paths::float_binary(self, a, b, shape)? {
+                    return Ok(r);
+                }
                 match (self, a.dtype()) {
                     $(
                         (FloatBinary::$Variant, DType::Float32) => map2::<f32, f32, f32>(a, b, shape, $real),

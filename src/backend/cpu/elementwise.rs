@@ -166,7 +166,18 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
         },
         // arg z; 0 or π for reals (NaN stays NaN)
         UnaryKernel::Angle => match dt {
-            DType::Complex64 => map1::<Complex32, f32>(x, |v| v.arg()),
+            // SLEEF's atan2f in PyTorch's vector blocks (complex64: 4 to a vector)
+            DType::Complex64 => super::loop_paths::map1_paths::<Complex32, f32>(
+                x,
+                super::torch_vec::lanes(),
+                |v, p| {
+                    if p == super::loop_paths::Path::Vector {
+                        super::sleef::atan2(v.im, v.re)
+                    } else {
+                        v.im.atan2(v.re)
+                    }
+                },
+            ),
             DType::Complex128 => map1::<Complex64, f64>(x, |v| v.arg()),
             d if d.is_differentiable() => {
                 let r = map1::<f64, f64>(&x.cast_keep(DType::Float64)?, |v| {

@@ -4,7 +4,8 @@
 //! after it coalesces dims, cut at each thread's part) when the inputs have unit strides there
 //! (or one has stride 0), and `basic_loop` over the rest; the compiler vectorises `basic_loop`
 //! in pairs, leaving an odd last element to the scalar code. See `complex_loop` (complex `*`
-//! and `/`) and the float `maximum`/`minimum` (which of two tied zeros they keep).
+//! and `/`), the float `maximum`/`minimum` (which of two tied zeros they keep), float32 `atan2`
+//! and complex64 `angle` (SLEEF's `atan2f` in the vector blocks, the C library's elsewhere).
 use super::{alloc_vec, layout, torch_vec};
 use crate::backend::Strided;
 use crate::dtype::Element;
@@ -91,6 +92,83 @@ fn rowmajor<A: Element, B: Element, U: Element>(
         p += 1;
     }
     Strided::from_vec(out, shape)
+}
+
+/// `f(x, path)` over a tensor, laid out as `map1` lays out its result: the unary loop's
+/// vector blocks run where the input has unit (or zero) stride along TensorIterator's row.
+pub fn map1_paths<A: Element, U: Element>(
+    x: &Strided,
+    block: usize,
+    f: impl Fn(A, Path) -> U,
+) -> Result<Strided> {
+    let ord = if x.is_contiguous() {
+        None
+    } else {
+        layout::result_strides(&x.shape, &[(&x.shape, &x.strides)])
+    };
+    let run = |x: &Strided, shape: &[usize]| -> Result<Strided> {
+        let n: usize = shape.iter().product();
+        let (row, s, _) = inner_row(shape, &x.strides, &x.strides);
+        let paths = Paths {
+            n,
+            row,
+            vector: s == 1 || s == 0,
+            quads: false,
+            scalar_only: false,
+            block,
+            chunk: torch_vec::torch_chunk(n),
+        };
+        let mut out: Vec<U> = alloc_vec(n)?;
+        // SAFETY: the dtype is A (the caller dispatches on it).
+        let src = unsafe { x.storage.slice::<A>() };
+        let mut it = MultiIndex::new(shape, [x.strides.clone()], [x.offset as isize]);
+        let mut p = 0;
+        while let Some([o]) = it.next_offsets() {
+            out.push(f(src[o as usize], paths.of(p)));
+            p += 1;
+        }
+        Strided::from_vec(out, shape)
+    };
+    match ord {
+        None => run(x, &x.shape.clone()),
+        Some(st) => {
+            layout::run_with_strides(&x.shape.clone(), &st, &[x], |ins, ps| run(&ins[0], ps))
+        }
+    }
+}
+
+/// The declared float functions of two tensors whose vector and scalar code differ in
+/// PyTorch: float32 `atan2` (SLEEF's `atan2f_u10` in the vector blocks, the C library's
+/// `atan2f` elsewhere). `None` for the others.
+pub fn float_binary(
+    op: crate::backend::kernel::FloatBinary,
+    a: &Strided,
+    b: &Strided,
+    shape: &[usize],
+) -> Result<Option<Strided>> {
+    use crate::backend::kernel::FloatBinary;
+    if op != FloatBinary::Atan2 || a.dtype() != crate::dtype::DType::Float32 {
+        return Ok(None);
+    }
+    let rules = |_, _, _| Rules {
+        quads: false,
+        scalar_only: false,
+    };
+    let f = |y: f32, x: f32, p: Path| {
+        if p == Path::Vector {
+            super::sleef::atan2(y, x)
+        } else {
+            y.atan2(x)
+        }
+    };
+    Ok(Some(map2_paths(
+        a,
+        b,
+        shape,
+        2 * torch_vec::lanes(),
+        rules,
+        f,
+    )?))
 }
 
 /// TensorIterator's innermost row after it coalesces dims (the output row-major), and the

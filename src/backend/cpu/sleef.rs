@@ -1,6 +1,6 @@
-//! SLEEF's float32 `expf_u10`, `logf_u10`, `log1pf_u10` and `expm1f_u10`, the functions behind
-//! PyTorch's CPU vector code (`Vectorized<float>::exp()`/`log()`/`log1p()`/`expm1()` on AVX2
-//! and AVX-512 builds), reproduced step for step so that the kernels that call them (softmax,
+//! SLEEF's float32 `expf_u10`, `logf_u10`, `log1pf_u10`, `expm1f_u10` and `atan2f_u10`, the
+//! functions behind PyTorch's CPU vector code (`Vectorized<float>::exp()`/`log()`/`log1p()`/
+//! `expm1()`/`atan2()` on AVX2 and AVX-512 builds), reproduced step for step so that the kernels that call them (softmax,
 //! log_softmax and their gradients, sigmoid; the `log1p` and `expm1` ops) give PyTorch's bits. They are not correctly rounded (about 1 result in 10 is 1 ulp away
 //! from the nearest float32), so they serve only where PyTorch calls them; `exp` and `log` as
 //! ops go through Intel's MKL in PyTorch and stay on `vmath`.
@@ -268,9 +268,110 @@ pub fn expm1(a: f32) -> f32 {
     }
 }
 
+/// A pair with its parts renormalised (`dfnormalize_vf2_vf2`).
+#[inline(always)]
+fn normalize(t: F2) -> F2 {
+    let s = t.0 + t.1;
+    F2(s, (t.0 - s) + t.1)
+}
+
+/// `x` with the sign of `y` flipped into it (`vmulsign_vf_vf_vf`: x xor signbit(y)).
+#[inline(always)]
+fn mulsign(x: f32, y: f32) -> f32 {
+    f32::from_bits(x.to_bits() ^ (y.to_bits() & 0x8000_0000))
+}
+
+/// `m` with the sign of an infinite `d`, 0 for a finite one (`visinf2_vf_vf_vf`).
+#[inline(always)]
+fn isinf2(d: f32, m: f32) -> f32 {
+    if d.is_infinite() {
+        f32::from_bits((d.to_bits() & 0x8000_0000) | m.to_bits())
+    } else {
+        0.0
+    }
+}
+
+/// atan(y / x) + q π/2 in pairs, the quadrant folded in (SLEEF's `atan2kf_u1`).
+#[inline(always)]
+fn atan2k(y: F2, x: F2) -> F2 {
+    let mut q: i32 = if x.0 < 0.0 { -2 } else { 0 };
+    let x = if x.0 < 0.0 { F2(-x.0, -x.1) } else { x };
+    if x.0 < y.0 {
+        q += 1;
+    }
+    let p = x.0 < y.0;
+    let s = if p { F2(-x.0, -x.1) } else { y };
+    let t = if p { y } else { x };
+    let s = div2(s, t);
+    let t = normalize(squ(s));
+    let mut u = -0.001_763_979_089_446_365_833_282_47_f32;
+    u = u.mul_add(t.0, 0.010_790_090_076_625_347_137_451_2);
+    u = u.mul_add(t.0, -0.030_956_460_162_997_245_788_574_2);
+    u = u.mul_add(t.0, 0.057_736_508_548_259_735_107_421_9);
+    u = u.mul_add(t.0, -0.083_895_072_340_965_270_996_093_8);
+    u = u.mul_add(t.0, 0.109_463_557_600_975_036_621_094);
+    u = u.mul_add(t.0, -0.142_626_821_994_781_494_140_625);
+    u = u.mul_add(t.0, 0.199_983_194_470_405_578_613_281);
+    let t = mul_pp(t, add_ff(-0.333_332_866_430_282_592_773_438, u * t.0));
+    let t = mul_pp(s, add_fp(1.0, t));
+    add_pp(
+        mul2(
+            F2(1.570_796_370_506_286_621_1, -4.371_138_828_673_792_886_5e-8),
+            q as f32,
+        ),
+        t,
+    )
+}
+
+/// atan2(y, x) as SLEEF's `xatan2f_u1` (1.0 ulp), PyTorch's float32 `Vectorized::atan2`: tiny
+/// x scaled up, the quadrant from the signs, C's special values; NaN is the all-ones NaN.
+#[inline(always)]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+    let tiny = x.abs() < 2.938_737_278_354_183_094_7e-39;
+    let (x, y) = if tiny {
+        (x * 16_777_216.0, y * 16_777_216.0)
+    } else {
+        (x, y)
+    };
+    let d = atan2k(F2(y.abs(), 0.0), F2(x, 0.0));
+    let mut r = mulsign(d.0 + d.1, x);
+    if x.is_infinite() || x == 0.0 {
+        r = FRAC_PI_2 - isinf2(x, mulsign(FRAC_PI_2, x));
+    }
+    if y.is_infinite() {
+        r = FRAC_PI_2 - isinf2(x, mulsign(FRAC_PI_4, x));
+    }
+    if y == 0.0 {
+        r = if x.is_sign_negative() { PI } else { 0.0 };
+    }
+    if x.is_nan() || y.is_nan() {
+        return f32::from_bits(u32::MAX);
+    }
+    mulsign(r, y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn atan2_is_within_an_ulp_and_keeps_c_special_values() {
+        use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
+        for i in -40..40 {
+            for j in -40..40 {
+                let (y, x) = (i as f32 * 0.37, j as f32 * 0.53 + 0.01);
+                let want = (y as f64).atan2(x as f64) as f32;
+                let got = atan2(y, x);
+                assert!((got.to_bits() as i64 - want.to_bits() as i64).abs() <= 1, "atan2({y}, {x})");
+            }
+        }
+        assert_eq!(atan2(0.0, -0.0), PI);
+        assert_eq!(atan2(-0.0, 1.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(atan2(1.0, 0.0), FRAC_PI_2);
+        assert_eq!(atan2(f32::INFINITY, f32::INFINITY), FRAC_PI_4);
+        assert_eq!(atan2(f32::NAN, 1.0).to_bits(), u32::MAX);
+    }
 
     /// Inputs where SLEEF's result is 1 ulp from the correctly rounded one: (input bits,
     /// SLEEF's result bits as its C code gives them, which PyTorch's softmax reproduces).
