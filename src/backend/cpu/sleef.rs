@@ -98,6 +98,23 @@ fn add_pf(x: F2, y: f32) -> F2 {
     F2(s, ((x.0 - s) + y) + x.1)
 }
 
+/// e ln 2 + 2 atanh(x) in pairs, summed: the common tail of SLEEF's `xlogf_u1` and
+/// `xlog1pf` (x = (m-1)/(m+1) as a pair, its odd series to x^5).
+#[inline(always)]
+fn ln_series(e: i32, x: F2) -> f32 {
+    let s = mul2(
+        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9),
+        e as f32,
+    );
+    let x2 = x.0 * x.0;
+    let mut t = 0.302_729_487_4_f32;
+    t = t.mul_add(x2, 0.399_610_817_4);
+    t = t.mul_add(x2, 0.666_669_488_0);
+    let s = add_pp(s, F2(x.0 * 2.0, x.1 * 2.0));
+    let s = add_pf(s, x2 * x.0 * t);
+    s.0 + s.1
+}
+
 /// ln d as SLEEF's `xlogf_u1` (the u10 variant): d = m 2^e with m in [0.75, 1.5),
 /// ln m = 2 atanh((m-1)/(m+1)) by an odd polynomial, summed in pairs.
 #[inline(always)]
@@ -112,18 +129,7 @@ pub fn log(d: f32) -> f32 {
     let e = (((d2 * (1.0 / 0.75)).to_bits() >> 23) & 0xff) as i32 - 0x7f;
     let m = f32::from_bits(d2.to_bits().wrapping_add(((-e) as u32).wrapping_shl(23)));
     let e = if tiny { e - 64 } else { e };
-    let s = mul2(
-        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9),
-        e as f32,
-    );
-    let x = div2(add2(-1.0, m), add2(1.0, m));
-    let x2 = x.0 * x.0;
-    let mut t = 0.302_729_487_4_f32;
-    t = t.mul_add(x2, 0.399_610_817_4);
-    t = t.mul_add(x2, 0.666_669_488_0);
-    let s = add_pp(s, F2(x.0 * 2.0, x.1 * 2.0));
-    let s = add_pf(s, x2 * x.0 * t);
-    let r = s.0 + s.1;
+    let r = ln_series(e, div2(add2(-1.0, m), add2(1.0, m)));
     if d == f32::INFINITY {
         f32::INFINITY
     } else if d < 0.0 || d.is_nan() {
@@ -201,18 +207,7 @@ pub fn log1p(d: f32) -> f32 {
     );
     let m = d.mul_add(t, t - 1.0);
     let e = if tiny { e - 64 } else { e };
-    let s = mul2(
-        F2(0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9),
-        e as f32,
-    );
-    let x = div2(F2(m, 0.0), add_ff(2.0, m));
-    let x2 = x.0 * x.0;
-    let mut t = 0.302_729_487_4_f32;
-    t = t.mul_add(x2, 0.399_610_817_4);
-    t = t.mul_add(x2, 0.666_669_488_0);
-    let s = add_pp(s, F2(x.0 * 2.0, x.1 * 2.0));
-    let s = add_pf(s, x2 * x.0 * t);
-    let mut r = s.0 + s.1;
+    let mut r = ln_series(e, div2(F2(m, 0.0), add_ff(2.0, m)));
     // the core approximation holds up to 1e38 (SLEEF's LOG1PF_BOUND)
     if d > 1.0e38 || d.is_nan() {
         r = log(d);
@@ -363,7 +358,10 @@ mod tests {
                 let (y, x) = (i as f32 * 0.37, j as f32 * 0.53 + 0.01);
                 let want = (y as f64).atan2(x as f64) as f32;
                 let got = atan2(y, x);
-                assert!((got.to_bits() as i64 - want.to_bits() as i64).abs() <= 1, "atan2({y}, {x})");
+                assert!(
+                    (got.to_bits() as i64 - want.to_bits() as i64).abs() <= 1,
+                    "atan2({y}, {x})"
+                );
             }
         }
         assert_eq!(atan2(0.0, -0.0), PI);
