@@ -57,29 +57,14 @@ pub trait CLibm: Sized {
 }
 
 macro_rules! impl_clibm {
-    ($C:ty, $R:ty, $acos_by_asin:expr, $log:ident, $tan:ident, $tanh:ident, $asin:ident,
-     $acos:ident, $atan:ident, $asinh:ident, $acosh:ident, $atanh:ident) => {
+    ($C:ty, $R:ty, $acos_by_asin:expr, $($method:ident => $cfn:ident),* $(,)?) => {
         impl CLibm for $C {
-            fn c_log(self) -> $C {
-                // SAFETY: a pure C99 function of a `T _Complex` value.
-                unsafe { $log(self) }
-            }
-            fn c_tan(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $tan(self) }
-            }
-            fn c_tanh(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $tanh(self) }
-            }
-            fn c_asin(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $asin(self) }
-            }
-            fn c_acos(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $acos(self) }
-            }
+            $(
+                fn $method(self) -> $C {
+                    // SAFETY: a pure C99 function of a `T _Complex` value.
+                    unsafe { $cfn(self) }
+                }
+            )*
             fn c_acos_vec(self) -> $C {
                 if $acos_by_asin {
                     let a = self.c_asin();
@@ -87,22 +72,6 @@ macro_rules! impl_clibm {
                 } else {
                     self.c_acos()
                 }
-            }
-            fn c_atan(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $atan(self) }
-            }
-            fn c_asinh(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $asinh(self) }
-            }
-            fn c_acosh(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $acosh(self) }
-            }
-            fn c_atanh(self) -> $C {
-                // SAFETY: as above.
-                unsafe { $atanh(self) }
             }
             fn c_log1p(self) -> $C {
                 let u = <$C>::new(self.re + 1.0, self.im);
@@ -133,9 +102,15 @@ macro_rules! impl_clibm {
     };
 }
 impl_clibm!(
-    Complex32, f32, false, clogf, ctanf, ctanhf, casinf, cacosf, catanf, casinhf, cacoshf, catanhf
+    Complex32, f32, false,
+    c_log => clogf, c_tan => ctanf, c_tanh => ctanhf, c_asin => casinf, c_acos => cacosf,
+    c_atan => catanf, c_asinh => casinhf, c_acosh => cacoshf, c_atanh => catanhf,
 );
-impl_clibm!(Complex64, f64, true, clog, ctan, ctanh, casin, cacos, catan, casinh, cacosh, catanh);
+impl_clibm!(
+    Complex64, f64, true,
+    c_log => clog, c_tan => ctan, c_tanh => ctanh, c_asin => casin, c_acos => cacos,
+    c_atan => catan, c_asinh => casinh, c_acosh => cacosh, c_atanh => catanh,
+);
 
 #[cfg(test)]
 mod tests {
