@@ -3,8 +3,9 @@
 - `*` and `/`: PyTorch's loop computes an element in one of three ways (its vector code over
   whole blocks, the compiler's two-at-a-time vectorisation of the scalar loop, and the scalar
   code for an odd last element), which round differently (src/backend/cpu/complex_loop.rs).
-- `sigmoid`: c10's (Smith's) complex division of 1 by `1 + exp(-z)`; complex64 `angle`: SLEEF's
-  `atan2f` in the vector blocks, the C library's elsewhere (complex128 `angle` is not covered).
+- `sigmoid`: c10's (Smith's) complex division of 1 by `1 + exp(-z)`; `angle`: SLEEF's `atan2` in
+  the vector blocks, the C library's elsewhere; complex128 `abs` and `sgn`: SLEEF's `hypot` in
+  the vector blocks, the C library's elsewhere; `sgn` is +0 + 0j wherever |z| is 0.
 - `log`, `log1p`, `expm1`, `tan`, `tanh` and the inverse functions: the C library's C99
   functions, and c10's formulas over them (src/backend/cpu/clibm.rs). `log1p(-2 - 0j)` keeps the
   sign of the zero: its imaginary part is -π.
@@ -18,11 +19,16 @@ import pytest
 import leafgrad as torch
 from support import digest, spread
 
-UNARY = ["angle", "sigmoid", "log", "log1p", "log2", "log10", "expm1", "tan", "tanh", "asin", "acos", "atan", "asinh",
+UNARY = ["angle", "abs", "sgn", "sigmoid", "log", "log1p", "log2", "log10", "expm1", "tan", "tanh", "asin", "acos", "atan", "asinh",
          "acosh", "atanh"]
 
 RECORDED = {
     'angle-complex64': '309ce960333445c1',
+    'angle-complex128': '527a7800c9569cb7',
+    'abs-complex64': '8d3cbaba0da26385',
+    'abs-complex128': 'defd5088598be248',
+    'sgn-complex64': '102b45c3fddf0f31',
+    'sgn-complex128': 'f508a6d0104bdd96',
     'sigmoid-complex64': '0e11057c36caed1a',
     'sigmoid-complex128': '7349f92afca29409',
     'log-complex64': 'f4b011f931fd2353',
@@ -96,8 +102,7 @@ def _arith(op, dname):
     return _clean(torch.cat(out))
 
 
-CASES = [(f"{op}-{d}", op, d) for op in UNARY for d in ("complex64", "complex128")
-         if (op, d) != ("angle", "complex128")]
+CASES = [(f"{op}-{d}", op, d) for op in UNARY for d in ("complex64", "complex128")]
 CASES += [(f"{op}-{d}", op, d) for op in ("mul", "div") for d in ("complex64", "complex128")]
 
 
@@ -113,6 +118,13 @@ def test_bits_are_pytorchs(name, op, dname):
 def test_log1p_keeps_the_sign_of_a_zero_imaginary_part():
     y = torch.log1p(torch.tensor([complex(-2.0, -0.0), complex(-2.0, 0.0)], dtype=torch.complex64))
     assert y.imag.tolist() == pytest.approx([-math.pi, math.pi])
+
+
+def test_sgn_of_a_signed_zero_is_positive_zero():
+    for dt in (torch.complex64, torch.complex128):
+        y = torch.sgn(torch.tensor([complex(-0.0, -0.0), complex(-0.0, 0.0), 3 - 4j], dtype=dt))
+        assert [math.copysign(1, v) for v in torch.view_as_real(y).flatten().tolist()[:4]] == [1, 1, 1, 1]
+        assert y[2].item() == pytest.approx(0.6 - 0.8j)
 
 
 def test_a_quotient_of_equal_numbers_at_an_odd_last_position():

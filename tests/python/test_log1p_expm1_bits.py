@@ -1,4 +1,4 @@
-"""`log1p`, `expm1` and float32 `atan2` give PyTorch's bits: PyTorch computes them with SLEEF's
+"""`log1p`, `expm1` and `atan2` give PyTorch's bits: PyTorch computes them with SLEEF's
 vector functions (`Sleef_log1pd4_u10`, `Sleef_expm1f8_u10`, `Sleef_atan2f8_u10`, ... on AVX2),
 which round about 1 result in 25 differently from the C library (`atan2`: the vector blocks of
 its loop only); leafgrad carries SLEEF's algorithms (src/backend/cpu/sleef*.rs).
@@ -62,20 +62,22 @@ def test_in_place_and_gradients_use_the_same_values():
     assert torch.allclose(w.grad, torch.exp(x))
 
 
-def _atan2_cases():
+def _atan2_cases(dt=torch.float32):
     import math
 
     vals = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-39, -1e-39, 3e-39, 1e30, -2.5, 0.5, 7.0, 1e-45]
-    y = torch.tensor([a for a in vals for b in vals])
-    x = torch.tensor([b for a in vals for b in vals])
+    if dt == torch.float64:
+        vals += [1e-310, -4e-320, 5e-324, 1e300]
+    y = torch.tensor([a for a in vals for b in vals], dtype=dt)
+    x = torch.tensor([b for a in vals for b in vals], dtype=dt)
     out = [torch.atan2(y, x)]
     for n in (1, 3, 7, 15, 17, 33):
-        a = torch.linspace(-3, 3, n * 5).reshape(5, n)
-        b = torch.linspace(2, -4, n)
+        a = torch.linspace(-3, 3, n * 5, dtype=dt).reshape(5, n)
+        b = torch.linspace(2, -4, n, dtype=dt)
         out += [torch.atan2(a, b), torch.atan2(a.t(), b[:, None]), torch.atan2(a, torch.tensor(0.7)),
                 a.clone().atan2_(b)]
-    wide = spread(4000, 9.0)
-    out.append(torch.atan2(wide, spread(4000, 3.0, shift=11)))
+    wide = spread(4000, 9.0, dtype=dt)
+    out.append(torch.atan2(wide, spread(4000, 3.0, shift=11, dtype=dt)))
     return torch.cat([t.flatten() for t in out])
 
 
@@ -83,3 +85,9 @@ def test_float32_atan2_is_pytorchs():
     # SLEEF's atan2f_u10 in the vector blocks of PyTorch's loop, the C library's atan2f in the
     # rest (special values and NaN bits included); recorded from torch 2.15 (AVX2)
     assert digest(_atan2_cases().view(torch.int32)) == "68c310230f34e038"
+
+
+def test_float64_atan2_is_pytorchs():
+    # SLEEF's atan2_u10 in the vector blocks (8 float64 a step on AVX2), the C library's atan2
+    # in the rest; recorded from torch 2.15 (AVX2)
+    assert digest(_atan2_cases(torch.float64).view(torch.int64)) == "64834cd0ac8eafa3"

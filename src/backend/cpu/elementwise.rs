@@ -110,7 +110,12 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
         }),
         UnaryKernel::Abs => match dt {
             DType::Complex64 => map1::<Complex32, f32>(x, |v| v.norm()),
-            DType::Complex128 => map1::<Complex64, f64>(x, |v| v.norm()),
+            // SLEEF's hypot in PyTorch's vector blocks (complex128: 2 to a vector)
+            DType::Complex128 => super::loop_paths::map1_paths::<Complex64, f64>(
+                x,
+                super::torch_vec::lanes() / 2,
+                abs128,
+            ),
             // the sign bit cleared: |-0.0| = 0.0
             DType::Float32 => map1::<f32, f32>(x, |v| v.abs()),
             DType::Float64 => map1::<f64, f64>(x, |v| v.abs()),
@@ -140,22 +145,37 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
         }),
         // z / |z|, 0 at 0
         UnaryKernel::Sgn => match dt {
-            DType::Complex64 => map1::<Complex32, Complex32>(x, |v| {
-                let n = v.norm();
-                if n == 0.0 {
-                    v
-                } else {
-                    v / n
-                }
-            }),
-            DType::Complex128 => map1::<Complex64, Complex64>(x, |v| {
-                let n = v.norm();
-                if n == 0.0 {
-                    v
-                } else {
-                    v / n
-                }
-            }),
+            // +0 + 0i (both signs cleared) where |z| is 0; elsewhere PyTorch's vector blocks
+            // divide each part by |z|, its scalar code divides z by the complex |z| + 0i
+            // (c10's division: each part times 1/|z|, NaN for an infinite z)
+            DType::Complex64 => super::loop_paths::map1_paths::<Complex32, Complex32>(
+                x,
+                super::torch_vec::lanes(),
+                |v, p| {
+                    let n = v.norm();
+                    if n == 0.0 {
+                        Complex32::new(0.0, 0.0)
+                    } else if p == super::loop_paths::Path::Vector {
+                        Complex32::new(v.re / n, v.im / n)
+                    } else {
+                        v.cdiv(Complex32::new(n, 0.0))
+                    }
+                },
+            ),
+            DType::Complex128 => super::loop_paths::map1_paths::<Complex64, Complex64>(
+                x,
+                super::torch_vec::lanes() / 2,
+                |v, p| {
+                    let n = abs128(v, p);
+                    if n == 0.0 {
+                        Complex64::new(0.0, 0.0)
+                    } else if p == super::loop_paths::Path::Vector {
+                        Complex64::new(v.re / n, v.im / n)
+                    } else {
+                        v.cdiv(Complex64::new(n, 0.0))
+                    }
+                },
+            ),
             _ => unary(UnaryKernel::Sign, x),
         },
         UnaryKernel::Rounding(op) => match dt {
@@ -178,7 +198,18 @@ pub fn unary(k: UnaryKernel, x: &Strided) -> Result<Strided> {
                     }
                 },
             ),
-            DType::Complex128 => map1::<Complex64, f64>(x, |v| v.arg()),
+            // complex128: 2 to a vector
+            DType::Complex128 => super::loop_paths::map1_paths::<Complex64, f64>(
+                x,
+                super::torch_vec::lanes() / 2,
+                |v, p| {
+                    if p == super::loop_paths::Path::Vector {
+                        super::sleef64::atan2(v.im, v.re)
+                    } else {
+                        v.im.atan2(v.re)
+                    }
+                },
+            ),
             d if d.is_differentiable() => {
                 let r = map1::<f64, f64>(&x.cast_keep(DType::Float64)?, |v| {
                     if v < 0.0 {
@@ -574,4 +605,14 @@ pub fn clamp(x: &Strided, lo: f64, hi: f64) -> Result<Strided> {
             }
         })
     })
+}
+
+/// |z| of a complex128 as PyTorch computes it on `path`: SLEEF's `hypot_u05` in the vector
+/// blocks, the C library's `hypot` elsewhere.
+fn abs128(v: Complex64, path: super::loop_paths::Path) -> f64 {
+    if path == super::loop_paths::Path::Vector {
+        super::sleef64::hypot(v.re, v.im)
+    } else {
+        v.re.hypot(v.im)
+    }
 }

@@ -4,8 +4,9 @@
 //! after it coalesces dims, cut at each thread's part) when the inputs have unit strides there
 //! (or one has stride 0), and `basic_loop` over the rest; the compiler vectorises `basic_loop`
 //! in pairs, leaving an odd last element to the scalar code. See `complex_loop` (complex `*`
-//! and `/`), the float `maximum`/`minimum` (which of two tied zeros they keep), float32 `atan2`
-//! and complex64 `angle` (SLEEF's `atan2f` in the vector blocks, the C library's elsewhere).
+//! and `/`), the float `maximum`/`minimum` (which of two tied zeros they keep), `atan2` and
+//! complex `angle`, `abs` and `sgn` (SLEEF's `atan2`/`hypot` in the vector blocks, the C
+//! library's elsewhere).
 use super::{alloc_vec, layout, torch_vec};
 use crate::backend::Strided;
 use crate::dtype::Element;
@@ -138,8 +139,8 @@ pub fn map1_paths<A: Element, U: Element>(
 }
 
 /// The declared float functions of two tensors whose vector and scalar code differ in
-/// PyTorch: float32 `atan2` (SLEEF's `atan2f_u10` in the vector blocks, the C library's
-/// `atan2f` elsewhere). `None` for the others.
+/// PyTorch: float32 and float64 `atan2` (SLEEF's `atan2f_u10`/`atan2_u10` in the vector
+/// blocks, the C library's `atan2f`/`atan2` elsewhere). `None` for the others.
 pub fn float_binary(
     op: crate::backend::kernel::FloatBinary,
     a: &Strided,
@@ -147,28 +148,46 @@ pub fn float_binary(
     shape: &[usize],
 ) -> Result<Option<Strided>> {
     use crate::backend::kernel::FloatBinary;
-    if op != FloatBinary::Atan2 || a.dtype() != crate::dtype::DType::Float32 {
+    use crate::dtype::DType;
+    if op != FloatBinary::Atan2 {
         return Ok(None);
     }
     let rules = |_, _, _| Rules {
         quads: false,
         scalar_only: false,
     };
-    let f = |y: f32, x: f32, p: Path| {
-        if p == Path::Vector {
-            super::sleef::atan2(y, x)
-        } else {
-            y.atan2(x)
-        }
-    };
-    Ok(Some(map2_paths(
-        a,
-        b,
-        shape,
-        2 * torch_vec::lanes(),
-        rules,
-        f,
-    )?))
+    // two vectors a step: 16 float32 or 8 float64 on AVX2
+    Ok(Some(match a.dtype() {
+        DType::Float32 => map2_paths(
+            a,
+            b,
+            shape,
+            2 * torch_vec::lanes(),
+            rules,
+            |y: f32, x: f32, p| {
+                if p == Path::Vector {
+                    super::sleef::atan2(y, x)
+                } else {
+                    y.atan2(x)
+                }
+            },
+        )?,
+        DType::Float64 => map2_paths(
+            a,
+            b,
+            shape,
+            torch_vec::lanes(),
+            rules,
+            |y: f64, x: f64, p| {
+                if p == Path::Vector {
+                    super::sleef64::atan2(y, x)
+                } else {
+                    y.atan2(x)
+                }
+            },
+        )?,
+        _ => return Ok(None),
+    }))
 }
 
 /// TensorIterator's innermost row after it coalesces dims (the output row-major), and the
