@@ -274,7 +274,21 @@ def _index_put_(self, indices, values, accumulate=False):
     """
     key, pos = _index_put_checks("index_put_", self, indices, values, accumulate, 0)
     f = _index_put_fn(key, pos, accumulate)
-    return _core._inplace_apply(self, lambda s: _core._composite("IndexPutBackward0", f, [s, values]), [values])
+    expanded = any(n > 1 and st == 0 for n, st in zip(self.shape, self.stride())) and self.numel() > 0
+    if expanded:  # PyTorch warns and writes (a lone mask with one value goes on to masked_fill_)
+        _expanded_write_warning("index_put_")
+        if len(key) == 1 and key[0].dtype == _torch().bool and key[0].dim() > 0 and values.numel() == 1:
+            _expanded_write_warning("masked_fill_")
+    return _core._inplace_apply(self, lambda s: _core._composite("IndexPutBackward0", f, [s, values]), [values],
+                                expanded)
+
+
+def _expanded_write_warning(op):
+    example, line = ("tensor[indices] = tensor", 975) if op == "index_put_" else ("tensor[mask] = scalar", 2469)
+    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing this "
+                  f"operation. This also applies to advanced indexing e.g. {example} (Triggered internally at "
+                  f"/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)", UserWarning,
+                  stacklevel=3)
 
 
 def _put_checks(fn, self, index, source, accumulate, arg_base):

@@ -147,8 +147,10 @@ pub enum PutValue {
 }
 
 /// `t[items] = value`: basic indices write through a view (CopySlices on the base), tensor
-/// indices scatter (IndexPutBackward0).
-pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
+/// indices scatter (IndexPutBackward0). Returns whether a scatter wrote into a window whose
+/// elements share memory (an expanded tensor), which PyTorch writes with a deprecation warning
+/// (the caller's to give: its text names the op PyTorch's indexing chose).
+pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<bool> {
     let (v, v_is_number, exact_dtype) = match &value {
         PutValue::Number(v) => (v, true, false),
         PutValue::Tensor(v) => (v, false, true),
@@ -184,16 +186,17 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
         if ix.view.ptr_eq(t) {
             // Every index was a full slice or `...`: write into `t` itself.
             if v_is_number {
-                return fill_(t, v.item()?, "FillBackward2");
+                return fill_(t, v.item()?, "FillBackward2").map(|_| false);
             }
-            return copy_to(t, &v);
+            return copy_to(t, &v, false).map(|_| false);
         }
         let region = if ix.view.is_view() {
             ix.view
         } else {
             alias(&ix.view)?
         };
-        return copy_to(&region, &v);
+        // a number fills (PyTorch's fill_ writes an expanded window; a 0-d tensor's copy does not)
+        return copy_to(&region, &v, v_is_number).map(|_| false);
     }
     if exact_dtype && v.dtype() != t.dtype() {
         return Err(Error::Runtime(format!(
@@ -215,7 +218,8 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
     } else {
         ix.view
     };
-    apply_inplace(&target, &[&v], |s| {
+    let overlapping = super::inplace::has_internal_overlap(&target);
+    super::inplace::apply_inplace_with(&target, &[&v], super::inplace::Overlap::Allow, |s| {
         let vv = expand(&v, &shape)?;
         let flat = reshape(&crate::backend::contiguous(&vv)?, &[-1])?;
         let vflat = if v.requires_grad() {
@@ -224,20 +228,26 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<()> {
             flat
         };
         put(s, &plan, &vflat)
-    })
+    })?;
+    Ok(overlapping)
 }
 
 /// PyTorch's `copy_to` for assignment: equal shapes copy (CopyBackwards), a 0-d value fills
-/// (FillBackward3), anything else drops its leading 1s and expands to the destination (with
-/// `expand`'s errors) before copying.
-fn copy_to(dst: &Tensor, v: &Tensor) -> Result<()> {
+/// (FillBackward3; into an expanded `dst` only when it was a Python number), anything else
+/// drops its leading 1s and expands to the destination (with `expand`'s errors) before copying.
+fn copy_to(dst: &Tensor, v: &Tensor, number: bool) -> Result<()> {
     let dshape = dst.shape();
     let vshape = v.shape();
     if dshape == vshape {
-        return apply_inplace(dst, &[v], |s| copy_value(s, v));
+        return copy_same_shape(dst, v);
     }
     if v.ndim() == 0 {
-        return apply_inplace(dst, &[v], |s| filled_tensor(s, v));
+        let overlap = if number {
+            super::inplace::Overlap::Allow
+        } else {
+            super::inplace::Overlap::Refuse
+        };
+        return super::inplace::apply_inplace_with(dst, &[v], overlap, |s| filled_tensor(s, v));
     }
     let lead = vshape.iter().take_while(|&&d| d == 1).count();
     let sizes: Vec<i64> = vshape[lead..].iter().map(|&d| d as i64).collect();
@@ -247,5 +257,16 @@ fn copy_to(dst: &Tensor, v: &Tensor) -> Result<()> {
         v.clone()
     };
     let expanded = expand(&stripped, &dshape)?;
-    apply_inplace(dst, &[&expanded], |s| copy_value(s, &expanded))
+    copy_same_shape(dst, &expanded)
+}
+
+/// `dst.copy_(v)` of equal shapes, recorded (CopyBackwards); a copy of the same elements of
+/// the same memory skips the memory checks, as PyTorch's copy_ returns before them.
+fn copy_same_shape(dst: &Tensor, v: &Tensor) -> Result<()> {
+    let overlap = if super::inplace::same_data(dst, v) {
+        super::inplace::Overlap::Unchecked
+    } else {
+        super::inplace::Overlap::Refuse
+    };
+    super::inplace::apply_inplace_with(dst, &[v], overlap, |s| copy_value(s, v))
 }

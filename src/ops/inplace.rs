@@ -65,12 +65,39 @@ pub fn before_write(target: &Tensor) -> Result<()> {
 
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
-    check_inplace_with(target, others, true)
+    check_inplace_with(target, others, Overlap::Refuse)
 }
 
-/// [`check_inplace`]; `kernel`: the kernel's memory-overlap checks too (`copy_` from the tensor
-/// itself returns before them in PyTorch).
-fn check_inplace_with(target: &Tensor, others: &[&Tensor], kernel: bool) -> Result<()> {
+/// Whether an in-place op refuses a target whose elements share memory (an expanded tensor).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Overlap {
+    /// PyTorch's TensorIterator kernels: refused ("more than one element of the written-to
+    /// tensor refers to a single memory location").
+    Refuse,
+    /// `fill_`, `zero_`, `copy_` from the tensor itself, and the indexing writes PyTorch only
+    /// warns about (`masked_fill_`, `index_fill_`, `index_put_`): written. Overlap between the
+    /// target and the other operands is still refused.
+    Allow,
+    /// `copy_` from the tensor itself: PyTorch's kernel returns before any memory check.
+    Unchecked,
+}
+
+const INTERNAL_OVERLAP: &str = "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.";
+
+/// PyTorch's `has_internal_overlap(t) == MemOverlap::Yes`: some dim of more than one element
+/// has stride 0 (an expanded tensor), so two elements are one memory location.
+pub fn has_internal_overlap(t: &Tensor) -> bool {
+    let d = t.data();
+    // (an empty tensor has no element to overlap)
+    !d.shape.contains(&0)
+        && d.shape
+            .iter()
+            .zip(&d.strides)
+            .any(|(&n, &s)| n > 1 && s == 0)
+}
+
+/// [`check_inplace`] with the kernel's memory-overlap checks as `overlap` says.
+fn check_inplace_with(target: &Tensor, others: &[&Tensor], overlap: Overlap) -> Result<()> {
     before_write(target)?;
     // autograd's checks first (none for an inference tensor: PyTorch writes it, then refuses
     // at the version bump, `bump_after_write`), then the kernel's
@@ -87,20 +114,11 @@ fn check_inplace_with(target: &Tensor, others: &[&Tensor], kernel: bool) -> Resu
         // not)
         return Err(Error::Runtime(LEAF_INPLACE.into()));
     }
-    if !kernel {
+    if overlap == Overlap::Unchecked {
         return Ok(());
     }
-    {
-        let d = target.data();
-        // (an empty tensor has no element to overlap)
-        if !d.shape.contains(&0)
-            && d.shape
-                .iter()
-                .zip(&d.strides)
-                .any(|(&n, &s)| n > 1 && s == 0)
-        {
-            return Err(Error::Runtime("unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.".into()));
-        }
+    if overlap == Overlap::Refuse && has_internal_overlap(target) {
+        return Err(Error::Runtime(INTERNAL_OVERLAP.into()));
     }
     if others.iter().any(|o| partial_overlap(target, o)) {
         return Err(Error::Runtime("unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.".into()));
@@ -235,7 +253,24 @@ pub fn apply_inplace(
     others: &[&Tensor],
     compute: impl FnOnce(&Tensor) -> Result<Tensor>,
 ) -> Result<()> {
-    check_inplace(target, others)?;
+    apply_inplace_with(target, others, Overlap::Refuse, compute)
+}
+
+/// [`apply_inplace`] with the memory-overlap rule `overlap`. Into a target whose elements
+/// share memory only the elements the op changed are written (as PyTorch's kernels write only
+/// the selected ones), so an unchanged alias does not write the old value back.
+pub fn apply_inplace_with(
+    target: &Tensor,
+    others: &[&Tensor],
+    overlap: Overlap,
+    compute: impl FnOnce(&Tensor) -> Result<Tensor>,
+) -> Result<()> {
+    check_inplace_with(target, others, overlap)?;
+    let before = if overlap != Overlap::Refuse && has_internal_overlap(target) {
+        Some(backend::contiguous(target)?)
+    } else {
+        None
+    };
     let recording = crate::grad_mode::recording()
         && !outside_inference_mode(target)
         && (target.requires_grad()
@@ -276,7 +311,10 @@ pub fn apply_inplace(
     // engine casts the gradients at its edges.
     check_output_dtype(r.dtype(), tdt)?;
     let base = target.base();
-    backend::copy_into(target, &r)?;
+    match &before {
+        Some(b) => write_changed(target, &r, b)?,
+        None => backend::copy_into(target, &r)?,
+    }
     bump_after_write(target)?;
     if super::tangent::active() {
         super::tangent::write_inplace(target, &r)?;
@@ -287,6 +325,39 @@ pub fn apply_inplace(
     }
     resave_output_as_target(&r, target);
     rebase_history(target, base, &r)
+}
+
+/// Writes into `target` (whose elements share memory) the elements of `r` whose bits differ
+/// from `before` (the target's values before the op, contiguous). Device memory is written
+/// whole.
+fn write_changed(target: &Tensor, r: &Tensor, before: &Tensor) -> Result<()> {
+    let r = backend::cast(r, target.dtype())?;
+    let d = target.data();
+    if d.storage.device() != crate::device::Device::Cpu {
+        drop(d);
+        return backend::copy_into(target, &r);
+    }
+    let size = d.dtype.size();
+    let (rd, bd) = (r.data(), before.data());
+    // SAFETY: byte views of host buffers; offsets come from each tensor's own layout.
+    let (dst, new, old) = unsafe {
+        (
+            d.storage.slice_mut::<u8>(),
+            rd.storage.slice::<u8>(),
+            bd.storage.slice::<u8>(),
+        )
+    };
+    let mut it = crate::shape::MultiIndex::new(&d.shape, [d.strides.clone()], [d.offset as isize]);
+    let (mut i, r0, b0) = (0, rd.offset * size, bd.offset * size);
+    while let Some([o]) = it.next_offsets() {
+        let (n, b) = (r0 + i * size, b0 + i * size);
+        if new[n..n + size] != old[b..b + size] {
+            let o = o as usize * size;
+            dst[o..o + size].copy_from_slice(&new[n..n + size]);
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The op's node saved its result `r` (exp_, sigmoid_, ...); PyTorch's in-place op saves the
@@ -551,12 +622,26 @@ pub fn rebase_history(target: &Tensor, base: Option<Tensor>, r: &Tensor) -> Resu
             let window = Window::of(target, &base)?;
             let bsnap = snapshot(&base)?;
             let w = window.clone();
+            // PyTorch's CopySlices copies the op's gradient into the window of the base's
+            // gradient, which an expanded window refuses (at backward)
+            let reg = &window.region;
+            let expanded = !reg.shape.contains(&0)
+                && reg
+                    .shape
+                    .iter()
+                    .zip(reg.strides.iter())
+                    .any(|(&n, &s)| n > 1 && s == 0);
             let node = record_node(
                 "torch::autograd::CopySlices",
                 &[&bsnap, r],
                 smallvec::smallvec![meta_of(&base)],
                 vec![],
-                Box::new(move |_, g| grads![w.cut(&g[0])?, w.take(&g[0])?]),
+                Box::new(move |_, g| {
+                    if expanded {
+                        return Err(Error::Runtime(INTERNAL_OVERLAP.into()));
+                    }
+                    grads![w.cut(&g[0])?, w.take(&g[0])?]
+                }),
             );
             set_history(&base, Some(node), 0);
             view_of_base_history(target, &base, window);
@@ -658,13 +743,33 @@ fn inplace_tracked(target: &Tensor, others: &[&Tensor]) -> bool {
         || others.iter().any(|t| super::tangent::has_tangent(t))
 }
 
+/// PyTorch's `is_same_data` of copy_: the same elements of the same memory (same offset,
+/// sizes, strides and dtype), so the copy has nothing to do.
+pub fn same_data(a: &Tensor, b: &Tensor) -> bool {
+    if a.ptr_eq(b) {
+        return true;
+    }
+    let (da, db) = (a.data(), b.data());
+    Arc::ptr_eq(&da.storage, &db.storage)
+        && da.offset == db.offset
+        && da.dtype == db.dtype
+        && da.shape == db.shape
+        && da.strides == db.strides
+}
+
 /// `target.copy_(src)`: straight into the target's memory when nothing is recorded.
 pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
-    // `x.copy_(x)` writes nothing (PyTorch's kernel returns at once, an expanded `x` included)
-    let itself = target.ptr_eq(src);
-    check_inplace_with(target, &[src], !itself)?;
+    // `x.copy_(x)` (or of the same elements) writes nothing: PyTorch's kernel returns at once,
+    // an expanded `x` included
+    let itself = same_data(target, src);
+    let overlap = if itself {
+        Overlap::Unchecked
+    } else {
+        Overlap::Refuse
+    };
+    check_inplace_with(target, &[src], overlap)?;
     if inplace_tracked(target, &[src]) {
-        return apply_inplace(target, &[src], |s| copy_value(s, src));
+        return apply_inplace_with(target, &[src], overlap, |s| copy_value(s, src));
     }
     if itself {
         return bump_after_write(target);
@@ -737,7 +842,7 @@ pub fn fill_(target: &Tensor, value: num_complex::Complex64, name: &'static str)
         check_autograd_inplace(target)?;
     }
     if inplace_tracked(target, &[]) {
-        return apply_inplace(target, &[], |s| filled(s, value, name));
+        return apply_inplace_with(target, &[], Overlap::Allow, |s| filled(s, value, name));
     }
     backend::fill(target, value)?;
     bump_after_write(target)

@@ -426,7 +426,13 @@ pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
                     return Err(Error::Runtime(format!("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i)));
                 }
                 sh[i] = s as usize;
-                st[i] = 0;
+                // a new dim of size 1 gets the stride a contiguous layout would give it (the
+                // next dim's extent; 0 after the last), one of another size stride 0
+                st[i] = if s == 1 && i + 1 < sizes.len() {
+                    sh[i + 1] as isize * st[i + 1]
+                } else {
+                    0
+                };
             } else {
                 let (cur, cs) = (d.shape[i - lead], d.strides[i - lead]);
                 let s = if s == -1 { cur as i64 } else { s };

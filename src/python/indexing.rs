@@ -125,6 +125,19 @@ pub(super) fn set_index(
         return Ok(());
     }
     let items = parse_index(index)?;
+    // the index tensors (a Python bool is not one: PyTorch makes it a view)
+    let elems: Vec<Bound<'_, PyAny>> = match index.cast::<PyTuple>() {
+        Ok(tup) => tup.iter().collect(),
+        Err(_) => vec![index.clone()],
+    };
+    let advanced: Vec<Tensor> = items
+        .iter()
+        .zip(&elems)
+        .filter_map(|(i, e)| match i {
+            Idx::Tensor(t) if !e.is_instance_of::<pyo3::types::PyBool>() => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
     let int_index = items
         .iter()
         .any(|i| matches!(i, Idx::Tensor(ix) if ix.dtype() != DType::Bool));
@@ -150,6 +163,7 @@ pub(super) fn set_index(
         Some(v) => v,
         None => super::factory::from_data(value, Some(t.dtype()))?,
     };
+    let numel = v.numel();
     let v = if number {
         ops::PutValue::Number(v)
     } else if value.cast::<PyTensor>().is_ok() {
@@ -157,5 +171,38 @@ pub(super) fn set_index(
     } else {
         ops::PutValue::Data(v)
     };
-    ops::index_put(t, items, v).py()
+    // (a Python bool alone is a view and a fill in PyTorch: no warning)
+    if !ops::index_put(t, items, v).py()? || advanced.is_empty() {
+        return Ok(());
+    }
+    // Written into an expanded window: PyTorch warns from the op its indexing chose. A number
+    // with one index tensor is a masked_fill_ (a mask) or an index_fill_; the rest index_put_,
+    // whose one mask with a one-element value goes on to masked_fill_.
+    let mask = advanced.len() == 1 && advanced[0].dtype() == DType::Bool && advanced[0].ndim() > 0;
+    let ops_warned: &[&str] = match (number, advanced.len() == 1, mask) {
+        (true, true, true) => &["masked_fill_"],
+        (true, true, false) => &["index_fill_"],
+        (false, _, true) if numel == 1 => &["index_put_", "masked_fill_"],
+        _ => &["index_put_"],
+    };
+    for op in ops_warned {
+        expanded_write_warning(index.py(), op)?;
+    }
+    Ok(())
+}
+
+/// PyTorch's deprecation warning for `op` (`index_put_`, `masked_fill_`, `index_fill_`)
+/// writing into a tensor whose elements share memory.
+pub(super) fn expanded_write_warning(py: Python<'_>, op: &str) -> PyResult<()> {
+    let (example, line) = match op {
+        "index_put_" => ("tensor[indices] = tensor", 975),
+        "masked_fill_" => ("tensor[mask] = scalar", 2469),
+        _ => ("tensor[mask] = scalar", 1929),
+    };
+    super::tensor::warn(
+        py,
+        "UserWarning",
+        &format!("Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing this operation. This also applies to advanced indexing e.g. {example} (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:{line}.)"),
+        1,
+    )
 }

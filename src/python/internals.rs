@@ -72,16 +72,25 @@ fn view_recorded_as_unsafe<'py>(
 
 /// `target.op_(...)` for an op written in Python: `f(snapshot of target)` is written into
 /// `target` as an in-place op (its node becomes target's grad_fn; views update their base).
+/// `allow_overlap`: an expanded target is written (only the elements `f` changed), not
+/// refused.
 #[pyfunction]
+#[pyo3(signature = (target, f, others, allow_overlap = false))]
 fn _inplace_apply<'py>(
     target: &Bound<'py, PyTensor>,
     f: Py<PyAny>,
     others: Vec<PyRef<'py, PyTensor>>,
+    allow_overlap: bool,
 ) -> PyResult<Bound<'py, PyTensor>> {
     let py = target.py();
     let os: Vec<Tensor> = others.iter().map(|t| t.t.clone()).collect();
     let refs: Vec<&Tensor> = os.iter().collect();
-    ops::apply_inplace(&target.get().t, &refs, |s| {
+    let overlap = if allow_overlap {
+        ops::Overlap::Allow
+    } else {
+        ops::Overlap::Refuse
+    };
+    ops::apply_inplace_with(&target.get().t, &refs, overlap, |s| {
         (|| -> PyResult<Tensor> {
             let r = f.call1(py, (wrap(py, s.clone())?,))?;
             let r = r.bind(py);

@@ -394,6 +394,17 @@ impl PyTensor {
             PyTypeError::new_err("index_fill(): argument 'value' must be Number or Tensor")
         })?;
         let idx = index.t.clone();
+        if inplace && ops::has_internal_overlap(&slf.get().t) {
+            // PyTorch warns and writes (its other scatters refuse)
+            super::indexing::expanded_write_warning(slf.py(), "index_fill_")?;
+            let others = [&idx, &v];
+            let others = if is_tensor { &others[..] } else { &others[..1] };
+            ops::apply_inplace_with(&slf.get().t, others, ops::Overlap::Allow, |s| {
+                ops::index_fill(s, dim, &idx, &v, is_tensor)
+            })
+            .py()?;
+            return Ok(slf.clone().into_any());
+        }
         scatter_result(slf, inplace, &idx, &v, !is_tensor, |s| {
             ops::index_fill(s, dim, &idx, &v, is_tensor)
         })
@@ -438,7 +449,14 @@ impl PyTensor {
         let m = mask.t.clone();
         // in place, the mask broadcasts to self (PyTorch names self first in the error)
         crate::shape::broadcast_shapes(&slf.get().t.shape(), &m.shape()).py()?;
-        ops::apply_inplace(&slf.get().t, &[&v], |s| ops::masked_fill(s, &m, &v)).py()?;
+        let t = &slf.get().t;
+        if ops::has_internal_overlap(t) {
+            super::indexing::expanded_write_warning(slf.py(), "masked_fill_")?;
+        }
+        ops::apply_inplace_with(t, &[&v], ops::Overlap::Allow, |s| {
+            ops::masked_fill(s, &m, &v)
+        })
+        .py()?;
         Ok(slf.clone())
     }
     #[pyo3(name = "where")]
