@@ -16,15 +16,30 @@ fn scalar(v: f64) -> Tensor {
 }
 
 /// PyTorch's error for an activation without integer or bool kernels.
+/// PyTorch's dtype dispatch of a real-only activation kernel: floating types only (complex
+/// refused too, even for an empty tensor).
 fn floating_only(x: &Tensor, kernel: &str) -> Result<()> {
+    if x.dtype().is_differentiable() && !x.dtype().is_complex() {
+        return Ok(());
+    }
+    Err(no_kernel(x, kernel))
+}
+
+/// [`floating_only`] for a kernel that has complex types too (`silu`, `prelu`).
+fn floating_or_complex(x: &Tensor, kernel: &str) -> Result<()> {
     if x.dtype().is_differentiable() {
         return Ok(());
     }
+    Err(no_kernel(x, kernel))
+}
+
+/// PyTorch's error of a kernel with no code for x's dtype.
+fn no_kernel(x: &Tensor, kernel: &str) -> Error {
     let dev = if x.is_cuda() { "cuda" } else { "cpu" };
-    Err(Error::NotImplemented(format!(
+    Error::NotImplemented(format!(
         "\"{kernel}_{dev}\" not implemented for '{}'",
         x.dtype().scalar_type_name()
-    )))
+    ))
 }
 
 /// The node of an activation and what it saves: the in-place form's (`*Backward1`) saves the
@@ -79,8 +94,9 @@ pub fn leaky_relu(x: &Tensor, slope: f64, inplace: bool) -> Result<Tensor> {
 
 /// `x · sigmoid(x)` (SiluBackward0).
 pub fn silu(x: &Tensor) -> Result<Tensor> {
-    floating_only(x, "silu")?;
+    floating_or_complex(x, "silu")?;
     let out = value(|| mul(x, &sigmoid(x)?))?;
+    super::complex_autograd_check("silu", &[x], &out)?;
     if needs_grad(&[x])? {
         record(
             "SiluBackward0",
@@ -220,6 +236,11 @@ pub fn hardtanh(x: &Tensor, min_val: f64, max_val: f64) -> Result<Tensor> {
             "min_val cannot be greater than max_val".into(),
         ));
     }
+    if x.dtype().is_complex() {
+        return Err(Error::NotImplemented(
+            "clamp is not supported for complex types".into(),
+        ));
+    }
     let out = crate::backend::clamp(x, min_val, max_val)?;
     if out.dtype().is_differentiable() && needs_grad(&[x])? {
         record(
@@ -279,7 +300,7 @@ const KAPPA: f64 = 0.044715;
 
 /// `x Φ(x)`, or its tanh approximation (GeluBackward0).
 pub fn gelu(x: &Tensor, approximate: GeluApprox) -> Result<Tensor> {
-    if !x.dtype().is_differentiable() {
+    if !x.dtype().is_differentiable() || x.dtype().is_complex() {
         return Err(Error::NotImplemented(format!(
             "\"GeluKernelImpl\" not implemented for '{}'",
             x.dtype().scalar_type_name()
@@ -514,7 +535,7 @@ pub fn hardshrink(x: &Tensor, lambd: f64) -> Result<Tensor> {
 /// PyTorch's scalar kernel (small tensors, and the last elements of a loop; its vectorised one
 /// gives +0 between).
 pub fn softshrink(x: &Tensor, lambd: f64) -> Result<Tensor> {
-    if !x.dtype().is_differentiable() {
+    if !x.dtype().is_differentiable() || x.dtype().is_complex() {
         return Err(Error::NotImplemented(format!(
             "\"softshrink_check\" not implemented for '{}'",
             x.dtype().scalar_type_name()
@@ -586,7 +607,7 @@ pub fn glu(x: &Tensor, dim: i64) -> Result<Tensor> {
 /// `x` where x > 0, `weight · x` elsewhere, `weight` broadcast against `x`
 /// (PreluKernelBackward0; `F.prelu` shapes the weight).
 pub fn prelu_kernel(x: &Tensor, weight: &Tensor) -> Result<Tensor> {
-    floating_only(x, "prelu")?;
+    floating_or_complex(x, "prelu")?;
     let pos = |x: &Tensor| compare(CmpOp::Gt, x, &scalar(0.0));
     let out = value(|| where_(&pos(x)?, x, &mul(weight, x)?))?;
     if needs_grad(&[x, weight])? {

@@ -283,6 +283,7 @@ pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Re
     } else {
         backend::reduce(ReduceKernel::extreme(is_max), x, &rd, keepdim)?
     };
+    super::complex_autograd_check(if is_max { "amax" } else { "amin" }, &[x], &out)?;
     if needs_grad(&[x])? {
         let (shape, name) = (
             x.shape(),

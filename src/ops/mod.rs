@@ -117,6 +117,18 @@ fn needs_backward(inputs: &[&Tensor]) -> Result<bool> {
     Ok(any)
 }
 
+/// PyTorch's `throw_error_for_complex_autograd`: an op whose derivative formula is for real
+/// numbers only refuses to record a complex result (the kernel ran first: an empty tensor, or
+/// an op with complex kernels such as `silu`).
+pub fn complex_autograd_check(name: &str, inputs: &[&Tensor], out: &Tensor) -> Result<()> {
+    if out.dtype().is_complex() && needs_backward(inputs)? {
+        return Err(Error::NotImplemented(format!(
+            "{name} does not support automatic differentiation for outputs with complex dtype."
+        )));
+    }
+    Ok(())
+}
+
 pub fn meta_of(t: &Tensor) -> TensorMeta {
     let d = t.data();
     TensorMeta {

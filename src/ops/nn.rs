@@ -51,6 +51,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
         div(&e, &sum(&e, Some(&[d]), true)?)?
     };
     let out = out.detached();
+    super::complex_autograd_check("_softmax", &[x], &out)?;
     if needs_grad(&[x])? {
         // dx = y ⊙ (g - Σ g⊙y)
         record(
@@ -99,6 +100,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 /// log_softmax's result `out` of `x`, with its node recorded.
 fn finish_log_softmax(x: &Tensor, out: Tensor, d: i64, dim: i64) -> Result<Tensor> {
     let out = out.detached();
+    super::complex_autograd_check("_log_softmax", &[x], &out)?;
     if needs_grad(&[x])? {
         // dx = g - exp(y) Σ g
         record(
