@@ -48,12 +48,9 @@ pub enum BinOp {
 
 /// The forward kernel of `a op b` in dtype `dt` (bool adds/multiplies as logical or/and).
 pub fn binary_kernel(op: BinOp, a: &Tensor, b: &Tensor, dt: DType) -> Result<Tensor> {
-    // (the backend checks the shapes; only the bool-subtraction error must come after them)
+    // (the backend checks the shapes)
     let k = match (op, dt) {
-        (BinOp::Sub, DType::Bool) => {
-            broadcast_shapes(&a.shape(), &b.shape())?;
-            return Err(Error::NotImplemented("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into()));
-        }
+        (BinOp::Sub, DType::Bool) => return Err(bool_sub_check(a, b).unwrap_err()),
         (BinOp::Mul | BinOp::Div, DType::Bool) => BinaryKernel::And,
         (_, DType::Bool) => BinaryKernel::Or,
         (BinOp::Add, _) => BinaryKernel::Add,
@@ -126,19 +123,18 @@ pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     add_scaled(a, b, 1.0)
 }
 
-/// PyTorch refuses `-` with one bool operand (tensor or Python bool).
-fn bool_sub_check(a: &Tensor, b: &Tensor) -> Result<()> {
-    if a.dtype() == DType::Bool || b.dtype() == DType::Bool {
-        return Err(Error::NotImplemented("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into()));
+/// PyTorch's `sub_check`, the first check of every subtraction (before shapes, memory overlap
+/// and alpha): `-` with a bool operand (tensor or Python bool) is refused.
+pub fn bool_sub_check(a: &Tensor, b: &Tensor) -> Result<()> {
+    match (a.dtype() == DType::Bool, b.dtype() == DType::Bool) {
+        (true, true) => Err(Error::NotImplemented("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.".into())),
+        (true, false) | (false, true) => Err(Error::NotImplemented("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.".into())),
+        (false, false) => Ok(()),
     }
-    Ok(())
 }
 
 /// a - alpha * b
 pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
-    if a.dtype() == DType::Bool && b.dtype() == DType::Bool {
-        return binary_kernel(BinOp::Sub, a, b, DType::Bool);
-    }
     bool_sub_check(a, b)?;
     // (PyTorch's sub is add with -alpha: one rounding for a floating result on the CPU)
     let fused = match alpha == 1.0 {

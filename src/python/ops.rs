@@ -257,6 +257,7 @@ impl PyTensor {
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = operand_or_type_error(other, "sub_", "other")?;
+        ops::bool_sub_check(&self.t, &o).py()?;
         ops::apply_inplace(&self.t, &[&o], |s| ops::sub(s, &o)).py()
     }
     fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -562,6 +563,7 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, Self>> {
         let (other, alpha) = deprecated_alpha(slf.py(), "sub_", other, other2, alpha)?;
         let o = operand_or_type_error(other, "sub_", "other")?;
+        ops::bool_sub_check(&slf.get().t, &o).py()?;
         let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
     }

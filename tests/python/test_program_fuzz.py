@@ -95,8 +95,6 @@ KNOWN_LOUD = [
      "backward from a stale no_grad view: PyTorch refreshes its grad_fn (and raises) first"),
     ("Boolean inputs not supported", "more than one element of the written-to tensor",
      "relu_ of an expanded bool tensor: PyTorch's dtype check comes before its overlap check"),
-    ("`-` operator, with two bool tensors", "some elements of the input tensor and the written-to",
-     "sub_ of bool views that overlap: PyTorch's dtype check comes before its overlap check"),
     ("Trying to backward through the graph a second time", "one of the variables needed for gradient",
      "a graph both freed and written in place: PyTorch reaches the freed node first, leafgrad "
      "the stale saved tensor (the engines visit nodes in different orders)"),
