@@ -11,6 +11,7 @@ Three groups:
   whose .expected files were written by PyTorch on a GPU), training, and the ops that have no
   CUDA kernel yet raising NotImplementedError.
 """
+import functools
 import importlib.util
 import os
 import re
@@ -124,9 +125,15 @@ def _nvidia_tool(name):
     return shutil.which(name)
 
 
+@functools.lru_cache(maxsize=None)
+def _ptx(arch):
+    return torch._core._cuda_compile_ptx(arch)
+
+
 def _compile(arch):
+    """The PTX of every kernel for `arch` (compiled once per run: half a minute each)."""
     try:
-        return torch._core._cuda_compile_ptx(arch)
+        return _ptx(arch)
     except RuntimeError as e:
         if "could not be loaded" in str(e) and not REQUIRE_NVRTC:
             pytest.skip(f"NVRTC is not installed: {e}")
