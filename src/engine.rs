@@ -278,8 +278,17 @@ pub fn backward_edges(
 
         let outputs = match &node.kind {
             NodeKind::AccumulateGrad(var) => {
-                // PyTorch's AccumulateGrad leaves a variable that stopped requiring grad after
-                // the graph was recorded (`requires_grad_(False)`, `detach_()`) alone.
+                // A variable that an in-place op made a non-leaf since the graph was recorded
+                // is refused (PyTorch's logic_error); one that stopped requiring grad
+                // (`requires_grad_(False)`, `detach_()`) is left alone.
+                if opts.accumulate
+                    && grads.first().is_some_and(Option::is_some)
+                    && var.grad_fn().is_some()
+                {
+                    return Err(Error::Runtime(
+                        "leaf variable has been moved into the graph interior".into(),
+                    ));
+                }
                 if opts.accumulate && var.requires_grad() {
                     if let Some(g) = grads.first_mut().and_then(Option::take) {
                         grads[0] = Some(accumulate_grad(var, g, opts.create_graph)?);

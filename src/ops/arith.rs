@@ -89,6 +89,9 @@ fn arith(op: BinOp, a: &Tensor, b: &Tensor, true_div: bool) -> Result<Tensor> {
 /// a + alpha * b
 /// (a floating result on the CPU rounds once, `fma(alpha, b, a)`, as PyTorch's kernel)
 pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
+    // autograd's edges first, as PyTorch's VariableType collects them before the kernel (a
+    // stale view's refusal comes before a shape or dtype error)
+    let recorded = needs_grad(&[a, b])?;
     let fused = match alpha == 1.0 {
         true => None,
         false => super::fused::scaled_add(a, b, alpha)?,
@@ -98,7 +101,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
         None if alpha == 1.0 => arith(BinOp::Add, a, b, false)?,
         None => arith(BinOp::Add, a, &super::fused::times_number(b, alpha)?, false)?,
     };
-    if needs_grad(&[a, b])? {
+    if recorded {
         // d(a + αb) = da + α db
         record(
             "AddBackward0",
@@ -135,6 +138,8 @@ pub fn bool_sub_check(a: &Tensor, b: &Tensor) -> Result<()> {
 
 /// a - alpha * b
 pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
+    // autograd's edges first (see add_scaled), then PyTorch's sub_check
+    let recorded = needs_grad(&[a, b])?;
     bool_sub_check(a, b)?;
     // (PyTorch's sub is add with -alpha: one rounding for a floating result on the CPU)
     let fused = match alpha == 1.0 {
@@ -146,7 +151,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: f64) -> Result<Tensor> {
         None if alpha == 1.0 => arith(BinOp::Sub, a, b, false)?,
         None => arith(BinOp::Sub, a, &super::fused::times_number(b, alpha)?, false)?,
     };
-    if needs_grad(&[a, b])? {
+    if recorded {
         // d(a - αb) = da - α db
         record(
             "SubBackward0",
@@ -277,8 +282,9 @@ pub fn rsub(x: &Tensor, s: &Tensor) -> Result<Tensor> {
 }
 
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let recorded = needs_grad(&[a, b])?;
     let out = arith(BinOp::Mul, a, b, false)?;
-    if needs_grad(&[a, b])? {
+    if recorded {
         // Only the inputs that require grad get a gradient computed.
         let (ra, rb) = (needs_formula(a), needs_formula(b));
         // d(ab) = b da + a db (conjugated for complex: PyTorch's convention)
@@ -309,8 +315,9 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let recorded = needs_grad(&[a, b])?;
     let out = arith(BinOp::Div, a, b, true)?;
-    if needs_grad(&[a, b])? {
+    if recorded {
         let (ra, rb) = (needs_formula(a), needs_formula(b));
         // d(a/b) = da / b - a db / b²
         record(

@@ -96,6 +96,13 @@ pub fn has_internal_overlap(t: &Tensor) -> bool {
             .any(|(&n, &s)| n > 1 && s == 0)
 }
 
+/// The checks of an in-place write that PyTorch's autograd makes before the kernel runs its
+/// own (a leaf, an inference tensor, a view that may not be written): for a kernel check that
+/// comes between them and the memory checks (`sub_`'s bool refusal).
+pub fn check_inplace_autograd(target: &Tensor, others: &[&Tensor]) -> Result<()> {
+    check_inplace_with(target, others, Overlap::Unchecked)
+}
+
 /// [`check_inplace`] with the kernel's memory-overlap checks as `overlap` says.
 fn check_inplace_with(target: &Tensor, others: &[&Tensor], overlap: Overlap) -> Result<()> {
     before_write(target)?;

@@ -122,8 +122,11 @@ macro_rules! define_float_unary {
         $(
             $(#[doc = $doc])*
             pub fn $name(x: &Tensor) -> Result<Tensor> {
+                // autograd's edges first, as PyTorch's VariableType collects them before the
+                // kernel (a stale view's refusal comes before a shape or dtype error)
+                let recorded = needs_grad(&[x])?;
                 let out = $crate::ops::pointwise::float_unary_value(FloatUnary::$Variant, x)?;
-                if needs_grad(&[x])? {
+                if recorded {
                     // The closure captures nothing, so boxing it allocates nothing.
                     let backward = Box::new(|s: &[Tensor], g: &[Tensor]| {
                         let grad: fn(&Tensor, &Tensor) -> Result<Tensor> = $grad;
@@ -264,8 +267,9 @@ macro_rules! define_float_binary {
         $(
             $(#[doc = $doc])*
             pub fn $name(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+                let recorded = needs_grad(&[a, b])?;
                 let out = $crate::ops::pointwise::float_binary_value(FloatBinary::$Variant, a, b)?;
-                if needs_grad(&[a, b])? {
+                if recorded {
                     let saved = vec![$(
                         $crate::ops::pointwise::saved!($saves, a, b, &out)
                     ),*];
@@ -349,8 +353,9 @@ macro_rules! define_rounding {
             $(#[doc = $doc])*
             pub fn $name(x: &Tensor) -> Result<Tensor> {
                 let unsupported = $crate::ops::pointwise::complex_unsupported!($complex);
+                let recorded = needs_grad(&[x])?;
                 let out = $crate::ops::pointwise::rounding_value(Rounding::$Variant, x, unsupported)?;
-                if needs_grad(&[x])? {
+                if recorded {
                     record(
                         $node,
                         &[x],

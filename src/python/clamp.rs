@@ -2,6 +2,7 @@
 //! (numbers, 0-d tensors passed as numbers, tensors) read into `ops::clamp_*_as`.
 use super::ops::{inplace, out, R};
 use super::tensor::PyTensor;
+use super::IntoPyResult;
 use crate::ops;
 use crate::tensor::Tensor;
 use pyo3::exceptions::PyTypeError;
@@ -102,7 +103,7 @@ fn clamp_inplace_as<'py>(
         });
     }
     let (lo, hi, kind) = clamp_bounds(min, max)?;
-    inplace(slf, &[], |s| {
+    let clamped = |s: &Tensor| -> crate::Result<Tensor> {
         let r = ops::clamp_scalar_as(s, lo, hi, kind, op)?;
         // clamp's own check names the output's C++ type ("long int"), not its ScalarType
         if r.dtype() != s.dtype() && !ops::can_cast(r.dtype(), s.dtype()) {
@@ -113,7 +114,14 @@ fn clamp_inplace_as<'py>(
             )));
         }
         Ok(r)
-    })
+    };
+    // PyTorch's clamp checks the types (complex, the result's cast) before the in-place write's
+    // memory checks: the same clamp of no elements raises those first
+    {
+        let t = &slf.get().t;
+        clamped(&Tensor::zeros_on(&[0], t.dtype(), t.device()).py()?).py()?;
+    }
+    inplace(slf, &[], clamped)
 }
 
 /// clamp's bounds as tensors when the call takes PyTorch's tensor overload (ClampBackward0):

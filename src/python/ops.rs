@@ -257,7 +257,7 @@ impl PyTensor {
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = operand_or_type_error(other, "sub_", "other")?;
-        ops::bool_sub_check(&self.t, &o).py()?;
+        sub_check_inplace(&self.t, &o)?;
         ops::apply_inplace(&self.t, &[&o], |s| ops::sub(s, &o)).py()
     }
     fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -563,7 +563,7 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, Self>> {
         let (other, alpha) = deprecated_alpha(slf.py(), "sub_", other, other2, alpha)?;
         let o = operand_or_type_error(other, "sub_", "other")?;
-        ops::bool_sub_check(&slf.get().t, &o).py()?;
+        sub_check_inplace(&slf.get().t, &o)?;
         let alpha = alpha_arg(&slf.get().t, &o, alpha)?;
         inplace(slf, &[&o], |s| ops::sub_scaled(s, &o, alpha))
     }
@@ -772,6 +772,16 @@ pub(super) fn warn_deprecated_overload(py: Python<'_>, name: &str, function: boo
     };
     let msg = format!("This overload of {name} is deprecated:\n\t{old}\nConsider using one of the following signatures instead:\n\t{new} (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1833.)");
     super::tensor::warn(py, "UserWarning", &msg, if function { 2 } else { 1 })
+}
+
+/// `sub_`'s bool refusal, which PyTorch makes after autograd's checks of the in-place write
+/// and before the kernel's shape and memory checks.
+fn sub_check_inplace(target: &Tensor, other: &Tensor) -> PyResult<()> {
+    if let Err(e) = ops::bool_sub_check(target, other) {
+        ops::check_inplace_autograd(target, &[other]).py()?;
+        return Err(e).py();
+    }
+    Ok(())
 }
 
 pub(super) fn inplace<'py>(

@@ -177,3 +177,31 @@ def test_a_copy_of_the_same_elements_skips_the_memory_checks():
     t3 = torch.arange(9).reshape(3, 3).expand(2, 3, 3)
     with pytest.raises(RuntimeError, match="some elements of the input tensor and the written-to tensor"):
         t3[1:] = t3[0]
+
+
+def test_clamp_checks_types_before_the_memory_of_an_expanded_target():
+    x = torch.tensor([[-2], [-3]]).expand(2, 3)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type long int"):
+        x.clamp_(-1.0)
+    z = torch.tensor([1 + 1j]).expand(2, 3)
+    with pytest.raises(NotImplementedError, match="clamp is not supported for complex types"):
+        z.clamp_(-1.0, 1.0)
+    with pytest.raises(RuntimeError, match=OVERLAP):
+        torch.tensor([[-2.0], [-3.0]]).expand(2, 3).clamp_(-1.0)
+
+
+def test_autograd_checks_come_before_the_kernels():
+    # PyTorch's VariableType makes its checks (an in-place write into a leaf, a stale view made
+    # under no_grad) before the kernel's (bool subtraction, shapes)
+    x = torch.ones(2, requires_grad=True)
+    for write in (lambda: x.sub_(torch.tensor([True, False])), lambda: x.__isub__(torch.tensor([True]))):
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+            write()
+    b = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = b[:2]
+    b.detach().add_(1)
+    for op in (lambda: v - torch.ones(3), lambda: v - torch.tensor([True, False]), lambda: v * torch.ones(3),
+               lambda: torch.atan2(v, torch.ones(3)), lambda: v + torch.ones(3), lambda: v / torch.ones(3)):
+        with pytest.raises(RuntimeError, match="A view was created in no_grad mode and its base"):
+            op()
