@@ -126,12 +126,50 @@ pub fn clamp_tensor(x: &Tensor, min: Option<&Tensor>, max: Option<&Tensor>) -> R
 }
 
 /// [`clamp_tensor`] recorded as `op`.
+/// The dtype clamp computes in for tensor bounds: the operands' result type.
+pub fn clamp_tensor_result_type(
+    x: &Tensor,
+    min: Option<&Tensor>,
+    max: Option<&Tensor>,
+) -> Result<DType> {
+    let kind = |t: &Tensor| {
+        let (d, p, _) = t.info();
+        (d, p)
+    };
+    let kinds: Vec<_> = std::iter::once(x).chain(min).chain(max).map(kind).collect();
+    crate::dtype::result_type(&kinds)
+}
+
+/// PyTorch's refusal of a complex clamp: clamp's own check, or for clamp_min/clamp_max the
+/// maximum/minimum kernel's dtype dispatch.
+pub fn clamp_complex_error(op: ClampOp, dt: DType, x: &Tensor) -> Error {
+    let dev = if x.is_cuda() { "cuda" } else { "cpu" };
+    match op {
+        ClampOp::Clamp => Error::NotImplemented("clamp is not supported for complex types".into()),
+        ClampOp::Min | ClampOp::Max => Error::NotImplemented(format!(
+            "\"{}_{dev}\" not implemented for '{}'",
+            if op == ClampOp::Min {
+                "maximum"
+            } else {
+                "minimum"
+            },
+            dt.scalar_type_name()
+        )),
+    }
+}
+
 pub fn clamp_tensor_as(
     x: &Tensor,
     min: Option<&Tensor>,
     max: Option<&Tensor>,
     op: ClampOp,
 ) -> Result<Tensor> {
+    if min.is_some() || max.is_some() {
+        let dt = clamp_tensor_result_type(x, min, max)?;
+        if dt.is_complex() {
+            return Err(clamp_complex_error(op, dt, x));
+        }
+    }
     let out = match (min, max) {
         (None, None) => {
             return Err(Error::Runtime(

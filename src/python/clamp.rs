@@ -85,7 +85,7 @@ fn clamp_as<'py>(
     if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
         return out(py, ops::clamp_tensor_as(t, lo.as_ref(), hi.as_ref(), op));
     }
-    let (lo, hi, kind) = clamp_bounds(min, max)?;
+    let (lo, hi, kind) = clamp_bounds(t, op, min, max)?;
     out(py, ops::clamp_scalar_as(t, lo, hi, kind, op))
 }
 
@@ -98,11 +98,41 @@ fn clamp_inplace_as<'py>(
 ) -> PyResult<Bound<'py, PyTensor>> {
     if let Some((lo, hi)) = tensor_bounds(&min, &max)? {
         let others: Vec<&Tensor> = lo.iter().chain(hi.iter()).collect();
+        // the result's cast, then complex types, after autograd's checks and before memory's
+        let t = slf.get().t.clone();
+        let dt = ops::clamp_tensor_result_type(&t, lo.as_ref(), hi.as_ref()).py()?;
+        let refused = if dt != t.dtype() && !ops::can_cast(dt, t.dtype()) {
+            Some(crate::Error::Runtime(format!(
+                "result type {} can't be cast to the desired output type {}",
+                dt.scalar_type_name(),
+                t.dtype().scalar_type_name()
+            )))
+        } else if dt.is_complex() {
+            Some(ops::clamp_complex_error(op, dt, &t))
+        } else {
+            None
+        };
+        if let Some(e) = refused {
+            ops::check_inplace_autograd(&t, &others).py()?;
+            return Err(e).py();
+        }
         return inplace(slf, &others, |s| {
             ops::clamp_tensor_as(s, lo.as_ref(), hi.as_ref(), op)
         });
     }
-    let (lo, hi, kind) = clamp_bounds(min, max)?;
+    let (lo, hi, kind) = match clamp_bounds(&slf.get().t, op, min, max) {
+        Ok(b) => b,
+        Err(e) => {
+            // a complex number passes PyTorch's argument parser (a Scalar): autograd's checks
+            // of the write come before clamp's refusal
+            if e.is_instance_of::<pyo3::exceptions::PyNotImplementedError>(slf.py())
+                || e.is_instance_of::<pyo3::exceptions::PyRuntimeError>(slf.py())
+            {
+                ops::check_inplace_autograd(&slf.get().t, &[]).py()?;
+            }
+            return Err(e);
+        }
+    };
     let clamped = |s: &Tensor| -> crate::Result<Tensor> {
         let r = ops::clamp_scalar_as(s, lo, hi, kind, op)?;
         // clamp's own check names the output's C++ type ("long int"), not its ScalarType
@@ -115,11 +145,14 @@ fn clamp_inplace_as<'py>(
         }
         Ok(r)
     };
-    // PyTorch's clamp checks the types (complex, the result's cast) before the in-place write's
-    // memory checks: the same clamp of no elements raises those first
+    // PyTorch's clamp checks the types (complex, the result's cast) after autograd's checks of
+    // the write and before its memory checks: the same clamp of no elements raises them
     {
         let t = &slf.get().t;
-        clamped(&Tensor::zeros_on(&[0], t.dtype(), t.device()).py()?).py()?;
+        if let Err(e) = clamped(&Tensor::zeros_on(&[0], t.dtype(), t.device()).py()?) {
+            ops::check_inplace_autograd(t, &[]).py()?;
+            return Err(e).py();
+        }
     }
     inplace(slf, &[], clamped)
 }
@@ -169,6 +202,8 @@ fn tensor_bounds<'py>(
 /// clamp's Python-number bounds, and the widest kind of number among them (which promotes
 /// integer or bool tensors, as PyTorch's type promotion with a scalar does).
 fn clamp_bounds(
+    x: &Tensor,
+    op: ops::ClampOp,
     min: Option<Bound<'_, PyAny>>,
     max: Option<Bound<'_, PyAny>>,
 ) -> PyResult<(Option<f64>, Option<f64>, ops::BoundKind)> {
@@ -177,6 +212,24 @@ fn clamp_bounds(
         match b.filter(|b| !b.is_none()) {
             None => Ok(None),
             Some(b) => {
+                if let Ok(c) = b.cast::<pyo3::types::PyComplex>() {
+                    // a complex Scalar: a real one when its imaginary part is 0; otherwise
+                    // clamp's refusal, or for a floating tensor's clamp the conversion of the
+                    // bound to double
+                    if c.imag() == 0.0 {
+                        kind = ops::BoundKind::Float;
+                        return Ok(Some(c.real()));
+                    }
+                    let dt = x.dtype();
+                    if op == ops::ClampOp::Clamp && dt.is_differentiable() && !dt.is_complex() {
+                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                            "value cannot be converted to type double without overflow",
+                        ));
+                    }
+                    return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+                        "clamp is not supported for complex types",
+                    ));
+                }
                 // a 0-d tensor passed as a number counts by its dtype
                 let tensor_dt = b.cast::<PyTensor>().ok().map(|t| t.get().t.dtype());
                 if b.is_instance_of::<pyo3::types::PyFloat>()

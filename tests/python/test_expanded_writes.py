@@ -205,3 +205,46 @@ def test_autograd_checks_come_before_the_kernels():
                lambda: torch.atan2(v, torch.ones(3)), lambda: v + torch.ones(3), lambda: v / torch.ones(3)):
         with pytest.raises(RuntimeError, match="A view was created in no_grad mode and its base"):
             op()
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda z: z.clone().clamp_(torch.zeros(2, dtype=torch.cfloat)), NotImplementedError,
+     "clamp is not supported for complex types"),
+    (lambda z: z.clone().clamp_(torch.zeros(2)), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: torch.ones(2).clamp_(torch.zeros(2, dtype=torch.cfloat)), RuntimeError,
+     "result type ComplexFloat can't be cast to the desired output type Float"),
+    (lambda z: z.clone().clamp(torch.zeros(2), torch.ones(2)), NotImplementedError,
+     "clamp is not supported for complex types"),
+    (lambda z: z.clone().expand(2, 2).clamp_(torch.zeros(2)), NotImplementedError,
+     "clamp is not supported for complex types"),
+    (lambda z: z.clamp_min(torch.zeros(2)), NotImplementedError, "\"maximum_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.clone().clamp_max_(torch.zeros(2)), NotImplementedError,
+     "\"minimum_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: torch.ones(2, requires_grad=True).clamp_(torch.zeros(2, dtype=torch.cfloat)), RuntimeError,
+     "a leaf Variable that requires grad is being used in an in-place operation."),
+    (lambda z: torch.ones(2, requires_grad=True).clamp_(-1.0, 1j), RuntimeError,
+     "a leaf Variable that requires grad is being used in an in-place operation."),
+    (lambda z: torch.tensor([1j], requires_grad=True).clamp_(-1.0, 1.0), RuntimeError,
+     "a leaf Variable that requires grad is being used in an in-place operation."),
+])
+def test_clamp_of_complex_numbers(call, error, message):
+    z = torch.ones(2, dtype=torch.cfloat)
+    with pytest.raises(error) as e:
+        call(z)
+    assert str(e.value) == message
+
+
+def test_clamp_with_a_complex_number_bound():
+    for call, error, message in [
+        (lambda: torch.ones(2, dtype=torch.cfloat).clamp(-1, 1j), NotImplementedError,
+         "clamp is not supported for complex types"),
+        (lambda: torch.ones(2, dtype=torch.long).clamp(-1, 1j), NotImplementedError,
+         "clamp is not supported for complex types"),
+        (lambda: torch.ones(2).clamp(1j), RuntimeError, "value cannot be converted to type double without overflow"),
+        (lambda: torch.ones(2).clamp_(1j), RuntimeError, "value cannot be converted to type double without overflow"),
+        (lambda: torch.ones(2).clamp_min(1j), NotImplementedError, "clamp is not supported for complex types"),
+    ]:
+        with pytest.raises(error) as e:
+            call()
+        assert str(e.value) == message
+    assert torch.ones(2).clamp(-1, 0.5 + 0j).tolist() == [0.5, 0.5]
