@@ -680,11 +680,13 @@ pub fn retain_grad(t: &Tensor) -> PyResult<()> {
             "can't retain_grad on Tensor that has requires_grad=False",
         ));
     }
-    // a view written through its base or a sibling: the hook goes on its current history
-    crate::ops::refresh_view(t)?;
+    // a leaf (its grad_fn as it is: a view made under no_grad has none) or one already
+    // retained: nothing to do, as in PyTorch, which asks for the current history only after
     if t.is_leaf() || t.retains_grad() {
         return Ok(());
     }
+    // a view written through its base or a sibling: the hook goes on its current history
+    crate::ops::refresh_view(t)?;
     let (gf, nr) = {
         let mut m = t.meta();
         m.retains_grad = true;

@@ -248,3 +248,15 @@ def test_clamp_with_a_complex_number_bound():
             call()
         assert str(e.value) == message
     assert torch.ones(2).clamp(-1, 0.5 + 0j).tolist() == [0.5, 0.5]
+
+
+def test_retain_grad_of_a_view_made_under_no_grad_after_a_write():
+    # PyTorch's retain_grad returns for a leaf (the raw grad_fn: none for a view made under
+    # no_grad) before it asks for the view's current history
+    t0 = torch.ones(3, 4, 2, dtype=torch.float64, requires_grad=True)
+    with torch.no_grad():
+        t2 = t0[:2]
+        t2.mul_(1)
+    t2.retain_grad()
+    with pytest.raises(RuntimeError, match="A view was created in no_grad mode and its base"):
+        t2.grad_fn
