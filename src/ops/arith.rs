@@ -212,7 +212,7 @@ pub fn arith_out(op: BinOp, a: &Tensor, b: &Tensor, alpha: f64, out: &Tensor) ->
 /// PyTorch's checks before an `out=` write: the write is allowed (versions, saved tensors), no
 /// forward AD, and nothing requires grad while grad mode is on.
 fn check_out(name: &str, inputs: &[&Tensor], out: &Tensor) -> Result<()> {
-    super::inplace::before_write(out)?;
+    super::inplace_checks::before_write(out)?;
     let mut all: Vec<&Tensor> = inputs.to_vec();
     all.push(out);
     if super::tangent::wanted(&all) {

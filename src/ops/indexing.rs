@@ -218,17 +218,22 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<bool>
     } else {
         ix.view
     };
-    let overlapping = super::inplace::has_internal_overlap(&target);
-    super::inplace::apply_inplace_with(&target, &[&v], super::inplace::Overlap::Allow, |s| {
-        let vv = expand(&v, &shape)?;
-        let flat = reshape(&crate::backend::contiguous(&vv)?, &[-1])?;
-        let vflat = if v.requires_grad() {
-            reshape(&vv, &[-1])?
-        } else {
-            flat
-        };
-        put(s, &plan, &vflat)
-    })?;
+    let overlapping = super::inplace_checks::has_internal_overlap(&target);
+    super::inplace::apply_inplace_with(
+        &target,
+        &[&v],
+        super::inplace_checks::Overlap::Allow,
+        |s| {
+            let vv = expand(&v, &shape)?;
+            let flat = reshape(&crate::backend::contiguous(&vv)?, &[-1])?;
+            let vflat = if v.requires_grad() {
+                reshape(&vv, &[-1])?
+            } else {
+                flat
+            };
+            put(s, &plan, &vflat)
+        },
+    )?;
     Ok(overlapping)
 }
 
@@ -243,9 +248,9 @@ fn copy_to(dst: &Tensor, v: &Tensor, number: bool) -> Result<()> {
     }
     if v.ndim() == 0 {
         let overlap = if number {
-            super::inplace::Overlap::Allow
+            super::inplace_checks::Overlap::Allow
         } else {
-            super::inplace::Overlap::Refuse
+            super::inplace_checks::Overlap::Refuse
         };
         return super::inplace::apply_inplace_with(dst, &[v], overlap, |s| filled_tensor(s, v));
     }
@@ -263,10 +268,10 @@ fn copy_to(dst: &Tensor, v: &Tensor, number: bool) -> Result<()> {
 /// `dst.copy_(v)` of equal shapes, recorded (CopyBackwards); a copy of the same elements of
 /// the same memory skips the memory checks, as PyTorch's copy_ returns before them.
 fn copy_same_shape(dst: &Tensor, v: &Tensor) -> Result<()> {
-    let overlap = if super::inplace::same_data(dst, v) {
-        super::inplace::Overlap::Unchecked
+    let overlap = if super::inplace_checks::same_data(dst, v) {
+        super::inplace_checks::Overlap::Unchecked
     } else {
-        super::inplace::Overlap::Refuse
+        super::inplace_checks::Overlap::Refuse
     };
     super::inplace::apply_inplace_with(dst, &[v], overlap, |s| copy_value(s, v))
 }

@@ -253,12 +253,12 @@ pub fn _saved_tensors_hooks_get_disabled_error_message() -> Option<String> {
 #[pyfunction]
 fn _set_mutation_hook(hook: Option<Py<PyAny>>) {
     let hook = hook.map(|h| {
-        let f: crate::ops::inplace::MutationHook = Arc::new(move |t: &Tensor| {
+        let f: crate::ops::inplace_checks::MutationHook = Arc::new(move |t: &Tensor| {
             Python::attach(|py| h.call1(py, (wrap(py, t.clone())?,)).map(|_| ())).map_err(stash)
         });
         f
     });
-    crate::ops::inplace::set_mutation_hook(hook);
+    crate::ops::inplace_checks::set_mutation_hook(hook);
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

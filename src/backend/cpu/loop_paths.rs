@@ -152,40 +152,35 @@ pub fn float_binary(
     if op != FloatBinary::Atan2 {
         return Ok(None);
     }
-    let rules = |_, _, _| Rules {
-        quads: false,
-        scalar_only: false,
-    };
-    // two vectors a step: 16 float32 or 8 float64 on AVX2
+    // SLEEF's function in the vector blocks (two vectors a step: 16 float32 or 8 float64 on
+    // AVX2), the C library's elsewhere
+    fn by_path<T: Element>(
+        (a, b, shape): (&Strided, &Strided, &[usize]),
+        block: usize,
+        vector: fn(T, T) -> T,
+        scalar: fn(T, T) -> T,
+    ) -> Result<Strided> {
+        let rules = |_, _, _| Rules {
+            quads: false,
+            scalar_only: false,
+        };
+        map2_paths(a, b, shape, block, rules, |y: T, x: T, p| {
+            if p == Path::Vector {
+                vector(y, x)
+            } else {
+                scalar(y, x)
+            }
+        })
+    }
+    let args = (a, b, shape);
     Ok(Some(match a.dtype() {
-        DType::Float32 => map2_paths(
-            a,
-            b,
-            shape,
+        DType::Float32 => by_path(
+            args,
             2 * torch_vec::lanes(),
-            rules,
-            |y: f32, x: f32, p| {
-                if p == Path::Vector {
-                    super::sleef::atan2(y, x)
-                } else {
-                    y.atan2(x)
-                }
-            },
+            super::sleef::atan2,
+            f32::atan2,
         )?,
-        DType::Float64 => map2_paths(
-            a,
-            b,
-            shape,
-            torch_vec::lanes(),
-            rules,
-            |y: f64, x: f64, p| {
-                if p == Path::Vector {
-                    super::sleef64::atan2(y, x)
-                } else {
-                    y.atan2(x)
-                }
-            },
-        )?,
+        DType::Float64 => by_path(args, torch_vec::lanes(), super::sleef64::atan2, f64::atan2)?,
         _ => return Ok(None),
     }))
 }
