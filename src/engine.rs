@@ -160,7 +160,7 @@ pub fn backward_to(
 ) -> Result<Vec<Option<Tensor>>> {
     let mut edges = Vec::with_capacity(roots.len());
     for (i, (t, g)) in roots.iter().enumerate() {
-        let e = ops::gradient_edge(t);
+        let e = ops::try_gradient_edge(t)?;
         if e.node.is_none() {
             return Err(Error::Runtime(format!(
                 "element {} of tensors does not require grad and does not have a grad_fn",

@@ -482,6 +482,16 @@ impl Tensor {
         }
         self.meta().grad_fn.clone()
     }
+    /// [`Tensor::grad_fn`], with the error of a view that may not take its base's new history
+    /// (made under no_grad, one of several outputs, ...) raised rather than ignored.
+    pub fn try_grad_fn(&self) -> Result<Option<NodeRef>> {
+        if self.is_view() {
+            if let Some(refresh) = VIEW_REFRESH.get() {
+                refresh(self)?;
+            }
+        }
+        Ok(self.meta().grad_fn.clone())
+    }
     pub fn is_leaf(&self) -> bool {
         self.grad_fn().is_none()
     }

@@ -286,8 +286,14 @@ impl Node {
                     let SavedValue::Tensor(t) = &st.value else {
                         unreachable!("checked above")
                     };
-                    check_version(self_ref, t, st.version, st.is_output, st.output_nr)?;
-                    check_not_detached(t, st.had_grad_fn)?;
+                    check_saved(
+                        self_ref,
+                        t,
+                        st.version,
+                        st.is_output,
+                        st.output_nr,
+                        st.had_grad_fn,
+                    )?;
                     if st.is_output && attach {
                         out.push(t.alias_with_grad_fn(self_ref.clone(), st.output_nr));
                     } else {
@@ -315,8 +321,7 @@ impl Node {
         for (value, edge, version, is_output, output_nr, had_grad_fn) in items {
             let t = match value {
                 SavedValue::Tensor(t) => {
-                    check_version(self_ref, &t, version, is_output, output_nr)?;
-                    check_not_detached(&t, had_grad_fn)?;
+                    check_saved(self_ref, &t, version, is_output, output_nr, had_grad_fn)?;
                     t
                 }
                 SavedValue::Packed(p) => {
@@ -349,6 +354,24 @@ impl Node {
             .map(|t| t.unwrap_or_else(|| filler.clone()))
             .collect())
     }
+}
+
+/// PyTorch's checks when a saved tensor is unpacked, in its order: a saved input's grad_fn is
+/// asked for (a stale view that may not take its base's new history is refused), then whether
+/// it was detached in place, then its version.
+fn check_saved(
+    node: &NodeRef,
+    t: &Tensor,
+    version: u32,
+    is_output: bool,
+    output_nr: u32,
+    had_grad_fn: bool,
+) -> Result<()> {
+    if !is_output && t.is_view() {
+        t.try_grad_fn()?;
+    }
+    check_not_detached(t, had_grad_fn)?;
+    check_version(node, t, version, is_output, output_nr)
 }
 
 /// PyTorch's error for a saved input whose history was cut in place (`detach_()`) since.

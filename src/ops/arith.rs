@@ -292,17 +292,18 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "MulBackward0",
             &[a, b],
             &[&out],
-            // self is read only for other's gradient, other only for self's
-            vec![save_if(rb, "self", a)?, save_if(ra, "other", b)?],
+            // self is read only for other's gradient, other only for self's; other first,
+            // as PyTorch packs and unpacks them (its saved-tensor hooks see that order)
+            vec![save_if(ra, "other", b)?, save_if(rb, "self", a)?],
             {
                 Box::new(move |s, g| {
                     let ga = if ra {
-                        Some(mul(&g[0], &conj(&s[1])?)?)
+                        Some(mul(&g[0], &conj(&s[0])?)?)
                     } else {
                         None
                     };
                     let gb = if rb {
-                        Some(mul(&g[0], &conj(&s[0])?)?)
+                        Some(mul(&g[0], &conj(&s[1])?)?)
                     } else {
                         None
                     };
@@ -324,10 +325,11 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "DivBackward0",
             &[a, b],
             &[&out],
-            vec![save_if(rb, "self", a)?, save("other", b)?],
+            // other first, as PyTorch packs and unpacks them
+            vec![save("other", b)?, save_if(rb, "self", a)?],
             {
                 Box::new(move |s, g| {
-                    let (a, b) = (&s[0], &s[1]);
+                    let (b, a) = (&s[0], &s[1]);
                     let ga = if ra {
                         Some(div(&g[0], &conj(b)?)?)
                     } else {

@@ -45,6 +45,7 @@ fn winner_grad(g: &Tensor, tie: &Tensor, loses: &Tensor) -> Result<Tensor> {
 }
 
 fn extreme(a: &Tensor, b: &Tensor, is_max: bool) -> Result<Tensor> {
+    edges_first(&[a, b])?;
     let out = extreme_value(a, b, is_max)?;
     if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
         let (ra, rb) = (needs_formula(a), needs_formula(b));
@@ -164,6 +165,8 @@ pub fn clamp_tensor_as(
     max: Option<&Tensor>,
     op: ClampOp,
 ) -> Result<Tensor> {
+    let bounds: Vec<&Tensor> = std::iter::once(x).chain(min).chain(max).collect();
+    edges_first(&bounds)?;
     if min.is_some() || max.is_some() {
         let dt = clamp_tensor_result_type(x, min, max)?;
         if dt.is_complex() {
@@ -324,6 +327,7 @@ pub fn clamp(x: &Tensor, min: Option<f64>, max: Option<f64>) -> Result<Tensor> {
 
 /// [`clamp()`] recorded as `op` (clamp_min's and clamp_max's nodes have clamp's rule).
 pub fn clamp_as(x: &Tensor, min: Option<f64>, max: Option<f64>, op: ClampOp) -> Result<Tensor> {
+    edges_first(&[x])?;
     if min.is_none() && max.is_none() {
         return Err(Error::Runtime(
             "torch.clamp: At least one of 'min' or 'max' must not be None".into(),

@@ -59,6 +59,7 @@ pub fn fmod(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 fn modulo(a: &Tensor, b: &Tensor, python_sign: bool) -> Result<Tensor> {
+    edges_first(&[a, b])?;
     let out = modulo_kernel(a, b, python_sign)?;
     if out.dtype().is_differentiable() && needs_grad(&[a, b])? {
         let b_number = b.data().wrapped_number;

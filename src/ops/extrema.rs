@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 /// max/min over everything (MaxBackward1): the gradient is shared by the tied extremes.
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
+    edges_first(&[x])?;
     let dt = x.dtype();
     if x.numel() == 0 {
         return Err(Error::Runtime(format!(
@@ -171,6 +172,7 @@ fn dim_plan(shape: &[usize], dim: usize, picked: &[i64]) -> Plan {
 
 /// `x.max(dim)` / `x.min(dim)`: (values, indices); values record MaxBackward0/MinBackward0.
 pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    edges_first(&[x])?;
     crate::dtype::shell_kernel_check(x.dtype(), if is_max { "max_cpu" } else { "min_cpu" })?;
     if x.ndim() == 0 {
         wrap_dim(dim, 0)?;
@@ -237,6 +239,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
 
 /// amax/amin over dims: the gradient is shared evenly among ties (AmaxBackward0).
 pub fn amax(x: &Tensor, dims: Option<&[i64]>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    edges_first(&[x])?;
     crate::dtype::shell_kernel_check(
         x.dtype(),
         if is_max {

@@ -172,10 +172,24 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<bool>
         super::inplace::refresh_view(t)?;
     }
     // the window written is a view made in the caller's grad mode (PyTorch: t[i].copy_(v));
-    // full slices make no view, and `t` itself keeps how it was made
-    if !ix.view.ptr_eq(t) {
-        mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
-    }
+    // full slices make no view, and `t` itself keeps how it was made. When autograd records,
+    // it is made with recorded view ops: the write's checks name its node ("Output 0 of
+    // Select"), and a scatter into it keeps the window's other elements, whose gradient must
+    // flow through the window (`t[1][idx] = v` on a SelectBackward0 view).
+    let recorded = !ix.view.ptr_eq(t)
+        && crate::grad_mode::recording()
+        && (t.requires_grad() || v.requires_grad());
+    let ix = if recorded {
+        Indexed {
+            view: apply_basic(t, window_items, true)?.view,
+            advanced: ix.advanced,
+        }
+    } else {
+        if !ix.view.ptr_eq(t) {
+            mark_views(t, &[&ix.view], crate::tensor::CreationMeta::Default);
+        }
+        ix
+    };
     // A host scalar may be written into device memory (as in PyTorch).
     let v = if v.device() != t.device() && v.ndim() == 0 {
         to_copy(v, v.dtype(), t.device())?
@@ -210,11 +224,6 @@ pub fn index_put(t: &Tensor, items: Vec<Index>, value: PutValue) -> Result<bool>
     let (plan, shape) = advanced_plan(&ix.view.shape(), &dims, &idxs)?;
     let target = if ix.view.ptr_eq(t) {
         t.clone()
-    } else if crate::grad_mode::recording() && (t.requires_grad() || v.requires_grad()) {
-        // the scatter keeps the window's other elements: their gradient must flow through the
-        // window, so it is made with recorded view ops (PyTorch: `t[1][idx] = v` on a
-        // SelectBackward0 view), not the unrecorded one above
-        apply_basic(t, window_items, true)?.view
     } else {
         ix.view
     };
@@ -268,10 +277,16 @@ fn copy_to(dst: &Tensor, v: &Tensor, number: bool) -> Result<()> {
 /// `dst.copy_(v)` of equal shapes, recorded (CopyBackwards); a copy of the same elements of
 /// the same memory skips the memory checks, as PyTorch's copy_ returns before them.
 fn copy_same_shape(dst: &Tensor, v: &Tensor) -> Result<()> {
+    if !dst.dtype().is_differentiable() {
+        // nothing is recorded into an integer or bool tensor (copy_'s own rule)
+        return super::inplace::copy_(dst, v);
+    }
     let overlap = if super::inplace_checks::same_data(dst, v) {
         super::inplace_checks::Overlap::Unchecked
     } else {
         super::inplace_checks::Overlap::Refuse
     };
+    // (through apply_inplace always: a window of a tensor with a forward-AD tangent writes
+    // the tangent's window too)
     super::inplace::apply_inplace_with(dst, &[v], overlap, |s| copy_value(s, v))
 }

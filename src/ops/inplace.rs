@@ -33,17 +33,25 @@ fn check_inplace_with(target: &Tensor, others: &[&Tensor], overlap: Overlap) -> 
     // at the version bump, `bump_after_write`), then the kernel's
     if !outside_inference_mode(target) && inplace_records(target, others) {
         check_autograd_inplace(target)?;
-    } else if outside_inference_mode(target)
-        && crate::grad_mode::recording()
-        && target.requires_grad()
-        && others.iter().any(|o| !o.is_inference())
-    {
-        // an inference tensor made with requires_grad is a leaf: with a normal tensor (or a
-        // number) among the operands PyTorch's autograd kernel runs, and its leaf check comes
-        // before the inference-tensor refusal (with no operand or only inference ones it does
-        // not)
-        return Err(Error::Runtime(LEAF_INPLACE.into()));
+        // then the edges of the other operands (PyTorch's collect_next_edges), before the
+        // kernel's checks
+        edges_first(others)?;
+    } else if outside_inference_mode(target) && crate::grad_mode::recording() {
+        if target.requires_grad() && others.iter().any(|o| !o.is_inference()) {
+            // an inference tensor made with requires_grad is a leaf: with a normal tensor (or a
+            // number) among the operands PyTorch's autograd kernel runs, and its leaf check
+            // comes before the inference-tensor refusal (with no operand or only inference
+            // ones it does not)
+            return Err(Error::Runtime(LEAF_INPLACE.into()));
+        }
+        // that kernel collects the other operands' edges too
+        edges_first(others)?;
     }
+    check_memory(target, others, overlap)
+}
+
+/// The kernel's memory-overlap checks of a write into `target` from `others`.
+fn check_memory(target: &Tensor, others: &[&Tensor], overlap: Overlap) -> Result<()> {
     if overlap == Overlap::Unchecked {
         return Ok(());
     }
@@ -651,6 +659,22 @@ pub fn copy_(target: &Tensor, src: &Tensor) -> Result<()> {
     } else {
         Overlap::Refuse
     };
+    if !target.dtype().is_differentiable() {
+        // PyTorch's copy_ masks requires_grad by the destination's dtype: into an integer or
+        // bool tensor nothing is recorded and autograd checks nothing (a view made under
+        // no_grad, or one of several outputs, may be written)
+        before_write(target)?;
+        check_memory(target, &[src], overlap)?;
+        if itself {
+            return bump_after_write(target);
+        }
+        let v = {
+            let _g = crate::grad_mode::GradModeGuard::new(false);
+            copy_value(target, src)?
+        };
+        backend::copy_into(target, &v)?;
+        return bump_after_write(target);
+    }
     check_inplace_with(target, &[src], overlap)?;
     if inplace_tracked(target, &[src]) {
         return apply_inplace_with(target, &[src], overlap, |s| copy_value(s, src));

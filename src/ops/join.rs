@@ -251,6 +251,7 @@ pub fn split_sizes(
     dim: i64,
     name: &'static str,
 ) -> Result<Vec<Tensor>> {
+    edges_first(&[x])?;
     split_pieces(x, sizes, dim, name, true)
 }
 
@@ -363,6 +364,7 @@ fn split_pieces(
 
 /// Pieces of `size` along `dim` (the last one shorter), as views (SplitBackward0).
 pub fn split(x: &Tensor, size: i64, dim: i64) -> Result<Vec<Tensor>> {
+    edges_first(&[x])?;
     split_sizes(x, &split_size_list(x, size, dim)?, dim, "SplitBackward0")
 }
 
@@ -393,6 +395,7 @@ pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
 
 /// Each index along `dim` as a view (UnbindBackward0); the gradient stacks them back.
 pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    edges_first(&[x])?;
     wrap_dim(dim, x.ndim().max(1))?;
     if x.ndim() == 0 {
         return Err(Error::Index(

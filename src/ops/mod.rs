@@ -84,6 +84,22 @@ pub use unary::*;
 pub use view::*;
 pub use view_dtype::*;
 
+/// PyTorch's VariableType collects an op's edges (each input's current grad_fn) before its
+/// kernel checks anything: a stale view that may not take its base's new history is refused
+/// before a shape, dtype or argument error. Ops that check before they compute call this first
+/// (`needs_grad` asks again after, for nothing: the views are fresh then).
+#[inline]
+pub fn edges_first(inputs: &[&Tensor]) -> Result<()> {
+    if grad_mode::recording() {
+        for t in inputs {
+            if t.is_view() && t.requires_grad() {
+                refresh_view(t)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Does an op over these inputs record a node? First raises PyTorch's error for an input that
 /// is a view which may not take the history its base got from an in-place write (made under
 /// no_grad, one of several outputs, ...).
@@ -202,6 +218,15 @@ fn edge_and_meta(t: &Tensor) -> (Edge, TensorMeta) {
 /// accumulator of its own: PyTorch's grad_accumulator() reads the flag only.)
 pub fn gradient_edge(t: &Tensor) -> Edge {
     edge_and_meta(t).0
+}
+
+/// [`gradient_edge`] of a root or an input of `backward`/`grad`: PyTorch asks for the tensor's
+/// grad_fn there, so a stale view that may not take its base's new history is refused.
+pub fn try_gradient_edge(t: &Tensor) -> Result<Edge> {
+    if t.is_view() {
+        refresh_view(t)?;
+    }
+    Ok(gradient_edge(t))
 }
 
 /// A tensor saved for backward (an input of the op); packed by the active saved-tensor hooks.

@@ -114,6 +114,7 @@ pub(crate) fn view_strides(shape: &[usize], strides: &[isize], new: &[usize]) ->
 }
 
 pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    edges_first(&[x])?;
     let (old, st, off) = {
         let d = x.data();
         (d.shape.clone(), d.strides.clone(), d.offset)
@@ -203,6 +204,7 @@ pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
 }
 
 pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
     let out = {
@@ -231,6 +233,7 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
 
 /// `t()`: transpose of a matrix, identity for 0-d and 1-d.
 pub fn t(x: &Tensor) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     if nd > 2 {
         return Err(Error::Runtime(format!(
@@ -250,6 +253,7 @@ pub fn t(x: &Tensor) -> Result<Tensor> {
 }
 
 pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     if dims.len() != nd {
         return Err(Error::Runtime(format!(
@@ -291,6 +295,7 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
 }
 
 pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     let d = wrap_dim(dim, nd + 1)?;
     let out = {
@@ -316,6 +321,7 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 /// `squeeze()`: drop every size-1 dim (SqueezeBackward0).
 pub fn squeeze(x: &Tensor) -> Result<Tensor> {
+    edges_first(&[x])?;
     let (old, out) = {
         let d = x.data();
         let keep: Vec<usize> = (0..d.shape.len()).filter(|&i| d.shape[i] != 1).collect();
@@ -334,6 +340,7 @@ pub fn squeeze(x: &Tensor) -> Result<Tensor> {
 
 /// `squeeze(dim)` (SqueezeBackward1): a no-op view when that dim is not 1.
 pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     let d = wrap_dim(dim, nd)?;
     let out = {
@@ -366,6 +373,7 @@ pub fn squeeze_dim(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 /// `squeeze(dims)` for a tuple of dims (SqueezeBackward2): the listed dims of size 1 go.
 pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     let mut wrapped: Vec<usize> = Vec::with_capacity(dims.len());
     for &d in dims {
@@ -403,6 +411,7 @@ pub fn expand(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// `expand(*sizes)`; -1 keeps a dim.
 pub fn expand_i64(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    edges_first(&[x])?;
     let (old, out) = {
         let d = x.data();
         let nd = d.shape.len();
@@ -499,6 +508,7 @@ fn window(
 
 /// `x[index]` along `dim` (SelectBackward0).
 pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    edges_first(&[x])?;
     let nd = x.ndim();
     if nd == 0 {
         return Err(Error::Index(
@@ -547,6 +557,7 @@ pub fn slice(
     end: Option<i64>,
     step: i64,
 ) -> Result<Tensor> {
+    edges_first(&[x])?;
     if step <= 0 {
         return Err(Error::Value("step must be greater than zero".into()));
     }
@@ -604,6 +615,7 @@ pub fn slice(
 
 /// `x[...]`: a view of the whole tensor (AliasBackward0).
 pub fn alias(x: &Tensor) -> Result<Tensor> {
+    edges_first(&[x])?;
     let out = {
         let d = x.data();
         x.view_with(&d.shape, &d.strides, d.offset)
@@ -619,6 +631,7 @@ pub fn alias(x: &Tensor) -> Result<Tensor> {
 
 /// A complex tensor seen as real pairs `[..., 2]` (ViewAsRealBackward0): shares storage.
 pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
+    edges_first(&[x])?;
     let dt = x.dtype();
     if !dt.is_complex() {
         return Err(Error::Type(
@@ -639,6 +652,7 @@ pub fn view_as_real(x: &Tensor) -> Result<Tensor> {
 /// with PyTorch's checks of the layout (a last dim of size 2 and stride 1, even strides and
 /// offset elsewhere).
 pub fn view_as_complex(x: &Tensor) -> Result<Tensor> {
+    edges_first(&[x])?;
     let dt = x.dtype();
     match dt {
         DType::Float32 | DType::Float64 => {}

@@ -81,7 +81,7 @@ fn make_grads(
     // then the engine's check (after every gradient was checked, as in PyTorch)
     let mut out = Vec::with_capacity(roots.len());
     for (i, (o, g)) in outputs.iter().zip(roots).enumerate() {
-        let edge = o.edge();
+        let edge = o.edge()?;
         if edge.node.is_none() {
             return Err(PyRuntimeError::new_err(format!(
                 "element {i} of tensors does not require grad and does not have a grad_fn"
@@ -111,10 +111,10 @@ impl GradInput {
         }))
     }
 
-    fn edge(&self) -> crate::graph::node::Edge {
+    fn edge(&self) -> PyResult<crate::graph::node::Edge> {
         match self {
-            GradInput::Tensor(t) => crate::ops::gradient_edge(t),
-            GradInput::Edge(e) => e.clone(),
+            GradInput::Tensor(t) => crate::ops::try_gradient_edge(t).py(),
+            GradInput::Edge(e) => Ok(e.clone()),
         }
     }
 }
@@ -165,7 +165,9 @@ fn _backward(
         create_graph,
         accumulate: true,
     };
-    let edges = inputs.map(|v| v.iter().map(GradInput::edge).collect::<Vec<_>>());
+    let edges = inputs
+        .map(|v| v.iter().map(GradInput::edge).collect::<PyResult<Vec<_>>>())
+        .transpose()?;
     engine::backward_edges(&roots, edges.as_deref(), opts).py()?;
     Ok(())
 }
@@ -214,7 +216,10 @@ fn _grad<'py>(
         create_graph,
         accumulate: false,
     };
-    let edges: Vec<_> = inps.iter().map(GradInput::edge).collect();
+    let edges = inps
+        .iter()
+        .map(GradInput::edge)
+        .collect::<PyResult<Vec<_>>>()?;
     let res = engine::backward_edges(&roots, Some(&edges), opts).py()?;
     let mut items = Vec::with_capacity(res.len());
     for (i, (g, inp)) in res.into_iter().zip(&inps).enumerate() {

@@ -645,6 +645,13 @@ impl PyTensor {
         inplace(slf, &[], ops::neg)
     }
     fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        let t = &slf.get().t;
+        if t.dtype().is_complex() {
+            // PyTorch's relu_ is a clamp_min_: after autograd's checks its kernel refuses a
+            // complex tensor before the memory checks of an expanded one
+            ops::check_inplace_autograd(t, &[]).py()?;
+            ops::relu(&Tensor::zeros_on(&[0], t.dtype(), t.device()).py()?).py()?;
+        }
         inplace(slf, &[], ops::relu)
     }
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {

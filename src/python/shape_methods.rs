@@ -137,6 +137,7 @@ impl PyTensor {
         out(py, ops::expand(&self.t, &other.t.shape()))
     }
     fn select<'py>(&self, py: Python<'py>, dim: i64, index: i64) -> R<'py> {
+        ops::edges_first(&[&self.t]).py()?;
         if self.t.ndim() > 0 {
             let d = crate::shape::wrap_dim(dim, self.t.ndim()).py()?;
             let shape = self.t.shape();

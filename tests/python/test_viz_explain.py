@@ -440,7 +440,7 @@ def test_saved_tensor_modified_in_place():
     assert "graph:" not in explain(d)
     c.mul_(2)
     text = flat(explain(d))
-    assert "backward() will fail: c, saved by MulBackward0 as 'self' and 'other', was" in text
+    assert "backward() will fail: c, saved by MulBackward0 as 'other' and 'self', was" in text
     assert text.count("graph:") == 1
     with pytest.raises(RuntimeError, match=INPLACE_ERROR):
         d.sum().backward()
