@@ -179,31 +179,31 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
-def is_floating_point(t):
+def is_floating_point(input):
     """Is the dtype a floating point type?
 
     >>> torch.is_floating_point(torch.ones(1))
     True
     """
-    return t.is_floating_point()
+    return input.is_floating_point()
 
 
-def is_complex(t):
+def is_complex(input):
     """Is the dtype complex?
 
     >>> torch.is_complex(torch.ones(1))
     False
     """
-    return t.is_complex()
+    return input.is_complex()
 
 
-def numel(t):
+def numel(input):
     """The number of elements.
 
     >>> torch.numel(torch.ones(2, 3))
     6
     """
-    return t.numel()
+    return input.numel()
 
 
 def get_default_dtype():
@@ -395,4 +395,8 @@ from . import _out  # noqa: E402
 
 _out.install(globals())  # `out=` for the functions that compute in Python (PyTorch's rules)
 _out.install_linalg(linalg)
-del _builtins, _out
+
+from . import _kwarg_aliases  # noqa: E402
+
+_kwarg_aliases.install(globals(), Tensor)  # `axis=`, `keepdims=`, `size=(...)` (PyTorch's parser)
+del _builtins, _out, _kwarg_aliases

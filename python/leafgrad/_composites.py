@@ -72,46 +72,46 @@ def binary_cross_entropy_with_logits(x, y, weight=None, reduction="mean", pos_we
     return _core._binary_cross_entropy_with_logits(x, y, weight, pos_weight, reduction)
 
 
-def diag(x, diagonal=0):
+def diag(input, diagonal=0):
     """A diagonal matrix from a vector, or the diagonal of a matrix.
 
     >>> torch.diag(torch.tensor([1., 2.]))
     tensor([[1., 0.],
             [0., 2.]])
     """
-    return _core._diag(x, diagonal)
+    return _core._diag(input, diagonal)
 
 
-def trace(x):
+def trace(input):
     """The sum of the diagonal of a matrix (TraceBackward0).
 
     >>> torch.trace(torch.tensor([[1., 2.], [3., 4.]]))
     tensor(5.)
     """
-    return _core._trace(x)
+    return _core._trace(input)
 
 
-def tril(x, diagonal=0):
+def tril(input, diagonal=0):
     """The lower triangle of a matrix, zeros above (TrilBackward0).
 
     >>> torch.tril(torch.ones(2, 2))
     tensor([[1., 0.],
             [1., 1.]])
     """
-    return _core._tril(x, diagonal, False)
+    return _core._tril(input, diagonal, False)
 
 
-def triu(x, diagonal=0):
+def triu(input, diagonal=0):
     """The upper triangle of a matrix, zeros below (TriuBackward0).
 
     >>> torch.triu(torch.ones(2, 2))
     tensor([[1., 1.],
             [0., 1.]])
     """
-    return _core._tril(x, diagonal, True)
+    return _core._tril(input, diagonal, True)
 
 
-def flip(x, dims):
+def flip(input, dims):
     """Reverse the order along `dims` (FlipBackward0).
 
     >>> torch.flip(torch.tensor([1., 2., 3.]), [0])
@@ -119,10 +119,10 @@ def flip(x, dims):
     """
     if isinstance(dims, Tensor) or not isinstance(dims, (int, tuple, list)):
         raise TypeError(f"flip(): argument 'dims' (position 1) must be tuple of ints, not {type(dims).__name__}")
-    return _core._flip(x, [dims] if isinstance(dims, int) else list(dims))
+    return _core._flip(input, [dims] if isinstance(dims, int) else list(dims))
 
 
-def roll(x, shifts, dims=None):
+def roll(input, shifts, dims=None):
     """Shift elements cyclically along `dims` (the flattened tensor without dims).
 
     >>> torch.roll(torch.tensor([1., 2., 3.]), 1)
@@ -130,16 +130,16 @@ def roll(x, shifts, dims=None):
     """
     shifts = [shifts] if isinstance(shifts, int) else list(shifts)
     dims = [] if dims is None else [dims] if isinstance(dims, int) else list(dims)
-    return _core._roll(x, shifts, dims)
+    return _core._roll(input, shifts, dims)
 
 
-def angle(x):
+def angle(input):
     """The argument of each (complex) element; 0 or pi for reals (AngleBackward0).
 
     >>> torch.angle(torch.tensor([-1., 2.]))
     tensor([3.1416, 0.0000])
     """
-    return x._angle()
+    return input._angle()
 
 
 def complex(real, imag):

@@ -218,11 +218,18 @@ minimum = _declared("minimum", Tensor.minimum.__doc__, True)
 
 concat = concatenate = cat
 
-for _n in ["split", "chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
+for _n in ["chunk", "unbind", "softmax", "log_softmax", "gather", "index_select", "masked_fill",
            "prod", "amax", "amin", "var", "std", "logsumexp", "norm", "clamp", "clamp_min", "clamp_max", "clip", "detach", "cumsum", "cumprod",
            "frac", "frac_", "logit", "logit_", "nan_to_num", "nan_to_num_", "lgamma", "digamma"]:
     globals()[_n] = _unary(_n)
 del _n
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    return tensor.split(split_size_or_sections, dim)
+
+
+split.__doc__ = DOCS["split"]
 
 
 def real(input):

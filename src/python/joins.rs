@@ -163,20 +163,18 @@ pub(super) fn nonzero<'py>(py: Python<'py>, input: PyRef<'py, PyTensor>, as_tupl
 
 #[pymethods]
 impl PyTensor {
-    #[pyo3(signature = (split_size_or_sections, dim = 0))]
+    #[pyo3(signature = (split_size, dim = 0))]
     fn split<'py>(
         &self,
         py: Python<'py>,
-        split_size_or_sections: &Bound<'py, PyAny>,
+        split_size: &Bound<'py, PyAny>,
         dim: i64,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let r = if split_size_or_sections.is_instance_of::<PyList>()
-            || split_size_or_sections.is_instance_of::<PyTuple>()
-        {
-            let sizes: Vec<usize> = split_size_or_sections.extract()?;
+        let r = if split_size.is_instance_of::<PyList>() || split_size.is_instance_of::<PyTuple>() {
+            let sizes: Vec<usize> = split_size.extract()?;
             ops::split_sizes(&self.t, &sizes, dim, "SplitWithSizesBackward0")
         } else {
-            let n: i64 = split_size_or_sections.extract()?;
+            let n: i64 = split_size.extract()?;
             ops::split(&self.t, n, dim)
         };
         tuple_of(py, r.py()?)
@@ -261,8 +259,15 @@ impl PyTensor {
     fn unbind<'py>(&self, py: Python<'py>, dim: i64) -> PyResult<Bound<'py, PyTuple>> {
         tuple_of(py, ops::unbind(&self.t, dim).py()?)
     }
-    #[pyo3(signature = (*sizes))]
-    fn repeat<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
+    #[pyo3(signature = (*sizes, repeats = None))]
+    fn repeat<'py>(
+        &self,
+        py: Python<'py>,
+        sizes: &Bound<'py, PyTuple>,
+        repeats: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let sizes =
+            &super::shape_methods::sizes_or_keyword(py, sizes, repeats, "repeat", "repeats")?;
         let s = shape_args(sizes, "repeat")?;
         out(py, ops::repeat(&self.t, &s))
     }

@@ -14,6 +14,7 @@ mod gc;
 mod indexing;
 mod internals;
 mod joins;
+mod kwalias;
 mod logical;
 mod math;
 mod misc_unary;
@@ -102,6 +103,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNode>()?;
     m.add_class::<node::NodeHandle>()?;
     m.add_class::<tensor::PyHookHandle>()?;
+    m.add_class::<kwalias::KwAliased>()?;
     factory::register(m)?;
     factor::register(m)?;
     random::register(m)?;

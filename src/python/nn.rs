@@ -239,14 +239,16 @@ fn _threshold<'py>(
 
 #[pymethods]
 impl PyTensor {
-    #[pyo3(signature = (dim, dtype = None))]
+    #[pyo3(signature = (dim = None, dtype = None, *, axis = None))]
     fn softmax<'py>(
         &self,
         py: Python<'py>,
-        dim: &Bound<'py, PyAny>,
+        dim: Option<&Bound<'py, PyAny>>,
         dtype: Option<&Bound<'py, PyAny>>,
+        axis: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
-        let dim = int_arg(dim, "softmax", "dim", 1)?;
+        let dim = required_dim("softmax", dim, axis)?;
+        let dim = int_arg(&dim, "softmax", "dim", 1)?;
         let src = match dtype {
             Some(d) if !d.is_none() => {
                 ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
@@ -255,14 +257,16 @@ impl PyTensor {
         };
         out(py, ops::softmax(&src, dim))
     }
-    #[pyo3(signature = (dim, dtype = None))]
+    #[pyo3(signature = (dim = None, dtype = None, *, axis = None))]
     fn log_softmax<'py>(
         &self,
         py: Python<'py>,
-        dim: &Bound<'py, PyAny>,
+        dim: Option<&Bound<'py, PyAny>>,
         dtype: Option<&Bound<'py, PyAny>>,
+        axis: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
-        let dim = int_arg(dim, "log_softmax", "dim", 1)?;
+        let dim = required_dim("log_softmax", dim, axis)?;
+        let dim = int_arg(&dim, "log_softmax", "dim", 1)?;
         let src = match dtype {
             Some(d) if !d.is_none() => {
                 ops::to_dtype(&self.t, super::convert::extract_dtype(d)?).py()?
@@ -603,4 +607,21 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linear, m)?)?;
     m.add_function(wrap_pyfunction!(_addmm, m)?)?;
     Ok(())
+}
+
+/// A required `dim` given as `dim=` or NumPy's `axis=` (PyTorch's parser texts).
+fn required_dim<'py>(
+    name: &str,
+    dim: Option<&Bound<'py, PyAny>>,
+    axis: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match (dim, axis) {
+        (Some(_), Some(_)) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name}() got an unexpected keyword argument 'axis'"
+        ))),
+        (Some(d), None) | (None, Some(d)) => Ok(d.clone()),
+        (None, None) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name}() missing 1 required positional arguments: \"dim\""
+        ))),
+    }
 }

@@ -355,7 +355,7 @@ impl PyTensor {
     }
 
     // ---- reductions ------------------------------------------------------------------------
-    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None, axis = None))]
     fn sum<'py>(
         &self,
         py: Python<'py>,
@@ -363,9 +363,10 @@ impl PyTensor {
         keepdim: bool,
         dtype: Option<&Bound<'py, PyAny>>,
         keepdims: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
         let keepdim = keepdims.unwrap_or(keepdim);
-        let dims = dims_arg(dim)?;
+        let dims = dims_arg(dim_or_axis("sum", dim, axis)?)?;
         let want = match dtype {
             Some(d) if !d.is_none() => Some(extract_dtype(d)?),
             _ => None,
@@ -381,7 +382,7 @@ impl PyTensor {
             _ => wrap(py, r),
         }
     }
-    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, dtype = None, keepdims = None, axis = None))]
     fn mean<'py>(
         &self,
         py: Python<'py>,
@@ -389,36 +390,41 @@ impl PyTensor {
         keepdim: bool,
         dtype: Option<&Bound<'py, PyAny>>,
         keepdims: Option<bool>,
+        axis: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
         let keepdim = keepdims.unwrap_or(keepdim);
-        let dims = dims_arg(dim)?;
+        let dims = dims_arg(dim_or_axis("mean", dim, axis)?)?;
         let src = match dtype {
             Some(d) if !d.is_none() => ops::to_dtype(&self.t, extract_dtype(d)?).py()?,
             _ => self.t.clone(),
         };
         out(py, ops::mean(&src, dims.as_deref(), keepdim))
     }
-    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None, axis = None))]
     fn argmax<'py>(
         &self,
         py: Python<'py>,
         dim: Option<i64>,
         keepdim: bool,
         keepdims: Option<bool>,
+        axis: Option<i64>,
     ) -> R<'py> {
         let keepdim = keepdims.unwrap_or(keepdim);
+        let dim = dim_or_axis("argmax", dim, axis)?;
         no_bool_arg(&self.t, "argmax")?;
         out(py, ops::argmax(&self.t, dim, keepdim, true))
     }
-    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None))]
+    #[pyo3(signature = (dim = None, keepdim = false, *, keepdims = None, axis = None))]
     fn argmin<'py>(
         &self,
         py: Python<'py>,
         dim: Option<i64>,
         keepdim: bool,
         keepdims: Option<bool>,
+        axis: Option<i64>,
     ) -> R<'py> {
         let keepdim = keepdims.unwrap_or(keepdim);
+        let dim = dim_or_axis("argmin", dim, axis)?;
         no_bool_arg(&self.t, "argmin")?;
         out(py, ops::argmax(&self.t, dim, keepdim, false))
     }
@@ -442,15 +448,15 @@ impl PyTensor {
         let (a, b) = (&self.t, &mat2.t);
         heavy(py, &[a, b], a.numel() + b.numel(), || ops::bmm(a, b))
     }
-    fn dot<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
-        if self.t.ndim() != 1 || other.t.ndim() != 1 {
+    fn dot<'py>(&self, py: Python<'py>, tensor: PyRef<'py, PyTensor>) -> R<'py> {
+        if self.t.ndim() != 1 || tensor.t.ndim() != 1 {
             return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
                 "1D tensors expected, but got {}D and {}D tensors",
                 self.t.ndim(),
-                other.t.ndim()
+                tensor.t.ndim()
             )));
         }
-        out(py, ops::dot(&self.t, &other.t))
+        out(py, ops::dot(&self.t, &tensor.t))
     }
     fn mv<'py>(&self, py: Python<'py>, vec: PyRef<'py, PyTensor>) -> R<'py> {
         out(py, ops::mv(&self.t, &vec.t))
@@ -816,4 +822,14 @@ fn alpha_arg(a: &Tensor, b: &Tensor, alpha: Option<&Bound<'_, PyAny>>) -> PyResu
         }
     }
     Ok(v)
+}
+
+/// `dim=` or NumPy's `axis=` (PyTorch's parser reads the alias only when `dim` is absent).
+pub(super) fn dim_or_axis<T>(name: &str, dim: Option<T>, axis: Option<T>) -> PyResult<Option<T>> {
+    match (dim, axis) {
+        (Some(_), Some(_)) => Err(PyTypeError::new_err(format!(
+            "{name}() got an unexpected keyword argument 'axis'"
+        ))),
+        (d, a) => Ok(d.or(a)),
+    }
 }

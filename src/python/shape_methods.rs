@@ -30,8 +30,14 @@ impl PyTensor {
     fn swapaxes<'py>(&self, py: Python<'py>, axis0: i64, axis1: i64) -> R<'py> {
         out(py, ops::transpose(&self.t, axis0, axis1))
     }
-    #[pyo3(signature = (*dims))]
-    fn permute<'py>(&self, py: Python<'py>, dims: &Bound<'py, PyTuple>) -> R<'py> {
+    #[pyo3(signature = (*dims_, dims = None))]
+    fn permute<'py>(
+        &self,
+        py: Python<'py>,
+        dims_: &Bound<'py, PyTuple>,
+        dims: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let dims = &sizes_or_keyword(py, dims_, dims, "permute", "dims")?;
         if dims.is_empty() {
             return Err(PyTypeError::new_err(
                 "permute() missing 1 required positional arguments: \"dims\"",
@@ -39,13 +45,15 @@ impl PyTensor {
         }
         out(py, ops::permute(&self.t, &ints(dims, "permute")?))
     }
-    #[pyo3(signature = (*shape, dtype=None))]
+    #[pyo3(signature = (*shape, dtype=None, size=None))]
     fn view<'py>(
         &self,
         py: Python<'py>,
         shape: &Bound<'py, PyTuple>,
         dtype: Option<&Bound<'py, PyAny>>,
+        size: Option<&Bound<'py, PyAny>>,
     ) -> R<'py> {
+        let shape = &sizes_or_keyword(py, shape, size, "view", "size")?;
         if let Some(d) = dtype {
             if !shape.is_empty() {
                 // PyTorch's argument parser names each positional argument's type
@@ -76,8 +84,14 @@ impl PyTensor {
         }
         out(py, ops::view(&self.t, &ints(shape, "view")?))
     }
-    #[pyo3(signature = (*shape))]
-    fn reshape<'py>(&self, py: Python<'py>, shape: &Bound<'py, PyTuple>) -> R<'py> {
+    #[pyo3(signature = (*shape_, shape = None))]
+    fn reshape<'py>(
+        &self,
+        py: Python<'py>,
+        shape_: &Bound<'py, PyTuple>,
+        shape: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let shape = &sizes_or_keyword(py, shape_, shape, "reshape", "shape")?;
         out(py, ops::reshape(&self.t, &ints(shape, "reshape")?))
     }
     fn view_as<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
@@ -112,14 +126,25 @@ impl PyTensor {
         new.extend(shape[e + 1..].iter().map(|&d| d as i64));
         out(py, ops::reshape(&self.t, &new))
     }
-    fn unsqueeze<'py>(&self, py: Python<'py>, dim: i64) -> R<'py> {
+    #[pyo3(signature = (dim = None, *, axis = None))]
+    fn unsqueeze<'py>(&self, py: Python<'py>, dim: Option<i64>, axis: Option<i64>) -> R<'py> {
+        let Some(dim) = super::ops::dim_or_axis("unsqueeze", dim, axis)? else {
+            return Err(PyTypeError::new_err(
+                "unsqueeze() missing 1 required positional arguments: \"dim\"",
+            ));
+        };
         out(py, ops::unsqueeze(&self.t, dim))
     }
     /// Drop dims of size 1: all of them, one, or a tuple of them (one SqueezeBackward2, as
     /// PyTorch 2.0+).
-    #[pyo3(signature = (dim = None))]
-    fn squeeze<'py>(&self, py: Python<'py>, dim: Option<&Bound<'py, PyAny>>) -> R<'py> {
-        match dim {
+    #[pyo3(signature = (dim = None, *, axis = None))]
+    fn squeeze<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<&Bound<'py, PyAny>>,
+        axis: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        match super::ops::dim_or_axis("squeeze", dim, axis)? {
             None => out(py, ops::squeeze(&self.t)),
             Some(d)
                 if d.is_instance_of::<PyTuple>() || d.is_instance_of::<pyo3::types::PyList>() =>
@@ -129,8 +154,14 @@ impl PyTensor {
             Some(d) => out(py, ops::squeeze_dim(&self.t, d.extract()?)),
         }
     }
-    #[pyo3(signature = (*sizes))]
-    fn expand<'py>(&self, py: Python<'py>, sizes: &Bound<'py, PyTuple>) -> R<'py> {
+    #[pyo3(signature = (*sizes, size = None))]
+    fn expand<'py>(
+        &self,
+        py: Python<'py>,
+        sizes: &Bound<'py, PyTuple>,
+        size: Option<&Bound<'py, PyAny>>,
+    ) -> R<'py> {
+        let sizes = &sizes_or_keyword(py, sizes, size, "expand", "size")?;
         out(py, ops::expand_i64(&self.t, &ints(sizes, "expand")?))
     }
     fn expand_as<'py>(&self, py: Python<'py>, other: PyRef<'py, PyTensor>) -> R<'py> {
@@ -175,5 +206,23 @@ impl PyTensor {
             py,
             ops::slice(&self.t, dim, Some(start), Some(start + length), 1),
         )
+    }
+}
+
+/// Sizes given as separate arguments, or as one keyword (`x.view(size=(3, 2))`,
+/// `x.permute(dims=(1, 0))`), as PyTorch's parser takes them.
+pub(super) fn sizes_or_keyword<'py>(
+    py: Python<'py>,
+    positional: &Bound<'py, PyTuple>,
+    keyword: Option<&Bound<'py, PyAny>>,
+    fname: &str,
+    kwname: &str,
+) -> PyResult<Bound<'py, PyTuple>> {
+    match keyword {
+        None => Ok(positional.clone()),
+        Some(k) if positional.is_empty() => PyTuple::new(py, [k]),
+        Some(_) => Err(PyTypeError::new_err(format!(
+            "{fname}() got multiple values for argument '{kwname}'"
+        ))),
     }
 }

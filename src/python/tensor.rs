@@ -480,8 +480,14 @@ impl PyTensor {
     fn get_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         size_obj(py, &self.t.shape())
     }
-    #[pyo3(signature = (dim = None))]
-    fn size<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (dim = None, *, axis = None))]
+    fn size<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        axis: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let dim = super::ops::dim_or_axis("size", dim, axis)?;
         let shape = self.t.shape();
         match dim {
             None => size_obj(py, &shape),
@@ -496,8 +502,14 @@ impl PyTensor {
             }
         }
     }
-    #[pyo3(signature = (dim = None))]
-    fn stride<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (dim = None, *, axis = None))]
+    fn stride<'py>(
+        &self,
+        py: Python<'py>,
+        dim: Option<i64>,
+        axis: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let dim = super::ops::dim_or_axis("stride", dim, axis)?;
         let st = self.t.strides();
         match dim {
             None => Ok(PyTuple::new(py, st.iter())?.into_any()),

@@ -112,6 +112,8 @@ def _global_names(namespace, seen=None):
     for value in namespace.values():
         if isinstance(value, (staticmethod, classmethod)):
             value = value.__func__
+        if isinstance(value, _core._KwAliased):  # (a function taking PyTorch's keyword aliases)
+            value = value.__wrapped__
         if isinstance(value, types.FunctionType):
             stack.append(value.__code__)
         elif isinstance(value, type) and id(value) not in seen:

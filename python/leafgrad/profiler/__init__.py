@@ -398,7 +398,7 @@ def _wrap(fn, name):
 
 def _is_routine(v):
     return isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodDescriptorType,
-                          types.WrapperDescriptorType))
+                          types.WrapperDescriptorType, _core._KwAliased))
 
 
 def _patch(owner, name, label):
