@@ -757,3 +757,42 @@ KLS = {
 }
 REINFORCE_ACTIONS = [1, 1, 0]
 REINFORCE_LOSS = 2.659985065460205
+
+
+def test_multinomial():
+    # seeded counts (one torch.multinomial draw of total_count indices per sample, counted),
+    # moments, log_prob, entropy and expand, recorded from torch 2.15
+    Multinomial = torch.distributions.multinomial.Multinomial
+    assert Multinomial is D.Multinomial
+
+    def close(got, want):
+        return torch.allclose(got, t(want), atol=1e-4, rtol=0)
+
+    torch.manual_seed(0)
+    fair = torch.ones([6]) / 6
+    assert Multinomial(1, fair).sample().tolist() == [0., 0., 1., 0., 0., 0.]
+    assert Multinomial(10, fair).sample().tolist() == [0., 3., 5., 2., 0., 0.]
+    assert Multinomial(1000, fair).sample().tolist() == [163., 176., 160., 176., 167., 158.]
+    s = Multinomial(10, fair).sample((500,))
+    assert s.shape == (500, 6) and s.sum(0).tolist() == [821., 849., 833., 836., 804., 857.]
+    m = Multinomial(5, t([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]))
+    x = m.sample((2,))
+    assert x.tolist() == [[[0., 1., 4.], [0., 3., 2.]], [[1., 3., 1.], [1., 0., 4.]]]
+    assert (m.batch_shape, m.event_shape) == ((2,), (3,))
+    assert close(m.mean, [[1.0, 1.5, 2.5], [0.5, 0.5, 4.0]])
+    assert close(m.variance, [[0.8, 1.05, 1.25], [0.45, 0.45, 0.8]])
+    assert close(m.log_prob(x), [[-2.3671, -5.0515], [-2.9188, -1.5857]])
+    assert m.entropy().tolist() == pytest.approx([2.5918, 1.8136], abs=1e-4)
+    m2 = Multinomial(7, logits=t([0., 1., -1.]))
+    assert m2.sample().tolist() == [0., 7., 0.]
+    assert m2.log_prob(t([3., 3., 1.])).item() == pytest.approx(-2.9116, abs=1e-4)
+    assert m2.entropy().item() == pytest.approx(2.5279, abs=1e-4)
+    # a class of probability 0 that was not drawn adds nothing
+    assert Multinomial(4, t([0., 0.5, 0.5])).log_prob(t([0., 2., 2.])).item() == pytest.approx(-0.9808, abs=1e-4)
+    e = m.expand((3, 2))
+    assert e.batch_shape == (3, 2) and e.sample().shape == (3, 2, 3)
+    p = t([0.2, 0.8], requires_grad=True)
+    Multinomial(3, p).log_prob(t([1., 2.])).backward()
+    assert p.grad.tolist() == pytest.approx([2.0, -0.5])
+    with pytest.raises(NotImplementedError, match="inhomogeneous total_count is not supported"):
+        Multinomial(t(3), fair)

@@ -5,9 +5,9 @@ generator through the calls PyTorch's distributions make (`torch.multinomial`,
 `torch.manual_seed`, samples equal PyTorch's.
 
 Distributions: `Bernoulli`, `Binomial` (no `sample`), `Categorical`, `Exponential`,
-`Independent`, `Laplace`, `LogNormal`, `MultivariateNormal`, `Normal`, `OneHotCategorical`,
-`OneHotCategoricalStraightThrough`, `Poisson` (no `sample`), `TransformedDistribution`,
-`Uniform`; the bases `Distribution` and `ExponentialFamily`; `kl_divergence`, `register_kl`;
+`Independent`, `Laplace`, `LogNormal`, `Multinomial`, `MultivariateNormal`, `Normal`,
+`OneHotCategorical`, `OneHotCategoricalStraightThrough`, `Poisson` (no `sample`),
+`TransformedDistribution`, `Uniform`; the bases `Distribution` and `ExponentialFamily`; `kl_divergence`, `register_kl`;
 the modules `constraints`, `transforms`, `kl`, `utils`. Gamma, Beta, Dirichlet and the
 distributions built on them are absent: leafgrad has no gamma sampler (`torch._standard_gamma`).
 """
@@ -22,6 +22,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
@@ -51,6 +52,7 @@ __all__ = [
     "Independent",
     "Laplace",
     "LogNormal",
+    "Multinomial",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
