@@ -439,23 +439,29 @@ pub struct PoolArgs {
     pub divisor_override: Option<i64>,
 }
 
-fn pool_out(inp: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> Result<usize> {
-    let eff = d * (k - 1) + 1;
-    let span = (inp + 2 * p).checked_sub(eff).ok_or_else(|| {
-        Error::Runtime(format!(
-            "Given input size: ({}). Calculated output size: (0). Output size is too small",
-            inp
-        ))
-    })?;
-    let mut o = if ceil {
-        span.div_ceil(s) + 1
-    } else {
-        span / s + 1
-    };
+/// PyTorch's pooling_output_shape: floor division of a span that may be negative, and in
+/// ceil mode no window that starts in the padding past the end.
+fn pool_size(inp: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> i64 {
+    let (inp, k, s, p, d) = (inp as i64, k as i64, s as i64, p as i64, d as i64);
+    let span = inp + 2 * p - d * (k - 1) - 1 + if ceil { s - 1 } else { 0 };
+    let mut o = span.div_euclid(s) + 1;
     if ceil && (o - 1) * s >= inp + p {
         o -= 1;
     }
-    Ok(o)
+    o
+}
+
+/// The output height and width of a 2-D pooling of `c` planes of `h`×`w`, refused as PyTorch
+/// refuses an empty one (its message names the whole shapes).
+fn pool_out2(c: usize, h: usize, w: usize, a: &PoolArgs, dilation: (usize, usize)) -> Result<(usize, usize)> {
+    let ho = pool_size(h, a.kernel.0, a.stride.0, a.padding.0, dilation.0, a.ceil_mode);
+    let wo = pool_size(w, a.kernel.1, a.stride.1, a.padding.1, dilation.1, a.ceil_mode);
+    if ho < 1 || wo < 1 {
+        return Err(Error::Runtime(format!(
+            "Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). Output size is too small"
+        )));
+    }
+    Ok((ho as usize, wo as usize))
 }
 
 fn pool_check(x: &Tensor, a: &PoolArgs) -> Result<(Tensor, bool)> {
@@ -480,22 +486,7 @@ pub fn max_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
     let (x4, unbatched) = pool_check(x, a)?;
     let s = x4.shape();
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
-    let ho = pool_out(
-        h,
-        a.kernel.0,
-        a.stride.0,
-        a.padding.0,
-        a.dilation.0,
-        a.ceil_mode,
-    )?;
-    let wo = pool_out(
-        w,
-        a.kernel.1,
-        a.stride.1,
-        a.padding.1,
-        a.dilation.1,
-        a.ceil_mode,
-    )?;
+    let (ho, wo) = pool_out2(c, h, w, a, a.dilation)?;
     let pool = backend::cpu::conv::PoolGeom {
         kernel: a.kernel,
         stride: a.stride,
@@ -585,8 +576,7 @@ pub fn avg_pool2d(x: &Tensor, a: &PoolArgs) -> Result<Tensor> {
     }
     let s = x4.shape();
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
-    let ho = pool_out(h, a.kernel.0, a.stride.0, a.padding.0, 1, a.ceil_mode)?;
-    let wo = pool_out(w, a.kernel.1, a.stride.1, a.padding.1, 1, a.ceil_mode)?;
+    let (ho, wo) = pool_out2(c, h, w, a, (1, 1))?;
     let conv = Conv2dArgs {
         stride: a.stride,
         padding: a.padding,

@@ -615,3 +615,23 @@ def test_on_cuda():
     bn = nn.LazyBatchNorm3d(device="cuda")
     bn(x.cuda())
     assert bn.running_mean.device.type == "cuda" and bn.num_batches_tracked.device.type == "cuda"
+
+
+def test_an_uninitialized_parameter_refuses_tensor_methods():
+    # PyTorch's __torch_function__ lets a few methods through and refuses the rest
+    w = torch.nn.LazyLinear(3).weight
+    for name in ("detach", "sum", "numpy", "clone", "tolist", "dim", "zero_"):
+        with pytest.raises(ValueError, match=r"^Attempted to use an uninitialized parameter in <method '"
+                           + name + r"' of 'torch\._C\.TensorBase' objects>\. This error happens when you are "
+                           r"using a `LazyModule` or explicitly manipulating `torch\.nn\.parameter\."
+                           r"UninitializedParameter` objects\."):
+            getattr(w, name)()
+    with pytest.raises(ValueError, match="in <slot wrapper '__getitem__' of 'torch._C.TensorBase' objects>"):
+        w[0]
+    assert w.size() == (0,) and w.is_floating_point() and w.requires_grad and w.is_leaf
+    b = torch.nn.LazyBatchNorm1d().running_mean
+    with pytest.raises(ValueError, match="torch.nn.parameter.UninitializedBuffer"):
+        b.add(1)
+    m = torch.nn.LazyLinear(3)
+    m(torch.ones(2, 4))
+    assert m.weight.sum().shape == ()

@@ -146,8 +146,45 @@ class UninitializedTensorMixin:
 
     __str__ = __repr__
 
+    def __getattribute__(self, name):
+        # PyTorch's __torch_function__ refuses every Tensor method but a few until the tensor is
+        # materialised (leafgrad has no __torch_function__: its methods are refused here)
+        attr = super().__getattribute__(name)
+        if name.startswith("_") or name in _UNINITIALIZED_ALLOWED or not callable(attr):
+            return attr
+        if name in UninitializedTensorMixin.__dict__ or name not in _tensor_methods():
+            return attr
+        return _refuse_uninitialized(f"<method '{name}' of 'torch._C.TensorBase' objects>", type(self).__name__)
+
+    def __getitem__(self, index):
+        _refuse_uninitialized("<slot wrapper '__getitem__' of 'torch._C.TensorBase' objects>",
+                              type(self).__name__)()
+
     def __reduce_ex__(self, proto):
         return (_rebuild_uninitialized, (self.__class__.__name__, self.requires_grad))
+
+
+# the Tensor methods PyTorch's UninitializedTensorMixin lets through (its _allowed_methods)
+_UNINITIALIZED_ALLOWED = frozenset({
+    "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short",
+    "int", "long", "cuda", "cpu", "to", "get_device"})
+
+
+def _tensor_methods(cache=[]):
+    if not cache:
+        cache.append(frozenset(n for n in dir(Tensor) if not n.startswith("_")))
+    return cache[0]
+
+
+def _refuse_uninitialized(func, cls_name):
+    def refused(*args, **kwargs):
+        raise ValueError(
+            f"Attempted to use an uninitialized parameter in {func}. This error happens when you are using a "
+            f"`LazyModule` or explicitly manipulating `torch.nn.parameter.{cls_name}` objects. When using "
+            "LazyModules Call `forward` with a dummy batch to initialize the parameters before calling torch "
+            "functions")
+
+    return refused
 
 
 def _rebuild_uninitialized(kind, requires_grad):
