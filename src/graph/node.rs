@@ -105,6 +105,12 @@ pub struct SavedTensor {
     pub output_nr: u32,
     /// An input that had a grad_fn when saved: `detach_()` on it since is an error at unpack.
     pub had_grad_fn: bool,
+    /// An output of an in-place op on a view: the view's grad_fn when it was saved
+    /// (AsStrided, ...), which PyTorch's version error names instead of this node.
+    pub view_owner: Option<String>,
+    /// Left for the active saved-tensor hooks' pack, which runs when the node is recorded, in
+    /// the order the node unpacks (`ops::pack_pending`).
+    pub pack_pending: bool,
 }
 
 impl SavedTensor {
@@ -121,6 +127,19 @@ impl SavedTensor {
 pub struct Saved {
     pub tensors: Vec<SavedTensor>,
     pub released: bool,
+    /// Saved in the user's order (a custom function's `save_for_backward`), not PyTorch's.
+    pub user_order: bool,
+}
+
+/// The order PyTorch's nodes pack and unpack their saved tensors: its generated code declares
+/// the saved inputs sorted by name, then the outputs (`other` before `self`, `exponent` before
+/// `self` before `result`); a custom function's are in the order given.
+pub fn saved_order(tensors: &[SavedTensor], user_order: bool) -> smallvec::SmallVec<[usize; 8]> {
+    let mut order: smallvec::SmallVec<[usize; 8]> = (0..tensors.len()).collect();
+    if !user_order && tensors.len() > 1 {
+        order.sort_by_key(|&i| (tensors[i].is_output, tensors[i].name));
+    }
+    order
 }
 
 #[derive(Default)]
@@ -201,6 +220,7 @@ impl Node {
             saved: Mutex::new(Saved {
                 tensors: saved,
                 released: false,
+                user_order: false,
             }),
             hooks: Mutex::new(NodeHooks::default()),
             has_hooks: std::sync::atomic::AtomicBool::new(false),
@@ -262,6 +282,7 @@ impl Node {
         let mut s = lock(&self.saved);
         s.tensors = tensors;
         s.released = false;
+        s.user_order = true;
     }
     pub fn has_saved(&self) -> bool {
         let s = lock(&self.saved);
@@ -271,7 +292,7 @@ impl Node {
     /// The saved tensors, checked against their versions; outputs get this node as `grad_fn`
     /// again when `attach` (create_graph) asks for it.
     pub fn unpack_saved(self_ref: &NodeRef, attach: bool) -> Result<Vec<Tensor>> {
-        let items: Vec<(SavedValue, Option<Edge>, u32, bool, u32, bool)> = {
+        let items: Vec<SavedFields> = {
             let s = lock(&self_ref.saved);
             if s.released {
                 return Err(Error::Runtime(SECOND_BACKWARD.into()));
@@ -281,8 +302,8 @@ impl Node {
                 .iter()
                 .all(|st| matches!(st.value, SavedValue::Tensor(_)))
             {
-                let mut out = Vec::with_capacity(s.tensors.len());
-                for st in &s.tensors {
+                for i in saved_order(&s.tensors, s.user_order) {
+                    let st = &s.tensors[i];
                     let SavedValue::Tensor(t) = &st.value else {
                         unreachable!("checked above")
                     };
@@ -293,7 +314,14 @@ impl Node {
                         st.is_output,
                         st.output_nr,
                         st.had_grad_fn,
+                        st.view_owner.as_deref(),
                     )?;
+                }
+                let mut out = Vec::with_capacity(s.tensors.len());
+                for st in &s.tensors {
+                    let SavedValue::Tensor(t) = &st.value else {
+                        unreachable!("checked above")
+                    };
                     if st.is_output && attach {
                         out.push(t.alias_with_grad_fn(self_ref.clone(), st.output_nr));
                     } else {
@@ -302,26 +330,38 @@ impl Node {
                 }
                 return Ok(out);
             }
-            s.tensors
-                .iter()
-                .map(|st| {
+            saved_order(&s.tensors, s.user_order)
+                .into_iter()
+                .map(|i| {
+                    let st = &s.tensors[i];
                     (
+                        i,
                         st.value.clone(),
                         st.edge.clone(),
                         st.version,
                         st.is_output,
                         st.output_nr,
                         st.had_grad_fn,
+                        st.view_owner.clone(),
                     )
                 })
                 .collect()
         };
-        // (the lock is released: unpack hooks run user code)
-        let mut out = Vec::with_capacity(items.len());
-        for (value, edge, version, is_output, output_nr, had_grad_fn) in items {
+        // (the lock is released: unpack hooks run user code), in PyTorch's order; the formula
+        // reads them by position
+        let mut out: Vec<Option<Tensor>> = vec![None; items.len()];
+        for (i, value, edge, version, is_output, output_nr, had_grad_fn, view_owner) in items {
             let t = match value {
                 SavedValue::Tensor(t) => {
-                    check_saved(self_ref, &t, version, is_output, output_nr, had_grad_fn)?;
+                    check_saved(
+                        self_ref,
+                        &t,
+                        version,
+                        is_output,
+                        output_nr,
+                        had_grad_fn,
+                        view_owner.as_deref(),
+                    )?;
                     t
                 }
                 SavedValue::Packed(p) => {
@@ -332,16 +372,13 @@ impl Node {
                     }
                 }
                 // a placeholder the formula does not read (filled in below)
-                SavedValue::Absent => {
-                    out.push(None);
-                    continue;
-                }
+                SavedValue::Absent => continue,
             };
-            if is_output && attach {
-                out.push(Some(t.alias_with_grad_fn(self_ref.clone(), output_nr)));
+            out[i] = Some(if is_output && attach {
+                t.alias_with_grad_fn(self_ref.clone(), output_nr)
             } else {
-                out.push(Some(t));
-            }
+                t
+            });
         }
         // An absent slot is never read: any saved tensor stands in for it (no allocation).
         let filler = match out.iter().flatten().next() {
@@ -356,6 +393,18 @@ impl Node {
     }
 }
 
+/// A saved tensor's fields, read under the lock (unpack hooks run user code after it).
+type SavedFields = (
+    usize,
+    SavedValue,
+    Option<Edge>,
+    u32,
+    bool,
+    u32,
+    bool,
+    Option<String>,
+);
+
 /// PyTorch's checks when a saved tensor is unpacked, in its order: a saved input's grad_fn is
 /// asked for (a stale view that may not take its base's new history is refused), then whether
 /// it was detached in place, then its version.
@@ -366,12 +415,18 @@ fn check_saved(
     is_output: bool,
     output_nr: u32,
     had_grad_fn: bool,
+    view_owner: Option<&str>,
 ) -> Result<()> {
     if !is_output && t.is_view() {
         t.try_grad_fn()?;
     }
     check_not_detached(t, had_grad_fn)?;
-    check_version(node, t, version, is_output, output_nr)
+    let owner = if is_output {
+        Some(view_owner.map_or_else(|| node.short_name(), str::to_string))
+    } else {
+        None
+    };
+    check_version(t, version, output_nr, owner)
 }
 
 /// PyTorch's error for a saved input whose history was cut in place (`detach_()`) since.
@@ -383,22 +438,13 @@ fn check_not_detached(t: &Tensor, had_grad_fn: bool) -> Result<()> {
 }
 
 /// PyTorch's error for a saved tensor modified in place since it was saved.
-fn check_version(
-    node: &NodeRef,
-    t: &Tensor,
-    version: u32,
-    is_output: bool,
-    output_nr: u32,
-) -> Result<()> {
+/// `owner`: the name an output is output `output_nr` of (an input's is its grad_fn's).
+fn check_version(t: &Tensor, version: u32, output_nr: u32, owner: Option<String>) -> Result<()> {
     let cur = t.version();
     if cur == version {
         return Ok(());
     }
-    let owner = if is_output {
-        Some(node.short_name())
-    } else {
-        t.grad_fn().map(|g| g.short_name())
-    };
+    let owner = owner.or_else(|| t.grad_fn().map(|g| g.short_name()));
     let which = match owner {
         Some(n) => format!(", which is output {} of {},", output_nr, n),
         None => String::new(),

@@ -199,6 +199,7 @@ pub fn save_function_tensors(
             _ => save("saved", t)?,
         });
     }
+    pack_pending(&mut saved, true)?;
     node.set_saved(saved);
     Ok(())
 }

@@ -230,7 +230,35 @@ pub fn apply_inplace_with(
         return Ok(());
     }
     resave_output_as_target(&r, target);
-    rebase_history(target, base, &r)
+    rebase_history(target, base, &r)?;
+    if target.is_view() {
+        name_saved_output_by_view(&r, target);
+    }
+    Ok(())
+}
+
+/// The output saved as `target` (see `resave_output_as_target`), when `target` is a view, is
+/// named at a version error by the view's grad_fn now (AsStrided, after the rebase), as
+/// PyTorch's saved output of an in-place op on a view names it.
+fn name_saved_output_by_view(r: &Tensor, target: &Tensor) {
+    let (Some(node), Some(view_fn)) = (r.meta().grad_fn.clone(), target.meta().grad_fn.clone())
+    else {
+        return;
+    };
+    let nr = r.output_nr();
+    let t_ptr = target.data().storage.as_ptr();
+    let mut saved = crate::graph::node::lock(&node.saved);
+    for st in saved.tensors.iter_mut() {
+        let same = match &st.value {
+            crate::graph::node::SavedValue::Tensor(t) => {
+                std::ptr::eq(t.data().storage.as_ptr(), t_ptr)
+            }
+            _ => false,
+        };
+        if st.is_output && st.output_nr == nr && same {
+            st.view_owner = Some(view_fn.short_name());
+        }
+    }
 }
 
 /// Writes into `target` (whose elements share memory) the elements of `r` whose bits differ

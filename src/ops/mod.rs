@@ -238,25 +238,43 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
         return Err(Error::Runtime(INFERENCE_SAVED.into()));
     }
     let version = t.version();
-    // a Python number is saved as it is (PyTorch saves it as a scalar, never packed)
-    let packed = if crate::graph::saved::any_active() && !t.data().wrapped_number {
-        crate::graph::saved::pack(t)?
-    } else {
-        None
-    };
-    let (value, edge) = match packed {
-        None => (SavedValue::Tensor(t.clone()), None),
-        Some(p) => (SavedValue::Packed(p), Some(gradient_edge(t))),
-    };
     Ok(SavedTensor {
         name,
-        value,
-        edge,
+        value: SavedValue::Tensor(t.clone()),
+        edge: None,
         version,
         is_output: false,
         output_nr: 0,
         had_grad_fn: t.meta().grad_fn.is_some(),
+        view_owner: None,
+        // a Python number is saved as it is (PyTorch saves it as a scalar, never packed)
+        pack_pending: crate::graph::saved::any_active() && !t.data().wrapped_number,
     })
+}
+
+/// Run the active saved-tensor hooks' pack on what `save`/`save_output` left for it, in the
+/// order the node will unpack them ([`crate::graph::node::saved_order`]): a packed input keeps
+/// where its gradient goes, for higher-order gradients through the unpacked tensor.
+pub fn pack_pending(saved: &mut [SavedTensor], user_order: bool) -> Result<()> {
+    if !saved.iter().any(|st| st.pack_pending) {
+        return Ok(());
+    }
+    for i in crate::graph::node::saved_order(saved, user_order) {
+        let st = &mut saved[i];
+        if !std::mem::take(&mut st.pack_pending) {
+            continue;
+        }
+        let SavedValue::Tensor(t) = &st.value else {
+            continue;
+        };
+        if let Some(p) = crate::graph::saved::pack(t)? {
+            if !st.is_output {
+                st.edge = Some(gradient_edge(t));
+            }
+            st.value = SavedValue::Packed(p);
+        }
+    }
+    Ok(())
 }
 
 /// A slot for a tensor the formula does not need in this call (`_saved_<name>` reads None).
@@ -269,6 +287,8 @@ pub fn not_saved(name: &'static str) -> SavedTensor {
         is_output: false,
         output_nr: 0,
         had_grad_fn: false,
+        view_owner: None,
+        pack_pending: false,
     }
 }
 
@@ -285,24 +305,16 @@ pub fn save_if(needed: bool, name: &'static str, t: &Tensor) -> Result<SavedTens
 /// An output saved for backward: kept as an alias without grad_fn (see `SavedTensor`), or
 /// packed by the active saved-tensor hooks (which see that alias).
 pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> Result<SavedTensor> {
-    let alias = t.detached();
-    let packed = if crate::graph::saved::any_active() {
-        crate::graph::saved::pack(&alias)?
-    } else {
-        None
-    };
-    let value = match packed {
-        None => SavedValue::Tensor(alias),
-        Some(p) => SavedValue::Packed(p),
-    };
     Ok(SavedTensor {
         name,
-        value,
+        value: SavedValue::Tensor(t.detached()),
         edge: None,
         version: t.version(),
         is_output: true,
         output_nr,
         had_grad_fn: false,
+        view_owner: None,
+        pack_pending: crate::graph::saved::any_active(),
     })
 }
 
@@ -341,9 +353,10 @@ pub fn record(
     name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[&Tensor],
     outputs: &[&Tensor],
-    saved: Vec<SavedTensor>,
+    mut saved: Vec<SavedTensor>,
     backward: BackwardFn,
 ) -> Result<()> {
+    pack_pending(&mut saved, false)?;
     let output_meta = outputs.iter().map(|t| meta_of(t)).collect();
     let forward = tangent::wanted(inputs);
     let backward_too = !forward || needs_backward(inputs)?;

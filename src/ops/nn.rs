@@ -453,9 +453,29 @@ fn pool_size(inp: usize, k: usize, s: usize, p: usize, d: usize, ceil: bool) -> 
 
 /// The output height and width of a 2-D pooling of `c` planes of `h`×`w`, refused as PyTorch
 /// refuses an empty one (its message names the whole shapes).
-fn pool_out2(c: usize, h: usize, w: usize, a: &PoolArgs, dilation: (usize, usize)) -> Result<(usize, usize)> {
-    let ho = pool_size(h, a.kernel.0, a.stride.0, a.padding.0, dilation.0, a.ceil_mode);
-    let wo = pool_size(w, a.kernel.1, a.stride.1, a.padding.1, dilation.1, a.ceil_mode);
+fn pool_out2(
+    c: usize,
+    h: usize,
+    w: usize,
+    a: &PoolArgs,
+    dilation: (usize, usize),
+) -> Result<(usize, usize)> {
+    let ho = pool_size(
+        h,
+        a.kernel.0,
+        a.stride.0,
+        a.padding.0,
+        dilation.0,
+        a.ceil_mode,
+    );
+    let wo = pool_size(
+        w,
+        a.kernel.1,
+        a.stride.1,
+        a.padding.1,
+        dilation.1,
+        a.ceil_mode,
+    );
     if ho < 1 || wo < 1 {
         return Err(Error::Runtime(format!(
             "Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). Output size is too small"

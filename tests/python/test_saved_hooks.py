@@ -184,3 +184,46 @@ def test_saved_tensor_cannot_be_made_from_python():
     assert torch.autograd.SavedTensor is type(torch.tensor(2., requires_grad=True).exp().grad_fn._raw_saved_result)
     with pytest.raises(RuntimeError, match="^Trying to create a SavedTensor object from Python is forbidden.$"):
         torch.autograd.SavedTensor()
+
+
+@pytest.mark.parametrize("name, make, order", [
+    ("mul", lambda rg: rg(2) * rg(3, 1), [(3, 1), (2,)]),
+    ("div", lambda rg: rg(2) / rg(3, 1), [(3, 1), (2,)]),
+    ("pow", lambda rg: rg(2) ** rg(3, 1), [(3, 1), (2,), (3, 2)]),
+    ("hypot", lambda rg: torch.hypot(rg(2), rg(3, 1)), [(3, 1), (2,), (3, 2)]),
+    ("atan2", lambda rg: torch.atan2(rg(2), rg(3, 1)), [(3, 1), (2,)]),
+    ("lerp", lambda rg: torch.lerp(rg(1), rg(2), rg(3, 1)), [(2,), (1,), (3, 1)]),
+    ("addcmul", lambda rg: torch.addcmul(rg(1), rg(2), rg(3, 1)), [(2,), (3, 1)]),
+    ("addmm", lambda rg: torch.addmm(rg(2), rg(3, 4), rg(4, 2)), [(3, 4), (4, 2)]),
+    ("clamp", lambda rg: torch.clamp(rg(2), rg(3, 1), rg(4, 1, 1)), [(4, 1, 1), (3, 1), (2,)]),
+])
+def test_nodes_pack_and_unpack_in_pytorchs_order(name, make, order):
+    # PyTorch's generated nodes declare their saved inputs sorted by name, then the outputs:
+    # the hooks see that order (shapes recorded from torch 2.15)
+    seen = []
+
+    def rg(*shape):
+        return (torch.rand(*shape) + 0.5).requires_grad_()
+
+    def pack(t):
+        seen.append(tuple(t.shape))
+        return t
+
+    def unpack(t):
+        seen.append(("unpack",) + tuple(t.shape))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = make(rg)
+    y.sum().backward()
+    assert seen == order + [("unpack",) + s for s in order]
+
+
+def test_the_version_error_names_what_pytorch_unpacks_first():
+    x = torch.ones(2, requires_grad=True)
+    a, b = x.exp(), x.sin()
+    y = a * b
+    a.mul_(2)
+    b.add_(1)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[2\]\], which is output 0 of Add, is at version 1; expected version 0"):
+        y.sum().backward()
