@@ -111,6 +111,9 @@ pub struct SavedTensor {
     /// Left for the active saved-tensor hooks' pack, which runs when the node is recorded, in
     /// the order the node unpacks (`ops::pack_pending`).
     pub pack_pending: bool,
+    /// An absent slot for what PyTorch saves and leafgrad's formula holds itself (index
+    /// tensors): backward frees it as if it were saved.
+    pub held_by_formula: bool,
 }
 
 impl SavedTensor {
@@ -271,7 +274,13 @@ impl Node {
     /// Free the saved tensors; only a node that saved something can fail a second pass.
     pub fn release_saved(&self) {
         let mut s = lock(&self.saved);
-        if !s.tensors.is_empty() {
+        // a node whose slots were all left empty (the formulas that read them were not needed)
+        // has nothing to free: a second pass through it works, as PyTorch's unpack of a
+        // never-assigned SavedVariable does
+        if s.tensors
+            .iter()
+            .any(|st| st.held_by_formula || !matches!(st.value, SavedValue::Absent))
+        {
             s.released = true;
             s.tensors.clear();
         }

@@ -22,7 +22,7 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
             | "GatherBackward0"
             | "IndexSelectBackward0"
             | "EmbeddingBackward0" => {
-                vec![not_saved("indices")]
+                vec![held_by_formula("indices")]
             }
             _ => vec![],
         };
@@ -49,7 +49,7 @@ pub fn put_add(shape: &[usize], plan: &Plan, values: &Tensor) -> Result<Tensor> 
             "IndexPutBackward0",
             &[values],
             &[&out],
-            vec![not_saved("indices")],
+            vec![held_by_formula("indices")],
             Box::new(move |_, g| grads![take(&g[0], &p, &vs, "IndexBackward0")?]),
         )?;
     }
@@ -89,7 +89,7 @@ pub fn put_add_idx(shape: &[usize], idx: &backend::Strided, values: &Tensor) -> 
             "IndexPutBackward0",
             &[values],
             &[&out],
-            vec![not_saved("indices")],
+            vec![held_by_formula("indices")],
             Box::new(move |_, g| grads![take_idx(&g[0], &p, &vs, "IndexBackward0")?]),
         )?;
     }
@@ -113,7 +113,7 @@ pub fn put(x: &Tensor, plan: &Plan, values: &Tensor) -> Result<Tensor> {
             "IndexPutBackward0",
             &[x, values],
             &[&out],
-            vec![not_saved("indices")],
+            vec![held_by_formula("indices")],
             Box::new(move |_, g| {
                 let gx = zero_at(&g[0], &p)?;
                 let gv = take(&g[0], &p, &[p.len()], "IndexBackward0")?;

@@ -249,6 +249,7 @@ pub fn save(name: &'static str, t: &Tensor) -> Result<SavedTensor> {
         view_owner: None,
         // a Python number is saved as it is (PyTorch saves it as a scalar, never packed)
         pack_pending: crate::graph::saved::any_active() && !t.data().wrapped_number,
+        held_by_formula: false,
     })
 }
 
@@ -289,6 +290,16 @@ pub fn not_saved(name: &'static str) -> SavedTensor {
         had_grad_fn: false,
         view_owner: None,
         pack_pending: false,
+        held_by_formula: false,
+    }
+}
+
+/// An absent slot for what PyTorch saves and the formula holds itself (an index op's index
+/// tensors): a second backward through the node is refused, as PyTorch's is.
+pub fn held_by_formula(name: &'static str) -> SavedTensor {
+    SavedTensor {
+        held_by_formula: true,
+        ..not_saved(name)
     }
 }
 
@@ -315,6 +326,7 @@ pub fn save_output(name: &'static str, t: &Tensor, output_nr: u32) -> Result<Sav
         had_grad_fn: false,
         view_owner: None,
         pack_pending: crate::graph::saved::any_active(),
+        held_by_formula: false,
     })
 }
 

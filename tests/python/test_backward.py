@@ -328,3 +328,18 @@ def test_create_graph_warning_is_emitted_once_per_process():
         """
     )
     assert out.splitlines() == ["UserWarning|" + CREATE_GRAPH_WARNING]
+
+
+def test_a_second_backward_through_nodes_that_saved_nothing_works():
+    # fmod by a tensor that does not require grad saves nothing (PyTorch saves self/other only
+    # for other's gradient): a second pass through it is allowed, as in PyTorch
+    x = torch.tensor([1.5, -2.0], requires_grad=True)
+    y = torch.fmod(x, torch.tensor([1.0, 0.75]))
+    y.sum().backward()
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    # relu saved its result: that graph is freed
+    w = x.relu() + torch.remainder(x, 2.0)
+    w.sum().backward()
+    with pytest.raises(RuntimeError, match=r"^Trying to backward through the graph a second time"):
+        w.sum().backward()
