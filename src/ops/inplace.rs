@@ -13,6 +13,7 @@ use crate::tensor::CreationMeta;
 use std::sync::Arc;
 
 use super::inplace_checks::{outside_inference_mode, partial_overlap, INTERNAL_OVERLAP};
+use super::inplace_saved::{name_saved_output_by_view, resave_output_as_target};
 
 /// Checks PyTorch makes before any in-place write of `target` from `others`.
 pub fn check_inplace(target: &Tensor, others: &[&Tensor]) -> Result<()> {
@@ -237,30 +238,6 @@ pub fn apply_inplace_with(
     Ok(())
 }
 
-/// The output saved as `target` (see `resave_output_as_target`), when `target` is a view, is
-/// named at a version error by the view's grad_fn now (AsStrided, after the rebase), as
-/// PyTorch's saved output of an in-place op on a view names it.
-fn name_saved_output_by_view(r: &Tensor, target: &Tensor) {
-    let (Some(node), Some(view_fn)) = (r.meta().grad_fn.clone(), target.meta().grad_fn.clone())
-    else {
-        return;
-    };
-    let nr = r.output_nr();
-    let t_ptr = target.data().storage.as_ptr();
-    let mut saved = crate::graph::node::lock(&node.saved);
-    for st in saved.tensors.iter_mut() {
-        let same = match &st.value {
-            crate::graph::node::SavedValue::Tensor(t) => {
-                std::ptr::eq(t.data().storage.as_ptr(), t_ptr)
-            }
-            _ => false,
-        };
-        if st.is_output && st.output_nr == nr && same {
-            st.view_owner = Some(view_fn.short_name());
-        }
-    }
-}
-
 /// Writes into `target` (whose elements share memory) the elements of `r` whose bits differ
 /// from `before` (the target's values before the op, contiguous). Device memory is written
 /// whole.
@@ -292,34 +269,6 @@ fn write_changed(target: &Tensor, r: &Tensor, before: &Tensor) -> Result<()> {
         i += 1;
     }
     Ok(())
-}
-
-/// The op's node saved its result `r` (exp_, sigmoid_, ...); PyTorch's in-place op saves the
-/// written tensor itself, so a later write into `target` makes backward refuse it ("modified by
-/// an inplace operation"). Point the saved output at `target` (its storage and version
-/// counter, at the version just written); `r`'s copy is then freed.
-fn resave_output_as_target(r: &Tensor, target: &Tensor) {
-    if r.dtype() != target.dtype() || r.shape() != target.shape() {
-        return;
-    }
-    let Some(node) = r.meta().grad_fn.clone() else {
-        return;
-    };
-    let nr = r.output_nr();
-    let r_ptr = r.data().storage.as_ptr();
-    let mut saved = crate::graph::node::lock(&node.saved);
-    for st in saved.tensors.iter_mut() {
-        let same = match &st.value {
-            crate::graph::node::SavedValue::Tensor(t) => {
-                std::ptr::eq(t.data().storage.as_ptr(), r_ptr)
-            }
-            _ => false,
-        };
-        if st.is_output && st.output_nr == nr && same {
-            st.value = crate::graph::node::SavedValue::Tensor(target.detached());
-            st.version = target.version();
-        }
-    }
 }
 
 /// PyTorch's error for writing in place into a view that may not be rebased (`indirect`: its

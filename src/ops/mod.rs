@@ -13,6 +13,7 @@ pub mod index;
 pub mod indexing;
 pub mod inplace;
 pub mod inplace_checks;
+mod inplace_saved;
 pub mod join;
 pub mod linalg;
 pub mod loss;
