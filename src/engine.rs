@@ -699,6 +699,7 @@ pub type CompositeFn = std::sync::Arc<dyn Fn(&[Tensor]) -> Result<Tensor> + Send
 pub fn composite(
     name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[Tensor],
+    unread: &[usize],
     f: CompositeFn,
 ) -> Result<Tensor> {
     let out = {
@@ -707,10 +708,18 @@ pub fn composite(
     };
     let refs: Vec<&Tensor> = inputs.iter().collect();
     if ops::needs_grad(&refs)? && out.dtype().is_differentiable() {
-        let saved = inputs
-            .iter()
-            .map(|t| ops::save("input", t))
-            .collect::<Result<Vec<_>>>()?;
+        // the inputs whose values the gradient reads are saved (checked, packed); the others
+        // are held as they are (`f` is linear in them, so their values never matter)
+        let mut saved = Vec::new();
+        let mut held: Vec<Option<Tensor>> = Vec::with_capacity(inputs.len());
+        for (i, t) in inputs.iter().enumerate() {
+            if unread.contains(&i) {
+                held.push(Some(t.clone()));
+            } else {
+                saved.push(ops::save("input", t)?);
+                held.push(None);
+            }
+        }
         ops::record(
             name,
             &refs,
@@ -718,7 +727,14 @@ pub fn composite(
             saved,
             Box::new(move |s, g| {
                 let create = crate::grad_mode::is_grad_enabled();
-                let ins: Vec<Tensor> = s.iter().map(vjp_input).collect::<Result<_>>()?;
+                let mut from_saved = s.iter();
+                let ins: Vec<Tensor> = held
+                    .iter()
+                    .map(|h| match h {
+                        Some(t) => vjp_input(t),
+                        None => vjp_input(from_saved.next().expect("one slot per saved input")),
+                    })
+                    .collect::<Result<_>>()?;
                 let _g = crate::grad_mode::GradModeGuard::new(true);
                 let y = f(&ins)?;
                 if !y.requires_grad() {

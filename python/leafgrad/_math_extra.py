@@ -207,7 +207,9 @@ def linalg_cross(input, other, *, dim=-1, out=None):
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and {other.shape[dim]}")
     torch = _torch()
     a, b = torch.broadcast_tensors(input, other)
-    r = _core._composite("LinalgCrossBackward0", lambda x, y: _cross_values(x, y, dim), [a, b])
+    # bilinear: each operand is read only for the other's gradient (as PyTorch saves them)
+    unread = [i for i, other in ((0, b), (1, a)) if not other.requires_grad]
+    r = _core._composite("LinalgCrossBackward0", lambda x, y: _cross_values(x, y, dim), [a, b], unread)
     if out is not None:
         return out.resize_(r.shape).copy_(r)
     return r
@@ -243,7 +245,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         r.diagonal(offset, d1, d2).copy_(x)
         return r
 
-    return _core._composite("DiagEmbedBackward0", fn, [input])
+    return _core._composite("DiagEmbedBackward0", fn, [input], [0])
 
 
 def _euclidean_dist(x1, x2):

@@ -338,7 +338,7 @@ def deg2rad_(input):
     _check_tensor("deg2rad_", "input", 1, input)
     if input.is_complex():
         raise NotImplementedError("deg2rad is not supported for complex tensors.")
-    return _inplace(input, lambda s: _core._composite("Deg2RadBackward0", lambda t: t.deg2rad(), [s]))
+    return _inplace(input, lambda s: _core._composite("Deg2RadBackward0", lambda t: t.deg2rad(), [s], [0]))
 
 
 def rad2deg_(input):
@@ -352,7 +352,7 @@ def rad2deg_(input):
     _check_tensor("rad2deg_", "input", 1, input)
     if input.is_complex():
         raise NotImplementedError("rad2deg is not supported for complex tensors.")
-    return _inplace(input, lambda s: _core._composite("Rad2DegBackward0", lambda t: t.rad2deg(), [s]))
+    return _inplace(input, lambda s: _core._composite("Rad2DegBackward0", lambda t: t.rad2deg(), [s], [0]))
 
 
 def _scan_(name, self, dim, dtype):

@@ -93,7 +93,7 @@ def block_diag(*tensors):
             i, j = i + h, j + w
         return r
 
-    return _core._composite("BlockDiagBackward0", f, list(tensors))
+    return _core._composite("BlockDiagBackward0", f, list(tensors), list(builtins.range(len(tensors))))
 
 
 def combinations(input, r=2, with_replacement=False):
@@ -288,14 +288,14 @@ def rsub(input, other, *, alpha=1):
         def f(a, b):
             return torch.sub(b, a, alpha=alpha) if alpha != 1 else torch.sub(b, a)
 
-        return _core._composite("RsubBackward0", f, [input, other])
+        return _core._composite("RsubBackward0", f, [input, other], [0, 1])
     dt = _result_dtype(input, other)
     o = torch.tensor(other, dtype=dt, device=input.device)
 
     def g(a):
         return torch.sub(o, a, alpha=alpha) if alpha != 1 else torch.sub(o, a)
 
-    return _core._composite("RsubBackward1", g, [input])
+    return _core._composite("RsubBackward1", g, [input], [0])
 
 
 def polar(abs, angle, *, out=None):

@@ -9,7 +9,7 @@ import builtins
 
 from . import _core
 from ._core import Tensor
-from ._op_helpers import _torch, _scalar_name, _check_tensor, _inplace, _node, _with_out, _result_dtype, _install
+from ._op_helpers import _torch, _scalar_name, _check_tensor, _inplace, _node, _bilinear_unread, _with_out, _result_dtype, _install
 
 __all__ = [
     "inner", "vdot", "ger", "addmv", "addmv_", "addr", "baddbmm", "addbmm",
@@ -56,9 +56,11 @@ def _vdot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.numel()}] and src [{other.numel()}] "
                            f"to have the same number of elements, but got {input.numel()} and {other.numel()} "
                            "elements respectively")
+    # bilinear: each operand is read only for the other's gradient (as PyTorch saves them)
+    unread = [i for i, o in ((0, other), (1, input)) if not o.requires_grad]
     if input.is_complex():
-        return _core._composite("VdotBackward0", lambda a, b: a.conj().dot(b), [input, other])
-    return _core._composite("VdotBackward0", lambda a, b: a.dot(b), [input, other])
+        return _core._composite("VdotBackward0", lambda a, b: a.conj().dot(b), [input, other], unread)
+    return _core._composite("VdotBackward0", lambda a, b: a.dot(b), [input, other], unread)
 
 
 def vdot(input, other, *, out=None):
@@ -172,7 +174,7 @@ def _blas_node(name, input, args, product, beta, alpha, shape):
         # the gradient `beta * grad` to input also when beta is 0 (PyTorch's zeros)
         return x.expand(shape) * beta + product(*ms) * alpha
 
-    return _node(name, exact, formula, [input, *args])
+    return _node(name, exact, formula, [input, *args], _bilinear_unread([input, *args], 1))
 
 
 def _expand_check(input, shape):
@@ -275,7 +277,7 @@ def _addr(fname, input, vec1, vec2, beta, alpha):
     def formula(x, a, b):
         return x.expand(shape) * beta + a.unsqueeze(1) * b * alpha
 
-    return _node("AddrBackward0", exact, formula, [input, vec1, vec2])
+    return _node("AddrBackward0", exact, formula, [input, vec1, vec2], _bilinear_unread([input, vec1, vec2], 1))
 
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
@@ -404,7 +406,8 @@ def _addbmm(fname, input, batch1, batch2, beta, alpha):
     def formula(x, b1, b2):
         return x.expand(shape) * beta + b1.bmm(b2).sum(0) * alpha
 
-    return _node("AddbmmBackward0", exact, formula, [input, batch1, batch2])
+    return _node("AddbmmBackward0", exact, formula, [input, batch1, batch2],
+                 _bilinear_unread([input, batch1, batch2], 1))
 
 
 def _mm_dtypes(input, mat1, mat2):

@@ -230,7 +230,7 @@ def corrcoef(input):
 
 def _mul_scalar(t, s):
     """`t * s` as ATen's mul(Tensor, Scalar) records it (MulBackward1)."""
-    return _core._composite("MulBackward1", lambda x: x * s, [t])
+    return _core._composite("MulBackward1", lambda x: x * s, [t], [0])
 
 
 def _div_scalar(t, s):

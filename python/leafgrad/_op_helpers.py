@@ -57,16 +57,25 @@ def _inplace(self, fn, *others):
     return _core._inplace_apply(self, fn, _tensors(*others))
 
 
-def _node(name, exact, formula, inputs):
+def _node(name, exact, formula, inputs, unread=()):
     """One node `name` over `inputs`: its value `exact(*inputs)` (PyTorch's kernel), its
     gradient the derivative of `formula(*inputs)` (a composition of leafgrad ops whose
-    derivative is PyTorch's formula; its value is never used)."""
+    derivative is PyTorch's formula; its value is never used). `unread`: the positions of
+    inputs whose values the gradient does not read (not saved, as `_core._composite`'s)."""
     def f(*xs):
         if _core.is_grad_enabled():
             return formula(*xs)
         return exact(*xs)
 
-    return _core._composite(name, f, list(inputs))
+    return _core._composite(name, f, list(inputs), list(unread))
+
+
+def _bilinear_unread(inputs, first=0):
+    """The positions (from `first`) of the two factors of a product that are read only for
+    the other's gradient and so are not saved when the other needs none (PyTorch's rule for
+    mm, addmm, addr, ...); a term added linearly before them (`first` = 1) is never read."""
+    a, b = inputs[first], inputs[first + 1]
+    return [i for i in range(first)] + [i for i, other in ((first, b), (first + 1, a)) if not other.requires_grad]
 
 
 def _with_out(fname, grad, compute, inputs, out, rule=None):
@@ -110,10 +119,10 @@ def _copysign_values(a, b):
     return torch.where(neg, -mag, mag)
 
 
-def _custom(name, exact, backward, inputs):
+def _custom(name, exact, backward, inputs, unread=()):
     """One node `name` over `inputs` (tensors): its value `exact(*inputs)` (computed as PyTorch's
     kernel computes it), its gradients `backward(grad, *inputs)` (PyTorch's formula, written
-    with leafgrad ops so that it can be differentiated again)."""
+    with leafgrad ops so that it can be differentiated again). `unread`: as `_node`'s."""
     from .autograd import Function
 
     class _Fn(Function):
@@ -127,7 +136,7 @@ def _custom(name, exact, backward, inputs):
             return backward(grad, *ctx.saved_tensors)
 
     _Fn.__name__ = _Fn.__qualname__ = name
-    return _core._composite(name, lambda *xs: _Fn.apply(*xs), list(inputs))
+    return _core._composite(name, lambda *xs: _Fn.apply(*xs), list(inputs), list(unread))
 
 
 def _reduce(loss, reduction):

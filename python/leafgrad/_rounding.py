@@ -29,7 +29,7 @@ def _tensor_round(self, *, decimals=0):
     if decimals == 0:
         return _round(self)
     decimals = int(decimals)
-    return _core._composite("RoundBackward1", lambda x: _decimals_values(x, decimals), [self])
+    return _core._composite("RoundBackward1", lambda x: _decimals_values(x, decimals), [self], [0])
 
 
 def _tensor_round_(self, *, decimals=0):

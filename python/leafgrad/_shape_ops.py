@@ -479,7 +479,7 @@ def rad2deg(input):
     if not input.dtype.is_floating_point:
         input = input.float()
     # PyTorch's own node (Rad2DegBackward0) over the product it computes
-    return _core._composite("Rad2DegBackward0", lambda t: t * (180.0 / math.pi), [input])
+    return _core._composite("Rad2DegBackward0", lambda t: t * (180.0 / math.pi), [input], [0])
 
 
 def deg2rad(input):
@@ -493,7 +493,7 @@ def deg2rad(input):
     if not input.dtype.is_floating_point:
         input = input.float()
     # PyTorch's own node (Deg2RadBackward0) over the product it computes
-    return _core._composite("Deg2RadBackward0", lambda t: t * (math.pi / 180.0), [input])
+    return _core._composite("Deg2RadBackward0", lambda t: t * (math.pi / 180.0), [input], [0])
 
 
 def isneginf(input):

@@ -288,9 +288,9 @@ def ndtr(input, *, out=None):
 
     def compute():
         # ATen's `(1 + at::erf(self * M_SQRT1_2)) * 0.5`: the Scalar overloads of mul and add
-        scaled = _core._composite("MulBackward1", lambda a: a * _SQRT1_2, [input])
-        shifted = _core._composite("AddBackward1", lambda e: e + 1, [scaled.erf()])
-        return _core._composite("MulBackward1", lambda a: a * 0.5, [shifted])
+        scaled = _core._composite("MulBackward1", lambda a: a * _SQRT1_2, [input], [0])
+        shifted = _core._composite("AddBackward1", lambda e: e + 1, [scaled.erf()], [0])
+        return _core._composite("MulBackward1", lambda a: a * 0.5, [shifted], [0])
 
     return _with_out("special_ndtr", True, compute, (input,), out)
 

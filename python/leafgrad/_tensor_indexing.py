@@ -253,12 +253,12 @@ def index_put(input, indices, values, accumulate=False):
     """
     _check_tensor("index_put", "input", 1, input)
     key, pos = _index_put_checks("index_put", input, indices, values, accumulate, 1)
-    return _core._composite("IndexPutBackward0", _index_put_fn(key, pos, accumulate), [input, values])
+    return _core._composite("IndexPutBackward0", _index_put_fn(key, pos, accumulate), [input, values], [0, 1])
 
 
 def _index_put_method(self, indices, values, accumulate=False):
     key, pos = _index_put_checks("index_put", self, indices, values, accumulate, 0)
-    return _core._composite("IndexPutBackward0", _index_put_fn(key, pos, accumulate), [self, values])
+    return _core._composite("IndexPutBackward0", _index_put_fn(key, pos, accumulate), [self, values], [0, 1])
 
 
 _index_put_method.__doc__ = index_put.__doc__
@@ -279,7 +279,7 @@ def _index_put_(self, indices, values, accumulate=False):
         _expanded_write_warning("index_put_")
         if len(key) == 1 and key[0].dtype == _torch().bool and key[0].dim() > 0 and values.numel() == 1:
             _expanded_write_warning("masked_fill_")
-    return _core._inplace_apply(self, lambda s: _core._composite("IndexPutBackward0", f, [s, values]), [values],
+    return _core._inplace_apply(self, lambda s: _core._composite("IndexPutBackward0", f, [s, values], [0, 1]), [values],
                                 expanded)
 
 
@@ -343,12 +343,12 @@ def put(input, index, source, accumulate=False):
     """
     _check_tensor("put", "input", 1, input)
     idx = _put_checks("put", input, index, source, accumulate, 1)
-    return _core._composite("PutBackward0", _put_fn(idx, accumulate), [input, source])
+    return _core._composite("PutBackward0", _put_fn(idx, accumulate), [input, source], [0])
 
 
 def _put_method(self, index, source, accumulate=False):
     idx = _put_checks("put", self, index, source, accumulate, 0)
-    return _core._composite("PutBackward0", _put_fn(idx, accumulate), [self, source])
+    return _core._composite("PutBackward0", _put_fn(idx, accumulate), [self, source], [0])
 
 
 _put_method.__doc__ = put.__doc__
@@ -364,7 +364,7 @@ def _put_(self, index, source, accumulate=False):
     """
     idx = _put_checks("put_", self, index, source, accumulate, 0)
     f = _put_fn(idx, accumulate)
-    return _core._inplace_apply(self, lambda s: _core._composite("PutBackward0", f, [s, source]), [source])
+    return _core._inplace_apply(self, lambda s: _core._composite("PutBackward0", f, [s, source], [0]), [source])
 
 
 # --- views and fills through strides ---------------------------------------------------------
@@ -490,7 +490,7 @@ def narrow_copy(input, dim, start, length):
     if not (length >= 0 and start <= cur - length):
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({cur}).")
     return _core._composite("NarrowCopyBackward0",
-                            lambda x: x.narrow(dim, start, length).contiguous().clone(), [input])
+                            lambda x: x.narrow(dim, start, length).contiguous().clone(), [input], [0])
 
 
 # --- the scatter family ----------------------------------------------------------------------
@@ -586,7 +586,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
         if tuple(window.shape) != tuple(src.shape):
             raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
                                f"{_shape_str(src.shape)}, slice size = {_shape_str(window.shape)}")
-    return _core._composite("AsStridedScatterBackward0", f, [input, src])
+    return _core._composite("AsStridedScatterBackward0", f, [input, src], [0, 1])
 
 
 def _install():

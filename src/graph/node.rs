@@ -91,6 +91,10 @@ pub enum SavedValue {
     Absent,
 }
 
+/// The `output_nr` of a saved output that has no gradient (nll_loss's total weight): unpacked
+/// as it is, never given this node as its grad_fn.
+pub const NON_DIFFERENTIABLE_OUTPUT: u32 = u32::MAX;
+
 /// A tensor kept for backward, with the version it had when saved.
 pub struct SavedTensor {
     pub name: &'static str,
@@ -331,7 +335,7 @@ impl Node {
                     let SavedValue::Tensor(t) = &st.value else {
                         unreachable!("checked above")
                     };
-                    if st.is_output && attach {
+                    if st.is_output && attach && st.output_nr != NON_DIFFERENTIABLE_OUTPUT {
                         out.push(t.alias_with_grad_fn(self_ref.clone(), st.output_nr));
                     } else {
                         out.push(t.clone());
@@ -383,11 +387,13 @@ impl Node {
                 // a placeholder the formula does not read (filled in below)
                 SavedValue::Absent => continue,
             };
-            out[i] = Some(if is_output && attach {
-                t.alias_with_grad_fn(self_ref.clone(), output_nr)
-            } else {
-                t
-            });
+            out[i] = Some(
+                if is_output && attach && output_nr != NON_DIFFERENTIABLE_OUTPUT {
+                    t.alias_with_grad_fn(self_ref.clone(), output_nr)
+                } else {
+                    t
+                },
+            );
         }
         // An absent slot is never read: any saved tensor stands in for it (no allocation).
         let filler = match out.iter().flatten().next() {

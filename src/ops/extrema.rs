@@ -187,7 +187,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
                 },
                 &[x],
                 &[&v],
-                vec![],
+                vec![held_by_formula("indices")],
                 Box::new(|_, g| grads![g[0].clone()]),
             )?;
         }

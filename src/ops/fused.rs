@@ -9,7 +9,6 @@ use crate::backend;
 use crate::backend::cpu::vectorised;
 use crate::dtype::{DType, Priority};
 use crate::grad_mode::GradModeGuard;
-use crate::grads;
 
 /// The dtype and shape of an op of these operands (PyTorch's promotion and broadcasting).
 fn result_of(ts: &[&Tensor]) -> Result<(DType, Vec<usize>)> {
@@ -220,14 +219,18 @@ pub fn addcmul(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tenso
             "AddcmulBackward0",
             &[x, t1, t2],
             &[&out],
-            vec![save("tensor1", t1)?, save("tensor2", t2)?],
+            // each factor saved only for the other's gradient (PyTorch's AddcmulBackward0)
+            vec![
+                save_if(needs_formula(t2), "tensor1", t1)?,
+                save_if(needs_formula(t1), "tensor2", t2)?,
+            ],
             Box::new(move |s, g| {
                 // d = dx + value (t2 dt1 + t1 dt2)
-                grads![
-                    g[0].clone(),
-                    mul(&g[0], &conj(&mul_scalar(&s[1], value)?)?)?,
-                    mul(&g[0], &conj(&mul_scalar(&s[0], value)?)?)?
-                ]
+                Ok(vec![
+                    Some(g[0].clone()),
+                    if_needed(1, || mul(&g[0], &conj(&mul_scalar(&s[1], value)?)?))?,
+                    if_needed(2, || mul(&g[0], &conj(&mul_scalar(&s[0], value)?)?))?,
+                ])
             }),
         )?;
     }
@@ -255,13 +258,22 @@ pub fn addcdiv(x: &Tensor, t1: &Tensor, t2: &Tensor, value: f64) -> Result<Tenso
             "AddcdivBackward0",
             &[x, t1, t2],
             &[&out],
-            vec![save("tensor1", t1)?, save("tensor2", t2)?],
+            // tensor1 is read only for tensor2's gradient (PyTorch's AddcdivBackward0)
+            vec![
+                save_if(needs_formula(t2), "tensor1", t1)?,
+                save("tensor2", t2)?,
+            ],
             Box::new(move |s, g| {
                 // d = dx + value (dt1 / t2 - t1 dt2 / t2²)
                 let (t1, t2) = (&s[0], &s[1]);
-                let g1 = mul(&g[0], &conj(&div_scalar_num(t2, value)?)?)?;
-                let q = div(&mul_scalar(t1, -value)?, &mul(t2, t2)?)?;
-                grads![g[0].clone(), g1, mul(&g[0], &conj(&q)?)?]
+                Ok(vec![
+                    Some(g[0].clone()),
+                    if_needed(1, || mul(&g[0], &conj(&div_scalar_num(t2, value)?)?))?,
+                    if_needed(2, || {
+                        let q = div(&mul_scalar(t1, -value)?, &mul(t2, t2)?)?;
+                        mul(&g[0], &conj(&q)?)
+                    })?,
+                ])
             }),
         )?;
     }
@@ -335,16 +347,32 @@ pub fn lerp(x: &Tensor, end: &Tensor, weight: &Tensor) -> Result<Tensor> {
             name,
             &inputs,
             &[&out],
-            vec![save("self", x)?, save("end", end)?, save("weight", weight)?],
+            // self and end are read only for a tensor weight's gradient; the weight is always
+            // saved, as PyTorch's LerpBackward1 saves it (a Python number is kept as it is,
+            // never packed)
+            {
+                let rw = !scalar && needs_formula(weight);
+                vec![
+                    save_if(rw, "self", x)?,
+                    save_if(rw, "end", end)?,
+                    save("weight", weight)?,
+                ]
+            },
             Box::new(move |s, g| {
                 // d = (1 - w) dx + w dend + (end - x) dw
                 let (x, end, w) = (&s[0], &s[1], &s[2]);
-                let gx = mul(&g[0], &conj(&rsub(w, &Tensor::wrapped_scalar(1.0))?)?)?;
-                let gend = mul(&g[0], &conj(w)?)?;
+                let gx = if_needed(0, || {
+                    mul(&g[0], &conj(&rsub(w, &Tensor::wrapped_scalar(1.0))?)?)
+                })?;
+                let gend = if_needed(1, || mul(&g[0], &conj(w)?))?;
                 if scalar {
-                    return grads![gx, gend];
+                    return Ok(vec![gx, gend]);
                 }
-                grads![gx, gend, mul(&g[0], &conj(&sub(end, x)?)?)?]
+                Ok(vec![
+                    gx,
+                    gend,
+                    if_needed(2, || mul(&g[0], &conj(&sub(end, x)?)?))?,
+                ])
             }),
         )?;
     }

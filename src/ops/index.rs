@@ -10,6 +10,36 @@ use std::sync::Arc;
 
 pub type Plan = Arc<Vec<usize>>;
 
+/// Whether PyTorch's node `name` saves its index (or mask, target) tensor, so that a second
+/// backward through it without retain_graph fails; the others of [`take`] save only sizes.
+fn saves_indices(name: &str) -> bool {
+    matches!(
+        name,
+        "IndexBackward0"
+            | "GatherBackward0"
+            | "IndexSelectBackward0"
+            | "EmbeddingBackward0"
+            | "MaxBackward0"
+            | "MinBackward0"
+            | "MaskedSelectBackward0"
+            | "TakeBackward0"
+            | "NllLossBackward0"
+            | "MaxPool2DWithIndicesBackward0"
+    )
+}
+
+/// Whether PyTorch's node `name` also saves its input (so that writing the input in place
+/// before backward is an error, as there); the others keep only its sizes.
+fn saves_self(name: &str) -> bool {
+    matches!(
+        name,
+        "GatherBackward0"
+            | "MaskedSelectBackward0"
+            | "TakeBackward0"
+            | "MaxPool2DWithIndicesBackward0"
+    )
+}
+
 /// `out[i] = x.flat[plan[i]]`, shaped `shape`.
 pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
     let out = backend::take(x, plan, shape)?;
@@ -17,15 +47,14 @@ pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Res
         let (xs, p) = (x.shape(), plan.clone());
         // PyTorch saves the index tensors of these (so a second backward without retain_graph
         // fails); the plan is kept in the formula, the slot marks the node as holding them.
-        let saved = match name {
-            "IndexBackward0"
-            | "GatherBackward0"
-            | "IndexSelectBackward0"
-            | "EmbeddingBackward0" => {
-                vec![held_by_formula("indices")]
-            }
-            _ => vec![],
+        let mut saved = if saves_indices(name) {
+            vec![held_by_formula("indices")]
+        } else {
+            vec![]
         };
+        if saves_self(name) {
+            saved.push(save("self", x)?);
+        }
         // d take = scatter-add of dL back to where each element came from
         record(
             name,
@@ -67,11 +96,19 @@ pub fn take_idx(
     let out = Tensor::from_strided(backend::cuda::take_idx(&x.strided(), idx, shape)?);
     if needs_grad(&[x])? {
         let (xs, p) = (x.shape(), idx.clone());
+        let mut saved = if saves_indices(name) {
+            vec![held_by_formula("indices")]
+        } else {
+            vec![]
+        };
+        if saves_self(name) {
+            saved.push(save("self", x)?);
+        }
         record(
             name,
             &[x],
             &[&out],
-            vec![],
+            saved,
             Box::new(move |_, g| grads![put_add_idx(&xs, &p, &g[0])?]),
         )?;
     }

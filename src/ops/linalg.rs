@@ -60,16 +60,19 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let out = mm_kernel(a, b)?;
     if needs_grad(&[a, b])? {
-        // d(AB) = dA B + A dB  →  gA = G Bᴴ, gB = Aᴴ G
+        // d(AB) = dA B + A dB  →  gA = G Bᴴ, gB = Aᴴ G: each factor is saved only for the
+        // other's gradient (PyTorch's MmBackward0; their layouts are kept apart)
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
+        let (ca, cb) = (column_major(a), column_major(b));
         record(
             "MmBackward0",
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("mat2", b)?],
-            Box::new(|s, g| {
+            vec![save_if(ra, "mat2", b)?, save_if(rb, "self", a)?],
+            Box::new(move |s, g| {
                 Ok(vec![
-                    mm_mat1_backward(&g[0], &s[0], &s[1], 0)?,
-                    mm_mat2_backward(&g[0], &s[0], &s[1], 1)?,
+                    mm_mat1_backward(&g[0], &s[0], ca, 0)?,
+                    mm_mat2_backward(&g[0], &s[1], cb, 1)?,
                 ])
             }),
         )?;
@@ -87,8 +90,13 @@ fn column_major(m: &Tensor) -> bool {
 /// `A` was column-major, so that it has `A`'s layout (PyTorch's `mm_mat1_backward`: a weight
 /// used transposed, as `F.linear` uses it, then gets a row-major gradient that `.grad` takes
 /// without a copy).
-fn mm_mat1_backward(g: &Tensor, a: &Tensor, b: &Tensor, i: usize) -> Result<Option<Tensor>> {
-    if_needed(i, || match column_major(a) {
+fn mm_mat1_backward(
+    g: &Tensor,
+    b: &Tensor,
+    a_column_major: bool,
+    i: usize,
+) -> Result<Option<Tensor>> {
+    if_needed(i, || match a_column_major {
         true => t(&mm(&conj(b)?, &t(g)?)?),
         false => mm(g, &conj(&t(b)?)?),
     })
@@ -96,8 +104,13 @@ fn mm_mat1_backward(g: &Tensor, a: &Tensor, b: &Tensor, i: usize) -> Result<Opti
 
 /// `Aᴴ G`, the gradient of `B` in `A B` (PyTorch's `mm_mat2_backward`: `(Gᵀ Ā)ᵀ` for a
 /// column-major `B`).
-fn mm_mat2_backward(g: &Tensor, a: &Tensor, b: &Tensor, i: usize) -> Result<Option<Tensor>> {
-    if_needed(i, || match column_major(b) {
+fn mm_mat2_backward(
+    g: &Tensor,
+    a: &Tensor,
+    b_column_major: bool,
+    i: usize,
+) -> Result<Option<Tensor>> {
+    if_needed(i, || match b_column_major {
         true => t(&mm(&t(g)?, &conj(a)?)?),
         false => mm(&conj(&t(a)?)?, g),
     })
@@ -146,8 +159,17 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "DotBackward0",
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("tensor", b)?],
-            Box::new(|s, g| grads![mul(&g[0], &conj(&s[1])?)?, mul(&g[0], &conj(&s[0])?)?]),
+            // each saved only for the other's gradient, as PyTorch's DotBackward0
+            vec![
+                save_if(needs_formula(b), "self", a)?,
+                save_if(needs_formula(a), "tensor", b)?,
+            ],
+            Box::new(|s, g| {
+                Ok(vec![
+                    if_needed(0, || mul(&g[0], &conj(&s[1])?))?,
+                    if_needed(1, || mul(&g[0], &conj(&s[0])?))?,
+                ])
+            }),
         )?;
     }
     Ok(out)
@@ -174,10 +196,18 @@ pub fn mv(a: &Tensor, v: &Tensor) -> Result<Tensor> {
             "MvBackward0",
             &[a, v],
             &[&out],
-            vec![save("self", a)?, save("vec", v)?],
+            // each saved only for the other's gradient, as PyTorch's MvBackward0
+            vec![
+                save_if(needs_formula(v), "self", a)?,
+                save_if(needs_formula(a), "vec", v)?,
+            ],
             Box::new(|s, g| {
-                let ga = mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&conj(&s[1])?, 0)?)?;
-                grads![ga, mv(&conj(&t(&s[0])?)?, &g[0])?]
+                Ok(vec![
+                    if_needed(0, || {
+                        mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&conj(&s[1])?, 0)?)
+                    })?,
+                    if_needed(1, || mv(&conj(&t(&s[0])?)?, &g[0]))?,
+                ])
             }),
         )?;
     }
@@ -252,7 +282,11 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             "BmmBackward0",
             &[a, b],
             &[&out],
-            vec![save("self", a)?, save("mat2", b)?],
+            // each saved only for the other's gradient, as PyTorch's BmmBackward0
+            vec![
+                save_if(needs_formula(b), "self", a)?,
+                save_if(needs_formula(a), "mat2", b)?,
+            ],
             Box::new(|s, g| {
                 Ok(vec![
                     if_needed(0, || bmm(&g[0], &conj(&transpose(&s[1], 1, 2)?)?))?,
@@ -433,17 +467,19 @@ pub fn addmm(bias: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         )));
     }
     if needs_grad(&[bias, a, b])? {
-        // d(c + AB) = dc + dA B + A dB
+        // d(c + AB) = dc + dA B + A dB; each factor saved only for the other's gradient
+        let (ra, rb) = (needs_formula(a), needs_formula(b));
+        let (ca, cb) = (column_major(a), column_major(b));
         record(
             "AddmmBackward0",
             &[bias, a, b],
             &[&out],
-            vec![save("mat1", a)?, save("mat2", b)?],
-            Box::new(|s, g| {
+            vec![save_if(rb, "mat1", a)?, save_if(ra, "mat2", b)?],
+            Box::new(move |s, g| {
                 Ok(vec![
                     Some(g[0].clone()),
-                    mm_mat1_backward(&g[0], &s[0], &s[1], 1)?,
-                    mm_mat2_backward(&g[0], &s[0], &s[1], 2)?,
+                    mm_mat1_backward(&g[0], &s[1], ca, 1)?,
+                    mm_mat2_backward(&g[0], &s[0], cb, 2)?,
                 ])
             }),
         )?;

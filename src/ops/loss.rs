@@ -565,11 +565,33 @@ pub fn nll_loss(
     let out = out.detached();
     if needs_grad(&[input])? {
         let tsh = ts.clone();
+        // what PyTorch's node saves (the formula below holds the target's plan itself): the
+        // inputs by name, then the forward's second output, the total weight (0 without a
+        // reduction)
+        let tw = if reduction == Reduction::None {
+            0.0
+        } else {
+            total_w
+        };
+        let total_weight = backend::cast(&Tensor::from_vec(vec![tw], &[])?, dt)?;
+        let saved = vec![
+            save("self", input)?,
+            save("target", target)?,
+            match weight {
+                Some(w) => save("weight", w)?,
+                None => not_saved("weight"),
+            },
+            save_output(
+                "total_weight",
+                &total_weight,
+                crate::graph::node::NON_DIFFERENTIABLE_OUTPUT,
+            )?,
+        ];
         record(
             "NllLossBackward0",
             &[input],
             &[&out],
-            vec![],
+            saved,
             Box::new(move |_, g| {
                 // dL/dinput[n, target[n]] = -w[target[n]] · g (÷ Σw for the mean)
                 let gg = match reduction {
@@ -588,6 +610,21 @@ pub fn nll_loss(
                 grads![put_add(&is, &plan, &reshape(&vals, &[-1])?)?]
             }),
         )?;
+        set_attrs(&out, || {
+            use crate::graph::node::SavedAttr;
+            vec![
+                ("ignore_index", SavedAttr::Int(ignore_index)),
+                // at::Reduction's numbering
+                (
+                    "reduction",
+                    SavedAttr::Int(match reduction {
+                        Reduction::None => 0,
+                        Reduction::Mean => 1,
+                        Reduction::Sum => 2,
+                    }),
+                ),
+            ]
+        });
     }
     Ok(out)
 }

@@ -172,7 +172,12 @@ fn record_overwrite(
         node,
         &[x, src],
         &[out],
-        vec![save("index", index)?],
+        // index_copy's formula also reads the source (its dims): PyTorch saves it
+        if node == "IndexCopyBackward0" {
+            vec![save("index", index)?, save("source", src)?]
+        } else {
+            vec![save("index", index)?]
+        },
         Box::new(move |_, g| grads![zero_at(&g[0], &t)?, take(&g[0], &t, &shape, read_node)?]),
     )
 }

@@ -10,13 +10,18 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-/// `fn(*inputs)` (written with leafgrad ops) recorded as one node named `name`.
+/// `fn(*inputs)` (written with leafgrad ops) recorded as one node named `name`. `unread`: the
+/// positions of inputs that `fn` is linear in, whose values its gradient never reads: they
+/// are held for the recomputation but not saved (writing them in place is no error, as
+/// PyTorch's node saves nothing of them).
 #[pyfunction]
+#[pyo3(signature = (name, f, inputs, unread = Vec::new()))]
 fn _composite<'py>(
     py: Python<'py>,
     name: String,
     f: Py<PyAny>,
     inputs: Vec<PyRef<'py, PyTensor>>,
+    unread: Vec<usize>,
 ) -> R<'py> {
     let ins: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
     let func: crate::engine::CompositeFn = std::sync::Arc::new(move |ts: &[Tensor]| {
@@ -33,7 +38,7 @@ fn _composite<'py>(
         })
         .map_err(super::stash)
     });
-    out(py, crate::engine::composite(name, &ins, func))
+    out(py, crate::engine::composite(name, &ins, &unread, func))
 }
 
 /// `f(x)` (written with leafgrad ops) whose gradient is the incoming one unchanged, recorded

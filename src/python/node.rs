@@ -127,8 +127,9 @@ fn saved_tensor<'py>(
         None if released => return Err(PyRuntimeError::new_err(crate::error::SECOND_BACKWARD)),
         None => return Ok(None),
     };
-    // a saved output comes back with this node as its grad_fn, as in PyTorch
-    let t = if is_output {
+    // a saved output comes back with this node as its grad_fn, as in PyTorch (one without a
+    // gradient, as it is)
+    let t = if is_output && nr != crate::graph::node::NON_DIFFERENTIABLE_OUTPUT {
         t.alias_with_grad_fn(node.clone(), nr)
     } else {
         t

@@ -149,6 +149,36 @@ def test_second_backward_through_index_nodes_needs_retain_graph():
     y.backward()
 
 
+# Each of these PyTorch nodes saves an index, mask or target tensor (measured on torch 2.15).
+_SAVES_INDICES = {
+    "max_dim": lambda x: x.max(dim=1)[0],
+    "min_dim": lambda x: x.min(dim=0)[0],
+    "max_dim_0d": lambda x: x[0, 0].max(dim=0)[0],
+    "take": lambda x: x.take(torch.tensor([0, 1, 5])),
+    "masked_select": lambda x: x.masked_select(x > 0),
+    "nll_loss": lambda x: torch.nn.functional.nll_loss(x, torch.tensor([1, 0])),
+    "nll_loss_weight": lambda x: torch.nn.functional.nll_loss(
+        x, torch.tensor([1, 0]), weight=torch.ones(4)),
+    "cross_entropy": lambda x: torch.nn.functional.cross_entropy(x, torch.tensor([1, 0])),
+    "max_pool2d": lambda x: torch.nn.functional.max_pool2d(x.view(1, 1, 2, 4), 2),
+    "max_pool1d": lambda x: torch.nn.functional.max_pool1d(x.view(1, 2, 4), 2),
+    "embedding": lambda x: torch.nn.functional.embedding(torch.tensor([0, 1, 1]), x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SAVES_INDICES))
+def test_second_backward_through_nodes_that_save_their_indices_fails(name):
+    x = torch.tensor([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 3.0]], requires_grad=True)
+    y = _SAVES_INDICES[name](x).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="Specify retain_graph=True"):
+        y.backward()
+    z = _SAVES_INDICES[name](x).sum()
+    z.backward(retain_graph=True)
+    z.backward()
+    assert x.grad is not None
+
+
 def test_repr_of_a_view_whose_grad_fn_is_an_error():
     a = torch.ones(1, requires_grad=True)
     with torch.no_grad():

@@ -221,7 +221,8 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, p
             np.zeros((0, dim))
         picked = tensor(rows[_max_rows(vals, bags, count)] if pos.size else np.zeros((count, dim), np.int64))
         empty = tensor(np.bincount(bags, minlength=count) == 0, torch.bool).unsqueeze(1)
-        return _node(lambda w: w.gather(0, picked).masked_fill(empty, 0), [weight])
+        # the maxima were picked above: linear in the weight, whose values are not saved
+        return _node(lambda w: w.gather(0, picked).masked_fill(empty, 0), [weight], [0])
 
     rows_t, bags_t, pos_t = tensor(rows), tensor(bags), tensor(pos)
     sizes = None
@@ -241,10 +242,15 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, p
         out = e.new_zeros((count, dim)).index_add(0, bags_t, e)
         return out if sizes is None else out / sizes
 
-    return _node(fn, [weight] if per_sample_weights is None else [weight, per_sample_weights])
+    # linear in the weight, bilinear with per-sample weights: PyTorch saves the weight only
+    # for the per-sample weights' gradient, and those for the weight's
+    if per_sample_weights is None:
+        return _node(fn, [weight], [0])
+    unread = [i for i, other in ((0, per_sample_weights), (1, weight)) if not other.requires_grad]
+    return _node(fn, [weight, per_sample_weights], unread)
 
 
-def _node(fn, inputs):
+def _node(fn, inputs, unread):
     """`fn(*inputs)` as one EmbeddingBagBackward0 node whose gradients are those of `fn`,
     computed without a graph: as in PyTorch they are not differentiable again (the weight's
     gradient raises PyTorch's NotImplementedError for `_embedding_bag_backward`, the sample
@@ -274,4 +280,4 @@ def _node(fn, inputs):
                                      "_embedding_bag_per_sample_weights_backward")
         return tuple(grads)
 
-    return _custom("EmbeddingBagBackward0", exact, backward, inputs)
+    return _custom("EmbeddingBagBackward0", exact, backward, inputs, unread)

@@ -378,7 +378,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         cols = xp.reshape(n, c, xp.shape[-2] * xp.shape[-1]).index_select(2, index).reshape(n, c * kk, bh * bw)
         return cols if batched else cols.squeeze(0)
 
-    return _core._composite("Im2ColBackward0", fn, [input])
+    return _core._composite("Im2ColBackward0", fn, [input], [0])
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -433,7 +433,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             out = out[:, :, ph:ph + oh, pw:pw + ow].contiguous()
         return out if batched else out.squeeze(0)
 
-    return _core._composite("Col2ImBackward0", fn, [input])
+    return _core._composite("Col2ImBackward0", fn, [input], [0])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -191,7 +191,7 @@ def _constant_pad_nd(input, pads, value):
             c = cat(parts, i)
         return c
 
-    return _core._composite("ConstantPadNdBackward0", fn, [input])
+    return _core._composite("ConstantPadNdBackward0", fn, [input], [0])
 
 
 def _check_valid_pad_input(input, k):
@@ -552,7 +552,8 @@ def _upsample(input, output_size, scale_factors, mode, align_corners=None):
 
     name = {"linear": "UpsampleLinear1DBackward0", "bilinear": "UpsampleBilinear2DBackward0",
             "trilinear": "UpsampleTrilinear3DBackward0", "bicubic": "UpsampleBicubic2DBackward0"}[mode]
-    return _core._composite(name, fn, [input])
+    # linear in the input: its gradient reads no values (PyTorch's node saves only sizes)
+    return _core._composite(name, fn, [input], [0])
 
 
 def _adaptive_avg_pool(input, output_size):
@@ -669,7 +670,7 @@ def pixel_shuffle(input, upscale_factor):
         x = x.permute(list(range(nb)) + [nb, nb + 3, nb + 1, nb + 4, nb + 2])
         return x.reshape(batch + [c // (r * r), h * r, w * r])
 
-    return _core._composite("PixelShuffleBackward0", fn, [input])
+    return _core._composite("PixelShuffleBackward0", fn, [input], [0])
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -706,7 +707,7 @@ def pixel_unshuffle(input, downscale_factor):
         x = x.permute(list(range(nb)) + [nb, nb + 2, nb + 4, nb + 1, nb + 3])
         return x.reshape(batch + [c * r * r, h // r, w // r])
 
-    return _core._composite("PixelUnshuffleBackward0", fn, [input])
+    return _core._composite("PixelUnshuffleBackward0", fn, [input], [0])
 
 
 def _channel_shuffle(input, groups, name):
@@ -723,7 +724,7 @@ def _channel_shuffle(input, groups, name):
     def fn(x):
         return x.reshape([shape[0], g, c // g] + shape[2:]).transpose(1, 2).reshape(shape)
 
-    return _core._composite("ChannelShuffleBackward0", fn, [input])
+    return _core._composite("ChannelShuffleBackward0", fn, [input], [0])
 
 
 def channel_shuffle(input, groups):
