@@ -316,6 +316,9 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     """
     import builtins
 
+    from ._layout import _factory_options
+
+    _factory_options("empty_strided", layout, pin_memory, device=device)
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")

@@ -495,13 +495,31 @@ class Tensor:
     def is_set_to(self, tensor: Tensor) -> builtins.bool: ...
     def is_coalesced(self) -> builtins.bool: ...
     def new_zeros(
-        self, *size: Any, dtype: _DType | None = None, device: Any = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: _DType | None = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: builtins.bool | None = False,
+        requires_grad: builtins.bool = False,
     ) -> Tensor: ...
     def new_ones(
-        self, *size: Any, dtype: _DType | None = None, device: Any = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: _DType | None = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: builtins.bool | None = False,
+        requires_grad: builtins.bool = False,
     ) -> Tensor: ...
     def new_empty(
-        self, *size: Any, dtype: _DType | None = None, device: Any = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: _DType | None = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: builtins.bool | None = False,
+        requires_grad: builtins.bool = False,
     ) -> Tensor: ...
     def new_full(
         self,
@@ -509,7 +527,9 @@ class Tensor:
         fill_value: _Scalar,
         *,
         dtype: _DType | None = None,
+        layout: Any = None,
         device: Any = None,
+        pin_memory: builtins.bool | None = False,
         requires_grad: builtins.bool = False,
     ) -> Tensor: ...
     def new_tensor(

@@ -5,7 +5,7 @@ import warnings
 from . import _core
 from ._core import Tensor
 from ._device import check_device, _with_default
-from ._layout import _made_like
+from ._layout import _factory_options, _made_like
 
 _COPY_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -115,6 +115,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     """
     device = _with_default(device)
     _check_args("tensor", dtype, requires_grad)
+    _factory_options("tensor", None, pin_memory, device=device, pin_optional=False)
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING, UserWarning, stacklevel=2)
         t = data.detach().clone()
@@ -161,7 +162,7 @@ def _value_dtype(v):
     return _core._get_default_dtype()
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None):
+def full(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """A tensor of shape `size` filled with `fill_value` (its dtype follows the value).
 
     >>> torch.full((2, 3), 7.0)
@@ -171,6 +172,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     tensor([3, 3])
     """
     device = _with_default(device)
+    _factory_options("full", layout, pin_memory, device=device)
     if isinstance(size, Tensor):
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not Tensor")
     if isinstance(fill_value, Tensor):
@@ -185,7 +187,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, out=
     return _finish(_filled(tuple(size), fill_value, dtype, device), requires_grad, device)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
+def zeros(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """A tensor of zeros; the shape as separate ints or one sequence.
 
     >>> torch.zeros(2, 3)
@@ -195,13 +197,14 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None):
     tensor([0, 0])
     """
     device = _with_default(device)
+    _factory_options("zeros", layout, pin_memory, device=device)
     if out is not None:
         return _into_out("zeros", out, dtype, device, requires_grad,
                          lambda dt, dev: _filled(_shape(size), 0, dt, None), _shape(size))
     return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
+def ones(*size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """A tensor of ones; with `requires_grad=True` it is a leaf that autograd tracks.
 
     >>> torch.ones(2, 2, requires_grad=True)
@@ -209,26 +212,30 @@ def ones(*size, dtype=None, device=None, requires_grad=False, out=None):
             [1., 1.]], requires_grad=True)
     """
     device = _with_default(device)
+    _factory_options("ones", layout, pin_memory, device=device)
     if out is not None:
         return _into_out("ones", out, dtype, device, requires_grad,
                          lambda dt, dev: _filled(_shape(size), 1, dt, None), _shape(size))
     return _finish(_filled(_shape(size), 1, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, out=None, memory_format=None):
+def empty(*size, dtype=None, layout=None, device=None, pin_memory=False,
+          requires_grad=False, out=None, memory_format=None):
     """A tensor whose values are not to be relied on (leafgrad fills zeros; PyTorch does not).
 
     >>> torch.empty(2, 3).shape
     torch.Size([2, 3])
     """
     device = _with_default(device)
+    _factory_options("empty", layout, pin_memory, device=device)
     if out is not None:  # resized, its values left as they are
         return _into_out("empty", out, dtype, device, requires_grad, lambda dt, dev: None, _shape(size),
                          refuse=False, resize_always=True)
     return _finish(_filled(_shape(size), 0, dtype or _core._get_default_dtype(), device), requires_grad, device)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None):
+def arange(start, end=None, step=1, *, dtype=None, layout=None, device=None, pin_memory=False,
+           requires_grad=False, out=None):
     """Values from `start` (default 0) up to, not including, `end`; int64 when all are ints.
 
     >>> torch.arange(5)
@@ -237,6 +244,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     tensor([1.0000, 1.5000, 2.0000])
     """
     device = _with_default(device)
+    _factory_options("arange", layout, pin_memory, device=device)
     if end is None:
         start, end = 0, start
     if out is not None:
@@ -287,13 +295,15 @@ def _arange_out(start, end, step, out, dtype, device, requires_grad):
     return _into_out("arange", out, dtype, device, requires_grad, make, shape, keep_numel=True, args=args)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None):
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False, out=None):
     """`steps` evenly spaced values from `start` to `end`, both included.
 
     >>> torch.linspace(0, 1, steps=5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
     device = _with_default(device)
+    _factory_options("linspace", layout, pin_memory, device=device)
     dims = [(n, v.dim()) for n, v in (("start", start), ("end", end)) if isinstance(v, _core.Tensor)]
     if any(d != 0 for _, d in dims):
         got = " and ".join(f"{n} with {d} dimension(s)" for n, d in dims)
@@ -306,7 +316,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False,
     return _finish(t, requires_grad, device)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
+def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """An `n` x `m` (default `n` x `n`) matrix with ones on the diagonal.
 
     >>> torch.eye(2, 3)
@@ -314,6 +324,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None):
             [0., 1., 0.]])
     """
     device = _with_default(device)
+    _factory_options("eye", layout, pin_memory, device=device)
     m = n if m is None else m
     if out is not None:
         return _into_out("eye", out, dtype, device, requires_grad, lambda dt, dev: _core._eye(n, m, dt), (n, m),
@@ -373,7 +384,7 @@ def _check_from_to(dtype, low, high):
                     stacklevel=3)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def rand(*size, generator=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """Uniform samples in [0, 1): PyTorch's numbers for a seed (float32: 24 random bits each).
 
     >>> g = torch.Generator().manual_seed(0)
@@ -382,6 +393,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
             [0.1320, 0.3074, 0.6341]])
     """
     device = _with_default(device)
+    _factory_options("rand", layout, pin_memory, device=device)
     if out is not None:
         return _into_out("rand", out, dtype, device, requires_grad,
                          lambda dt, dev: rand(*size, generator=generator, dtype=dt, device=dev), _shape(size),
@@ -391,7 +403,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, ou
     return _finish(t, requires_grad, device)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def randn(*size, generator=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False, out=None):
     """Standard normal samples: PyTorch's numbers for a seed (Box–Muller in blocks of 16 for 16
     or more elements, as PyTorch's CPU kernel).
 
@@ -400,6 +412,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     tensor([ 1.5410, -0.2934, -2.1788,  0.5684])
     """
     device = _with_default(device)
+    _factory_options("randn", layout, pin_memory, device=device)
     if out is not None:
         return _into_out("randn", out, dtype, device, requires_grad,
                          lambda dt, dev: randn(*size, generator=generator, dtype=dt, device=dev), _shape(size),
@@ -409,7 +422,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     return _finish(t, requires_grad, device)
 
 
-def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+            requires_grad=False,
             out=None):
     """Integers drawn uniformly from [`low`, `high`) (`low` defaults to 0), int64 by default:
     `randint(high, size)`, `randint(low, high, size)` or with keywords.
@@ -421,6 +435,7 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
     tensor([0, 1, 1, 1])
     """
     device = _with_default(device)
+    _factory_options("randint", layout, pin_memory, device=device)
     if size is None:
         low, high, size = 0, low, high
     elif high is None and low is not None:
@@ -447,8 +462,10 @@ def randint(low=None, high=None, size=None, *, generator=None, dtype=None, devic
 
 
 def _like(fill, name, doc):
-    def make(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+    def make(input, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+             memory_format=None):
         _check_args(name, dtype, requires_grad)
+        _factory_options(name, layout, pin_memory, device=_like_device(input, device))
         dev = input.device if device is None else device
         dt = dtype or input.dtype
         t = _made_like(input, memory_format, lambda shape: _filled(shape, fill, dt, dev))
@@ -478,36 +495,42 @@ empty_like = _like(0, "empty_like", """An uninitialised tensor shaped like `inpu
     """)
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False, memory_format=None):
     """`fill_value` everywhere, with the shape and dtype of `input`.
 
     >>> torch.full_like(torch.tensor([[1., 2.], [3., 4.]]), 0.5)
     tensor([[0.5000, 0.5000],
             [0.5000, 0.5000]])
     """
+    _factory_options("full_like", layout, pin_memory, device=_like_device(input, device))
     dt = dtype or input.dtype
     t = _made_like(input, memory_format, lambda shape: _filled(shape, fill_value, dt, device))
     return _finish(t, requires_grad, device)
 
 
-def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def rand_like(input, *, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False, memory_format=None):
     """`rand` with the shape and dtype of `input`.
 
     >>> torch.rand_like(torch.zeros(2, 2)).shape
     torch.Size([2, 2])
     """
+    _factory_options("rand_like", layout, pin_memory, device=_like_device(input, device))
     dt = dtype or input.dtype
     dev = _like_device(input, device)
     t = _made_like(input, memory_format, lambda shape: _core._draw("uniform", shape, None, dt, 0.0, 1.0, device=dev))
     return _finish(t, requires_grad, dev)
 
 
-def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def randn_like(input, *, dtype=None, layout=None, device=None, pin_memory=False,
+               requires_grad=False, memory_format=None):
     """`randn` with the shape and dtype of `input`.
 
     >>> torch.randn_like(torch.zeros(2, 2, dtype=torch.float64)).dtype
     torch.float64
     """
+    _factory_options("randn_like", layout, pin_memory, device=_like_device(input, device))
     dt = dtype or input.dtype
     dev = _like_device(input, device)
     t = _made_like(input, memory_format, lambda shape: _core._draw("normal", shape, None, dt, 0.0, 1.0, device=dev))
@@ -533,7 +556,8 @@ def from_numpy(*args, **kwargs):
     return _core.from_numpy(args[0])
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, pin_memory=False,
+                 requires_grad=False, memory_format=None):
     """`randint` with the shape and dtype of `input` (`randint_like(x, high)` or
     `randint_like(x, low, high)`).
 
@@ -541,6 +565,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     >>> torch.randint_like(torch.zeros(4), 10)
     tensor([4., 9., 3., 0.])
     """
+    _factory_options("randint_like", layout, pin_memory, device=_like_device(input, device))
     if high is None:
         low, high = 0, low
     dtype = dtype or input.dtype

@@ -177,3 +177,27 @@ Tensor.clone = _clone
 Tensor.contiguous = _contiguous
 Tensor.is_contiguous = _is_contiguous
 Tensor.layout = property(lambda self: strided, doc="The layout: always `torch.strided`.")
+
+
+def _factory_options(fname, layout=None, pin_memory=False, *, device=None, pin_optional=True):
+    """Check a factory's `layout=` and `pin_memory=` as PyTorch's argument parser and factory do.
+
+    `layout` is a `torch.layout` or None (`torch.strided`, leafgrad's only layout).
+    `pin_memory=True` asks for page-locked host memory, which needs an accelerator: on a CPU
+    tensor it raises what `Tensor.pin_memory()` raises (PyTorch's "Found no NVIDIA driver on
+    your system" where there is none); on another device it is ignored, as in PyTorch.
+    `pin_optional`: whether the signature takes `pin_memory=None` (`bool?` in PyTorch's
+    schema; `torch.tensor`'s is a plain bool)."""
+    if layout is not None and not isinstance(layout, globals()["layout"]):
+        raise TypeError(f"{fname}(): argument 'layout' must be torch.layout, not {type(layout).__name__}")
+    if pin_memory is None and pin_optional:
+        return
+    if not isinstance(pin_memory, bool):
+        raise TypeError(f"{fname}(): argument 'pin_memory' must be bool, not {type(pin_memory).__name__}")
+    if pin_memory:
+        from ._device import _with_default, device as _device
+        from ._tensor_memory import _accelerator_error
+
+        dev = _with_default(device)
+        if dev is None or _device(dev).type == "cpu":
+            raise _accelerator_error()

@@ -32,7 +32,8 @@ def _check_tensor(fn, name, pos, value):
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(value).__name__}")
 
 
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, out=None):
+def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False, out=None):
     """`base ** e` for `steps` exponents `e` spaced evenly from `start` to `end`, computed as
     PyTorch's kernel computes them (each exponent from the nearer end, then `pow` in double).
 
@@ -42,6 +43,9 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     tensor([   1,   10,  100, 1000])
     """
     from ._device import _with_default
+    from ._layout import _factory_options
+
+    _factory_options("logspace", layout, pin_memory, device=device)
 
     torch = _torch()
     device = _with_default(device)

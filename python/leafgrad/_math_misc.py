@@ -254,7 +254,9 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     tensor(3, dtype=torch.int32)
     """
     from ._device import _with_default
+    from ._layout import _factory_options
 
+    _factory_options("scalar_tensor", layout, pin_memory, device=device)
     torch = _torch()
     if isinstance(s, Tensor):
         s = s.item()

@@ -418,7 +418,7 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
     inverse = [0] * len(perm)
     for i, p in enumerate(perm):
         inverse[p] = i
-    phys = torch.empty([size[p] for p in perm], dtype=dtype, device=device)
+    phys = torch.empty([size[p] for p in perm], dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
     return phys.permute(*inverse).requires_grad_(requires_grad) if requires_grad else phys.permute(*inverse)
 
 

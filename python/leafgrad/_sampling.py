@@ -6,7 +6,8 @@ from ._core import Tensor
 __all__ = ["randperm", "bernoulli", "normal", "multinomial"]
 
 
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def randperm(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+             out=None):
     """A random permutation of 0 .. n-1 (int64): PyTorch's for a seed.
 
     >>> g = torch.Generator().manual_seed(0)
@@ -15,8 +16,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     """
     from ._device import check_device, _with_default
     from ._factories import _generator, _into_out
+    from ._layout import _factory_options
 
     device = _with_default(device)
+    _factory_options("randperm", layout, pin_memory, device=device)
     if out is not None:
         return _into_out("randperm", out, dtype, device, requires_grad,
                          lambda dt, dev: randperm(n, generator=generator, dtype=dt, device=dev), (n,), args=(n,))
@@ -41,8 +44,8 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     return r
 
 
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None,
-           requires_grad=False):
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           pin_memory=False, requires_grad=False):
     """Normal samples: tensors of means and/or standard deviations (broadcast), or numbers and
     a `size`. PyTorch's numbers for a seed.
 
@@ -52,6 +55,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     >>> torch.normal(torch.zeros(2), torch.tensor([1.0, 10.0]), generator=g)
     tensor([  0.5684, -10.8452])
     """
+    from ._layout import _factory_options
+
+    _factory_options("normal", layout, pin_memory, device=device)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     if out is not None:
         if not mt and not st and size is not None:

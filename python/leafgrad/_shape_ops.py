@@ -431,7 +431,7 @@ def _tri_indices(row, col, offset, lower, dtype):
     return tensor([rows, cols], dtype=dtype).reshape(2, len(rows))
 
 
-def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False):
     """The indices (2 x N, row-major) of the upper triangle of a `row` x `col` matrix, from the
     `offset`-th diagonal.
 
@@ -440,11 +440,13 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
             [0, 1, 2, 1, 2, 2]])
     """
     from ._device import _with_default
+    from ._layout import _factory_options
 
+    _factory_options("triu_indices", layout, pin_memory, device=device)
     return _tri_indices(row, col, offset, False, dtype or _core.int64).to(_with_default(device) or "cpu")
 
 
-def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False):
     """The indices (2 x N, row-major) of the lower triangle of a `row` x `col` matrix, to the
     `offset`-th diagonal.
 
@@ -453,7 +455,9 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
             [0, 0, 1]])
     """
     from ._device import _with_default
+    from ._layout import _factory_options
 
+    _factory_options("tril_indices", layout, pin_memory, device=device)
     return _tri_indices(row, col, offset, True, dtype or _core.int64).to(_with_default(device) or "cpu")
 
 

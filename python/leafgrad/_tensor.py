@@ -265,21 +265,27 @@ def _nonzero_method(self, *, as_tuple=False):
     return _core.nonzero(self, as_tuple=as_tuple)
 
 
-def _new(fill):
-    def make(self, *size, dtype=None, device=None, requires_grad=False):
+def _new(fill, name):
+    def make(self, *size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
         from ._factories import full
+        from ._layout import _factory_options
 
+        _factory_options(name, layout, pin_memory, device=device or self.device)
         if len(size) == 1 and isinstance(size[0], (tuple, list)):
             size = tuple(size[0])
         return full(size, fill, dtype=dtype or self.dtype, device=device or self.device,
                     requires_grad=requires_grad)
 
+    make.__name__ = make.__qualname__ = name  # Python's own TypeErrors name the method
     return make
 
 
-def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+def _new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
+              requires_grad=False):
     from ._factories import full
+    from ._layout import _factory_options
 
+    _factory_options("new_full", layout, pin_memory, device=device or self.device)
     return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                 requires_grad=requires_grad)
 
@@ -585,11 +591,13 @@ def _install():
         setattr(T, name, getattr(C, name))
     T.flip = _flip_method
     T.clip_ = T.clamp_
-    T.new_zeros = _new(0)
-    T.new_ones = _new(1)
-    T.new_empty = _new(0)
+    T.new_zeros = _new(0, "new_zeros")
+    T.new_ones = _new(1, "new_ones")
+    T.new_empty = _new(0, "new_empty")
     T.new_full = _new_full
     T.new_tensor = _new_tensor
+    for f in (_new_full, _new_tensor):
+        f.__qualname__ = f.__name__ = f.__name__[1:]
     T.new = _legacy_new
     T.type_as = _type_as
     T.to_dense = _to_dense

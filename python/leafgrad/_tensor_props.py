@@ -129,6 +129,9 @@ def _new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=No
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
                            f"({len(stride)})")
+    from ._layout import _factory_options
+
+    _factory_options("new_empty_strided", layout, pin_memory, device=device or self.device)
     torch = _torch()
     return torch.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)

@@ -14,8 +14,11 @@ __all__ = [
 ]
 
 
-def _window_checks(name, window_length, periodic, dtype, device):
+def _window_checks(name, window_length, periodic, dtype, device, layout=None, pin_memory=False):
     from ._device import _with_default
+    from ._layout import _factory_options
+
+    _factory_options(name, layout, pin_memory, device=device)
 
     if isinstance(window_length, builtins.bool) or not isinstance(window_length, builtins.int):
         try:
@@ -83,7 +86,7 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
     """
     import math
 
-    n, dtype, device = _window_checks("hamming_window", window_length, periodic, dtype, device)
+    n, dtype, device = _window_checks("hamming_window", window_length, periodic, dtype, device, layout, pin_memory)
     if n <= 1:
         return _short_window(n, dtype, device, requires_grad)
     if periodic:
@@ -102,7 +105,7 @@ def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device
     >>> torch.hann_window(4)
     tensor([0.0000, 0.5000, 1.0000, 0.5000])
     """
-    _window_checks("hann_window", window_length, periodic, dtype, device)
+    _window_checks("hann_window", window_length, periodic, dtype, device, layout, pin_memory)
     return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
@@ -116,7 +119,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, de
     """
     import math
 
-    n, dtype, device = _window_checks("blackman_window", window_length, periodic, dtype, device)
+    n, dtype, device = _window_checks("blackman_window", window_length, periodic, dtype, device, layout, pin_memory)
     if n <= 1:
         return _short_window(n, dtype, device, requires_grad)
     if periodic:
@@ -138,7 +141,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, de
     >>> torch.bartlett_window(5, periodic=False)
     tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
     """
-    n, dtype, device = _window_checks("bartlett_window", window_length, periodic, dtype, device)
+    n, dtype, device = _window_checks("bartlett_window", window_length, periodic, dtype, device, layout, pin_memory)
     if n <= 1:
         return _short_window(n, dtype, device, requires_grad)
     if periodic:
@@ -248,7 +251,7 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, layout
     tensor([0.2049, 0.7269, 1.0000, 0.7269, 0.2049])
     """
     torch = _torch()
-    n, dtype, device = _window_checks("kaiser_window", window_length, periodic, dtype, device)
+    n, dtype, device = _window_checks("kaiser_window", window_length, periodic, dtype, device, layout, pin_memory)
     if n <= 1:
         return _short_window(n, dtype, device, requires_grad)
     if periodic:
