@@ -415,9 +415,17 @@ fn _grad_ctx_new<'py>(
             // SAFETY: `object`'s tp_new with an empty tuple, for a heap type deriving from
             // object (every Python class); it returns a new reference or NULL with an error.
             unsafe {
+                #[cfg(not(feature = "abi3"))]
                 let tp_new = (*std::ptr::addr_of!(pyo3::ffi::PyBaseObject_Type))
                     .tp_new
                     .expect("object has tp_new");
+                // the limited API has no type fields; PyType_GetSlot reads static types' slots
+                // from Python 3.10 on (the abi3 feature's floor)
+                #[cfg(feature = "abi3")]
+                let tp_new: pyo3::ffi::newfunc = std::mem::transmute(pyo3::ffi::PyType_GetSlot(
+                    std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type),
+                    pyo3::ffi::Py_tp_new,
+                ));
                 let obj = tp_new(cls.as_type_ptr(), empty.as_ptr(), std::ptr::null_mut());
                 Bound::from_owned_ptr_or_err(py, obj)
             }

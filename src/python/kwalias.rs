@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
+#[cfg(not(feature = "abi3"))]
 extern "C" {
     // CPython's bound-method constructor (classobject.h; pyo3-ffi does not declare it)
     fn PyMethod_New(
@@ -93,6 +94,16 @@ impl KwAliased {
         let py = slf.py();
         match obj.filter(|o| !o.is_none()) {
             None => Ok(slf.into_any()),
+            // the limited API has no PyMethod_New: the same object through `types.MethodType`
+            #[cfg(feature = "abi3")]
+            Some(o) => {
+                static METHOD_TYPE: pyo3::sync::PyOnceLock<Py<pyo3::types::PyType>> =
+                    pyo3::sync::PyOnceLock::new();
+                METHOD_TYPE
+                    .import(py, "types", "MethodType")?
+                    .call1((slf, o))
+            }
+            #[cfg(not(feature = "abi3"))]
             Some(o) => unsafe {
                 // SAFETY: PyMethod_New takes borrowed references to two live objects and
                 // returns a new reference (or NULL with an exception set)
