@@ -696,12 +696,23 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<Tensor
 /// every composite correct to any order without a formula of its own.
 pub type CompositeFn = std::sync::Arc<dyn Fn(&[Tensor]) -> Result<Tensor> + Send + Sync>;
 
+/// What a composite node saves (see [`composite`]).
+pub struct CompositeSaves<'a> {
+    /// Positions of the inputs whose values the gradient does not read (held, not saved).
+    pub unread: &'a [usize],
+    /// The name of each input's saved slot (`_saved_<name>`).
+    pub names: &'a [&'static str],
+    /// Whether the output is saved too (as `result`).
+    pub result: bool,
+}
+
 pub fn composite(
     name: impl Into<std::borrow::Cow<'static, str>>,
     inputs: &[Tensor],
-    unread: &[usize],
+    how: CompositeSaves<'_>,
     f: CompositeFn,
 ) -> Result<Tensor> {
+    let unread = how.unread;
     let out = {
         let _g = crate::grad_mode::GradModeGuard::new(false);
         f(inputs)?.detached()
@@ -716,9 +727,14 @@ pub fn composite(
             if unread.contains(&i) {
                 held.push(Some(t.clone()));
             } else {
-                saved.push(ops::save("input", t)?);
+                saved.push(ops::save(how.names.get(i).copied().unwrap_or("input"), t)?);
                 held.push(None);
             }
+        }
+        // the output, saved only for its version check (the formula recomputes from inputs)
+        let n_inputs = saved.len();
+        if how.result {
+            saved.push(ops::save_output("result", &out, 0)?);
         }
         ops::record(
             name,
@@ -727,7 +743,7 @@ pub fn composite(
             saved,
             Box::new(move |s, g| {
                 let create = crate::grad_mode::is_grad_enabled();
-                let mut from_saved = s.iter();
+                let mut from_saved = s[..n_inputs].iter();
                 let ins: Vec<Tensor> = held
                     .iter()
                     .map(|h| match h {

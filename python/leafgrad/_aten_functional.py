@@ -137,7 +137,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     _check_tensor("pairwise_distance", "x2", 2, x2)
     inner = builtins.max(x1.dim(), x2.dim()) - 1
     d = _scalar_node("AddBackward1", x1 - x2, lambda t: t + eps)
-    return _core._composite("NormBackward1", lambda t: t.norm(p, inner, keepdim), [d])
+    return _core._composite("NormBackward1", lambda t: t.norm(p, inner, keepdim), [d], saved=["self"], result=True)
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -575,7 +575,7 @@ def pdist(input, p=2):
         diff = x.index_select(0, rows) - x.index_select(0, cols)
         return diff.norm(p, 1)
 
-    return _core._composite("PdistBackward0", fn, [input])
+    return _core._composite("PdistBackward0", fn, [input], saved=["self"], result=True)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):

@@ -105,7 +105,9 @@ def _copysign(input, other, dt):
             gb = torch.zeros_like(b) if b.dtype.is_floating_point or b.dtype.is_complex else None
             return ga, gb
 
-        return _custom("CopysignBackward0", exact, backward, [input, other])
+        # PyTorch saves self and the result; other gets a zero gradient from its shape alone
+        return _custom("CopysignBackward0", exact, backward, [input, other], [1], saved=["self", "other"],
+                       result=True)
     o = _torch().tensor(other, dtype=dt, device=input.device)
 
     def exact1(a):

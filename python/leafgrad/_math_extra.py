@@ -297,10 +297,11 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         a = x1.expand(*batch, r1, c).reshape(n, r1, c)
         b = x2.expand(*batch, r2, c).reshape(n, r2, c)
         return _euclidean_dist(a, b).view(*batch, r1, r2)
-    a = x1.expand(*batch, r1, c)
-    b = x2.expand(*batch, r2, c)
+    # (broadcast only where needed: the node saves the inputs themselves, as PyTorch's)
+    a = x1 if tuple(x1.shape[:-2]) == tuple(batch) else x1.expand(*batch, r1, c)
+    b = x2 if tuple(x2.shape[:-2]) == tuple(batch) else x2.expand(*batch, r2, c)
     return _core._composite("CdistBackward0", lambda x, y: _pairwise_norm(x.unsqueeze(-2) - y.unsqueeze(-3), p),
-                            [a, b])
+                            [a, b], saved=["x1", "x2"], result=True)
 
 
 def _pairwise_norm(diff, p):

@@ -136,7 +136,7 @@ def logcumsumexp(input, dim, *, out=None):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_SCALAR_NAMES.get(input.dtype._name, input.dtype._name)}\'')
     fn_cls = _logcumsumexp_function()
-    r = _core._composite("LogcumsumexpBackward0", lambda x: fn_cls.apply(x, d), [input])
+    r = _core._composite("LogcumsumexpBackward0", lambda x: fn_cls.apply(x, d), [input], saved=["self"], result=True)
     if out is not None:
         return out.resize_(r.shape).copy_(r)
     return r

@@ -107,7 +107,8 @@ def _dist(input, other, p):
                                   f"{_scalar_name(dt)} instead.")
     _broadcast_check(input.shape, other.shape)
     p = float(p)
-    return _core._composite("DistBackward0", lambda a, b: torch.linalg.vector_norm(a - b, p), [input, other])
+    return _core._composite("DistBackward0", lambda a, b: torch.linalg.vector_norm(a - b, p), [input, other],
+                            saved=["self", "other"], result=True)
 
 
 def dist(input, other, p=2):

@@ -119,10 +119,11 @@ def _copysign_values(a, b):
     return torch.where(neg, -mag, mag)
 
 
-def _custom(name, exact, backward, inputs, unread=()):
+def _custom(name, exact, backward, inputs, unread=(), saved=None, result=False):
     """One node `name` over `inputs` (tensors): its value `exact(*inputs)` (computed as PyTorch's
     kernel computes it), its gradients `backward(grad, *inputs)` (PyTorch's formula, written
-    with leafgrad ops so that it can be differentiated again). `unread`: as `_node`'s."""
+    with leafgrad ops so that it can be differentiated again). `unread`, `saved`, `result`: as
+    `_core._composite`'s."""
     from .autograd import Function
 
     class _Fn(Function):
@@ -136,7 +137,7 @@ def _custom(name, exact, backward, inputs, unread=()):
             return backward(grad, *ctx.saved_tensors)
 
     _Fn.__name__ = _Fn.__qualname__ = name
-    return _core._composite(name, lambda *xs: _Fn.apply(*xs), list(inputs), list(unread))
+    return _core._composite(name, lambda *xs: _Fn.apply(*xs), list(inputs), list(unread), saved, result)
 
 
 def _reduce(loss, reduction):

@@ -91,6 +91,19 @@ pub enum SavedValue {
     Absent,
 }
 
+/// `name` as a `&'static str`, for saved-tensor names that come from the binding layer (each
+/// distinct name is kept once, for the life of the process: a fixed set of op argument names).
+pub fn intern(name: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut names = lock(&NAMES);
+    if let Some(n) = names.iter().find(|n| **n == name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(n);
+    n
+}
+
 /// The `output_nr` of a saved output that has no gradient (nll_loss's total weight): unpacked
 /// as it is, never given this node as its grad_fn.
 pub const NON_DIFFERENTIABLE_OUTPUT: u32 = u32::MAX;

@@ -13,16 +13,27 @@ use pyo3::types::PyTuple;
 /// `fn(*inputs)` (written with leafgrad ops) recorded as one node named `name`. `unread`: the
 /// positions of inputs that `fn` is linear in, whose values its gradient never reads: they
 /// are held for the recomputation but not saved (writing them in place is no error, as
-/// PyTorch's node saves nothing of them).
+/// PyTorch's node saves nothing of them). `saved`: PyTorch's names of the saved inputs
+/// (`_saved_self`, ...; "input" by default). `result`: the output is saved too, as PyTorch's
+/// node saves it (writing it in place before backward is then an error).
 #[pyfunction]
-#[pyo3(signature = (name, f, inputs, unread = Vec::new()))]
+#[pyo3(signature = (name, f, inputs, unread = Vec::new(), saved = None, result = false))]
 fn _composite<'py>(
     py: Python<'py>,
     name: String,
     f: Py<PyAny>,
     inputs: Vec<PyRef<'py, PyTensor>>,
     unread: Vec<usize>,
+    saved: Option<Vec<String>>,
+    result: bool,
 ) -> R<'py> {
+    if saved.as_ref().is_some_and(|n| n.len() != inputs.len()) {
+        return Err(PyTypeError::new_err("_composite: one saved name per input"));
+    }
+    let names: Vec<&'static str> = match saved {
+        Some(n) => n.iter().map(|s| crate::graph::node::intern(s)).collect(),
+        None => vec!["input"; inputs.len()],
+    };
     let ins: Vec<Tensor> = inputs.iter().map(|t| t.t.clone()).collect();
     let func: crate::engine::CompositeFn = std::sync::Arc::new(move |ts: &[Tensor]| {
         Python::attach(|py| -> PyResult<Tensor> {
@@ -38,7 +49,12 @@ fn _composite<'py>(
         })
         .map_err(super::stash)
     });
-    out(py, crate::engine::composite(name, &ins, &unread, func))
+    let how = crate::engine::CompositeSaves {
+        unread: &unread,
+        names: &names,
+        result,
+    };
+    out(py, crate::engine::composite(name, &ins, how, func))
 }
 
 /// `f(x)` (written with leafgrad ops) whose gradient is the incoming one unchanged, recorded
