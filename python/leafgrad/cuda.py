@@ -73,7 +73,10 @@ def unavailable_reason():
 def _lazy_init():
     ok, _, why = _status()
     if not ok:
-        raise RuntimeError(f"CUDA is not available: {why}")
+        from ._tensor_memory import _NO_DRIVER
+
+        # PyTorch's text without a driver; leafgrad's reason otherwise
+        raise RuntimeError(_NO_DRIVER if "no NVIDIA driver" in why else f"CUDA is not available: {why}")
 
 
 def current_device():

@@ -508,17 +508,20 @@ pub fn linear(x: &Tensor, w: &Tensor, bias: Option<&Tensor>) -> Result<Tensor> {
         let k = *x.shape().last().unwrap_or(&1) as i64;
         reshape(x, &[-1, k])?
     };
-    let y = match bias {
-        Some(b) => addmm(b, &x2, &wt)?,
-        None => mm(&x2, &wt)?,
-    };
-    if nd == 2 {
-        return Ok(y);
-    }
     let mut shape: Vec<i64> = x.shape()[..nd.saturating_sub(1)]
         .iter()
         .map(|&d| d as i64)
         .collect();
     shape.push(w.shape()[0] as i64);
-    view(&y, &shape)
+    match bias {
+        Some(b) if nd == 2 => addmm(b, &x2, &wt),
+        // at::linear (PyTorch 2.15): a contiguous input with a 1-D bias is flattened into one
+        // addmm and viewed back (`_flatten_nd_linear`); otherwise matmul, then the bias
+        Some(b) if x.is_contiguous() && (nd == 3 || b.ndim() == 1) => {
+            unsafe_view(&addmm(b, &x2, &wt)?, &shape)
+        }
+        Some(b) => add(&matmul(x, &wt)?, b),
+        None if nd == 2 => mm(&x2, &wt),
+        None => matmul(x, &wt),
+    }
 }

@@ -163,3 +163,15 @@ def test_workers_load_the_same_batches():
 ])
 def test_errors(call, msg):
     raises(call, msg, ValueError)
+
+
+def test_the_iterator_of_a_loader_without_workers_is_pytorchs():
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(5)), batch_size=2)
+    it = iter(loader)
+    assert type(it).__name__ == "_SingleProcessDataLoaderIter"
+    assert len(it) == 3 and iter(it) is it
+    assert next(it)[0].tolist() == [0, 1]
+    assert not hasattr(it, "next")  # Python 2's spelling, gone from PyTorch's iterators too
+    assert [b[0].tolist() for b in it] == [[2, 3], [4]]
+    with pytest.raises(StopIteration):
+        next(it)

@@ -19,8 +19,10 @@ def _reduction(size_average, reduce, reduction):
     ret = "none" if not reduce else "mean" if size_average else "sum"
     import warnings
 
+    # located inside the library, as PyTorch's `_reduction.legacy_get_string` warns (so Python's
+    # default filter shows it once, not once per calling line)
     warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
-                  stacklevel=3)
+                  stacklevel=2)
     return ret
 
 

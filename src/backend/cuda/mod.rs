@@ -231,13 +231,25 @@ pub fn device_count() -> usize {
     available().unwrap_or(0)
 }
 
+/// PyTorch's error for CUDA without a driver (its CUDA hooks'), else leafgrad's reason.
+pub fn unavailable_message(why: &str) -> String {
+    if why.contains("no NVIDIA driver") {
+        NO_DRIVER.to_string()
+    } else {
+        format!("CUDA is not available: {why}")
+    }
+}
+
+/// PyTorch's text when no NVIDIA driver is installed.
+pub const NO_DRIVER: &str = "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx";
+
 /// Check that `device` can be used, with the reason as a RuntimeError when it cannot.
 pub fn check(device: Device) -> Result<()> {
     let Device::Cuda(i) = device else {
         return Ok(());
     };
     match available() {
-        Err(why) => Err(Error::Runtime(format!("CUDA is not available: {why}"))),
+        Err(why) => Err(Error::Runtime(unavailable_message(&why))),
         Ok(n) if i >= n => Err(Error::Runtime(format!(
             "CUDA error: invalid device ordinal (cuda:{i} was asked for; {n} device(s) found)"
         ))),

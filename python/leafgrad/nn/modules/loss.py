@@ -25,7 +25,8 @@ def _legacy_get_string(size_average, reduce, emit_warning=True):
     else:
         ret = "none"
     if emit_warning:
-        warnings.warn(warning.format(ret), stacklevel=3)
+        # located in `_Loss.__init__`, inside the library, as PyTorch's
+        warnings.warn(warning.format(ret), stacklevel=2)
     return ret
 
 

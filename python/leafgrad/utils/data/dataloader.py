@@ -326,8 +326,8 @@ class DataLoader:
         # equal
         empty((), dtype=int64).random_(generator=self.generator)
         if self._iterable:
-            return self._iter_stream(indices, iter(self.dataset))
-        return self._iter_map(indices)
+            return _SingleProcessDataLoaderIter(self, self._iter_stream(indices, iter(self.dataset)))
+        return _SingleProcessDataLoaderIter(self, self._iter_map(indices))
 
     def _iter_map(self, indices):
         getitems = getattr(self.dataset, "__getitems__", None)
@@ -366,6 +366,35 @@ class DataLoader:
                 length = length // self.batch_size if self.drop_last else math.ceil(length / self.batch_size)
             return length
         return len(self._index_sampler)
+
+
+class _SingleProcessDataLoaderIter:
+    """The iterator of a loader without workers, as PyTorch's (its name, `len()` of the batches
+    the sampler gives, no `.next()` method): the batches are made as they are asked for.
+
+    >>> it = iter(torch.utils.data.DataLoader(torch.arange(5), batch_size=2))
+    >>> len(it), type(it).__name__, next(it)
+    (3, '_SingleProcessDataLoaderIter', tensor([0, 1]))
+    """
+
+    def __init__(self, loader, batches):
+        self._index_sampler = loader._index_sampler
+        self._batches = batches
+        self._num_yielded = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        data = next(self._batches)
+        self._num_yielded += 1
+        return data
+
+    def __len__(self):
+        return len(self._index_sampler)
+
+    def __getstate__(self):
+        raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)
 
 
 # Iterators with workers. When the interpreter exits, each one still alive (persistent workers,
