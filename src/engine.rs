@@ -367,7 +367,8 @@ pub fn call_node(node: &NodeRef, grads: Vec<Option<Tensor>>) -> Result<Vec<Optio
         NodeKind::Function(f) => {
             let grads_in = materialized(node, &grads)?;
             let saved = Node::unpack_saved(node, crate::grad_mode::is_grad_enabled())?;
-            let _needed = ops::NeededInputs::set(None);
+            // as in a backward pass: the inputs with an edge (PyTorch's should_compute_output)
+            let _needed = ops::NeededInputs::set(Some(&node.next));
             f(&saved, &grads_in)?
         }
         NodeKind::Custom(f) => f(&grads)?,

@@ -445,6 +445,18 @@ pub fn input_needed(i: usize) -> bool {
 pub(crate) struct NeededInputs(u64);
 
 impl NeededInputs {
+    /// Exactly the inputs where `which` is true (forward AD: those with a tangent). A formula
+    /// saves an input only for the gradients that read it, so it must not be asked for others.
+    pub(crate) fn only(which: impl Iterator<Item = bool>) -> NeededInputs {
+        let mask = which
+            .enumerate()
+            .filter(|(i, w)| *i >= 64 || *w)
+            .fold(0u64, |m, (i, _)| {
+                m | 1u64.checked_shl(i as u32).unwrap_or(0)
+            });
+        NeededInputs(NEEDED_INPUTS.with(|m| m.replace(mask)))
+    }
+
     pub(crate) fn set(next: Option<&[crate::graph::node::Edge]>) -> NeededInputs {
         let mask = match next {
             None => u64::MAX,

@@ -282,9 +282,10 @@ pub fn propagate(
         })
         .collect::<Result<_>>()?;
     let saved = Node::unpack_saved(node, attach && create)?;
-    // every input with a tangent needs its gradient, edge or not
+    // every input with a tangent needs its gradient, edge or not (and only those: the
+    // others' saved partners may be absent)
     let grads = {
-        let _all = super::NeededInputs::set(None);
+        let _with_tangents = super::NeededInputs::only(tangents.iter().map(Option::is_some));
         f(&saved, &us)?
     };
     // J·t = d/du Σᵢ <gᵢ(u), tᵢ>: a backward pass from each gᵢ with tᵢ as its gradient

@@ -305,3 +305,32 @@ def test_nll_loss_packs_self_target_weight_then_total_weight():
     with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(tuple(t.shape)) or t, lambda t: t):
         F.nll_loss(x, torch.tensor([1, 0, 4]), weight=torch.ones(5))
     assert packed == [(3, 5), (3,), (5,), ()]
+
+
+# a product saves each factor only for the other's gradient: its formula must then be asked
+# only for the gradients whose partner was saved, also under forward AD (forward-over-reverse)
+# and when a node is called directly
+@pytest.mark.parametrize("f, shapes", [
+    (lambda x, z: (x @ z).sum(), [(2, 5), (5, 5)]),
+    (lambda x, z: ((x * x) @ z @ z).sum(), [(2, 5), (5, 5)]),
+    (lambda x, z: (z @ (x * x)).sum(), [(5,), (5, 5)]),
+    (lambda x, z: (x * x).dot(z), [(5,), (5,)]),
+    (lambda x, z: (x * x).bmm(z).sum(), [(1, 2, 5), (1, 5, 5)]),
+    (lambda x, z: torch.addcmul(x, x, z).pow(2).sum(), [(5,), (5,)]),
+    (lambda x, z: torch.lerp(x, z, x).pow(2).sum(), [(5,), (5,)]),
+])
+def test_forward_over_reverse_hessians_of_products(f, shapes):
+    hessian = torch.autograd.functional.hessian
+    torch.manual_seed(0)
+    inputs = tuple(torch.randn(*s) for s in shapes)
+    expected = hessian(f, inputs)
+    got = hessian(f, inputs, vectorize=True, outer_jacobian_strategy="forward-mode")
+    for row_e, row_g in zip(expected, got):
+        for e, g in zip(row_e, row_g):
+            assert torch.allclose(e, g, atol=1e-5)
+
+
+def test_calling_a_product_node_directly_gives_only_the_gradients_with_edges():
+    w = torch.ones(3, 4, requires_grad=True)
+    grads = (torch.ones(2, 3) @ w).grad_fn(torch.ones(2, 4))
+    assert grads[0] is None and grads[1].shape == (3, 4)
