@@ -40,21 +40,26 @@ fn saves_self(name: &str) -> bool {
     )
 }
 
+/// What the node `name` of [`take`]/[`take_idx`] over `x` saves: PyTorch saves the index
+/// tensors of some (so a second backward without retain_graph fails; the plan is kept in the
+/// formula, the slot marks the node as holding them) and the input of others.
+fn saved_by(name: &str, x: &Tensor) -> Result<Vec<SavedTensor>> {
+    let mut saved = Vec::new();
+    if saves_indices(name) {
+        saved.push(held_by_formula("indices"));
+    }
+    if saves_self(name) {
+        saved.push(save("self", x)?);
+    }
+    Ok(saved)
+}
+
 /// `out[i] = x.flat[plan[i]]`, shaped `shape`.
 pub fn take(x: &Tensor, plan: &Plan, shape: &[usize], name: &'static str) -> Result<Tensor> {
     let out = backend::take(x, plan, shape)?;
     if needs_grad(&[x])? {
         let (xs, p) = (x.shape(), plan.clone());
-        // PyTorch saves the index tensors of these (so a second backward without retain_graph
-        // fails); the plan is kept in the formula, the slot marks the node as holding them.
-        let mut saved = if saves_indices(name) {
-            vec![held_by_formula("indices")]
-        } else {
-            vec![]
-        };
-        if saves_self(name) {
-            saved.push(save("self", x)?);
-        }
+        let saved = saved_by(name, x)?;
         // d take = scatter-add of dL back to where each element came from
         record(
             name,
@@ -96,14 +101,7 @@ pub fn take_idx(
     let out = Tensor::from_strided(backend::cuda::take_idx(&x.strided(), idx, shape)?);
     if needs_grad(&[x])? {
         let (xs, p) = (x.shape(), idx.clone());
-        let mut saved = if saves_indices(name) {
-            vec![held_by_formula("indices")]
-        } else {
-            vec![]
-        };
-        if saves_self(name) {
-            saved.push(save("self", x)?);
-        }
+        let saved = saved_by(name, x)?;
         record(
             name,
             &[x],
